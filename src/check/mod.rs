@@ -1,0 +1,389 @@
+//! Comparing a submission's output with the answer. The built-in comparators
+//! (`tokens`, `lines`, `exact`, `float`) stream both files, so memory does not
+//! grow with the output; [`external`] runs a custom checker speaking the
+//! testlib protocol. The main type is [`CheckResult`]; [`diff`] renders where
+//! an output went wrong.
+
+pub mod diff;
+pub mod external;
+
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::problem::CheckerSpec;
+use crate::sandbox::Captured;
+use crate::verdict::Verdict;
+
+/// The checker's decision on one output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckResult {
+    /// AC, WA, PE, or IE when the checker itself failed.
+    pub verdict: Verdict,
+    /// One line saying where and why (empty on AC).
+    pub message: String,
+    /// Where the difference is, for the diff view: (output line, answer line), 1-based.
+    pub position: Option<(usize, usize)>,
+    /// The rendered diff around `position`, filled in by the caller.
+    pub diff: Option<String>,
+}
+
+impl CheckResult {
+    fn accepted() -> CheckResult {
+        CheckResult {
+            verdict: Verdict::AC,
+            message: String::new(),
+            position: None,
+            diff: None,
+        }
+    }
+
+    fn wrong(message: String, out_line: usize, ans_line: usize) -> CheckResult {
+        CheckResult {
+            verdict: Verdict::WA,
+            message,
+            position: Some((out_line, ans_line)),
+            diff: None,
+        }
+    }
+}
+
+/// Compares `output` with the answer file using a built-in checker.
+/// Panics if given a custom checker (those run through [`external`]).
+pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Result<CheckResult> {
+    let open_answer = || std::fs::File::open(answer);
+    match spec {
+        CheckerSpec::Tokens { case_sensitive } => {
+            if bytes_equal(output.reader()?, open_answer()?)? {
+                return Ok(CheckResult::accepted());
+            }
+            let eq = |a: &[u8], b: &[u8]| {
+                if *case_sensitive {
+                    a == b
+                } else {
+                    a.eq_ignore_ascii_case(b)
+                }
+            };
+            compare_tokens(output.reader()?, open_answer()?, eq)
+        }
+        CheckerSpec::Float { abs, rel } => {
+            if bytes_equal(output.reader()?, open_answer()?)? {
+                return Ok(CheckResult::accepted());
+            }
+            let (abs, rel) = (*abs, *rel);
+            compare_tokens(output.reader()?, open_answer()?, |got, expected| {
+                float_token_eq(got, expected, abs, rel)
+            })
+        }
+        CheckerSpec::Lines => compare_lines(output.reader()?, open_answer()?),
+        CheckerSpec::Exact => {
+            let Some(line) = first_difference_line(output.reader()?, open_answer()?)? else {
+                return Ok(CheckResult::accepted());
+            };
+            let by_tokens = compare_tokens(output.reader()?, open_answer()?, |a, b| a == b)?;
+            if by_tokens.verdict == Verdict::AC {
+                Ok(CheckResult {
+                    verdict: Verdict::PE,
+                    message: format!("only whitespace differs, first on line {line}"),
+                    position: Some((line, line)),
+                    diff: None,
+                })
+            } else {
+                Ok(by_tokens)
+            }
+        }
+        CheckerSpec::Custom(_) => panic!("custom checkers run through check::external"),
+    }
+}
+
+const CHUNK: usize = 256 << 10;
+
+/// Reads as much as possible into `buf` (short only at end of input).
+fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Whether two streams hold the same bytes (the fast path of every checker).
+pub fn bytes_equal(mut a: impl Read, mut b: impl Read) -> io::Result<bool> {
+    let mut x = vec![0u8; CHUNK];
+    let mut y = vec![0u8; CHUNK];
+    loop {
+        let n = fill(&mut a, &mut x)?;
+        let m = fill(&mut b, &mut y)?;
+        if n != m || x[..n] != y[..m] {
+            return Ok(false);
+        }
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+/// The 1-based line of the first differing byte, or `None` when equal.
+fn first_difference_line(mut a: impl Read, mut b: impl Read) -> io::Result<Option<usize>> {
+    let mut x = vec![0u8; CHUNK];
+    let mut y = vec![0u8; CHUNK];
+    let mut line = 1;
+    loop {
+        let n = fill(&mut a, &mut x)?;
+        let m = fill(&mut b, &mut y)?;
+        let common = n.min(m);
+        let same = x[..common]
+            .iter()
+            .zip(&y[..common])
+            .position(|(p, q)| p != q)
+            .unwrap_or(common);
+        line += x[..same].iter().filter(|&&c| c == b'\n').count();
+        if same < common || n != m {
+            return Ok(Some(line));
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+    }
+}
+
+/// A streaming reader of whitespace-separated tokens that tracks line numbers.
+pub struct Tokens<R> {
+    reader: R,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    line: usize,
+}
+
+impl<R: Read> Tokens<R> {
+    /// Tokens of `reader`.
+    pub fn new(reader: R) -> Self {
+        Tokens {
+            reader,
+            buf: vec![0u8; CHUNK],
+            pos: 0,
+            len: 0,
+            line: 1,
+        }
+    }
+
+    fn refill(&mut self) -> io::Result<bool> {
+        self.len = fill(&mut self.reader, &mut self.buf)?;
+        self.pos = 0;
+        Ok(self.len > 0)
+    }
+
+    /// Reads the next token into `out`; returns its line, or `None` at the end.
+    pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<usize>> {
+        out.clear();
+        // Skip whitespace.
+        loop {
+            if self.pos == self.len && !self.refill()? {
+                return Ok(None);
+            }
+            let rest = &self.buf[self.pos..self.len];
+            match rest.iter().position(|c| !c.is_ascii_whitespace()) {
+                Some(i) => {
+                    self.line += rest[..i].iter().filter(|&&c| c == b'\n').count();
+                    self.pos += i;
+                    break;
+                }
+                None => {
+                    self.line += rest.iter().filter(|&&c| c == b'\n').count();
+                    self.pos = self.len;
+                }
+            }
+        }
+        let line = self.line;
+        loop {
+            let rest = &self.buf[self.pos..self.len];
+            match rest.iter().position(|c| c.is_ascii_whitespace()) {
+                Some(i) => {
+                    out.extend_from_slice(&rest[..i]);
+                    self.pos += i;
+                    return Ok(Some(line));
+                }
+                None => {
+                    out.extend_from_slice(rest);
+                    self.pos = self.len;
+                    if !self.refill()? {
+                        return Ok(Some(line));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Shows a token in a message, shortened.
+pub fn show_token(token: &[u8]) -> String {
+    const MAX: usize = 40;
+    let text = String::from_utf8_lossy(token);
+    if text.chars().count() > MAX {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("`{cut}…`")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+fn compare_tokens(
+    output: impl Read,
+    answer: impl Read,
+    eq: impl Fn(&[u8], &[u8]) -> bool,
+) -> io::Result<CheckResult> {
+    let mut got = Tokens::new(output);
+    let mut expected = Tokens::new(answer);
+    let (mut g, mut e) = (Vec::new(), Vec::new());
+    let mut index = 0usize;
+    loop {
+        index += 1;
+        let gl = got.next_into(&mut g)?;
+        let el = expected.next_into(&mut e)?;
+        match (gl, el) {
+            (None, None) => return Ok(CheckResult::accepted()),
+            (None, Some(el)) => {
+                let shown = if got.line > 1 || index > 1 {
+                    format!(
+                        "output ended early: answer line {el} expects {}",
+                        show_token(&e)
+                    )
+                } else {
+                    format!(
+                        "output is empty: answer line {el} expects {}",
+                        show_token(&e)
+                    )
+                };
+                return Ok(CheckResult::wrong(shown, got.line, el));
+            }
+            (Some(gl), None) => {
+                return Ok(CheckResult::wrong(
+                    format!(
+                        "extra output on line {gl}: {} after the answer ended",
+                        show_token(&g)
+                    ),
+                    gl,
+                    expected.line,
+                ))
+            }
+            (Some(gl), Some(el)) => {
+                if !eq(&g, &e) {
+                    let at = if gl == el {
+                        format!("line {gl}")
+                    } else {
+                        format!("line {gl} (answer line {el})")
+                    };
+                    return Ok(CheckResult::wrong(
+                        format!("{at}: expected {}, got {}", show_token(&e), show_token(&g)),
+                        gl,
+                        el,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Whether an answer token is a number (then the output token is compared with tolerance).
+fn looks_numeric(token: &[u8]) -> bool {
+    let t = token
+        .strip_prefix(b"-")
+        .or_else(|| token.strip_prefix(b"+"))
+        .unwrap_or(token);
+    !t.is_empty()
+        && t[0].is_ascii_digit() | (t[0] == b'.')
+        && t.iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'-' | b'+'))
+}
+
+fn float_token_eq(got: &[u8], expected: &[u8], abs: f64, rel: f64) -> bool {
+    if got == expected {
+        return true;
+    }
+    if !looks_numeric(expected) {
+        return false;
+    }
+    let parse = |t: &[u8]| std::str::from_utf8(t).ok()?.parse::<f64>().ok();
+    match (parse(got), parse(expected)) {
+        (Some(g), Some(e)) if g.is_finite() && e.is_finite() => {
+            let diff = (g - e).abs();
+            diff <= abs || diff <= rel * e.abs()
+        }
+        _ => false,
+    }
+}
+
+fn compare_lines(output: impl Read, answer: impl Read) -> io::Result<CheckResult> {
+    use std::io::BufRead;
+    let mut got = io::BufReader::with_capacity(CHUNK, output);
+    let mut expected = io::BufReader::with_capacity(CHUNK, answer);
+    let (mut g, mut e) = (Vec::new(), Vec::new());
+    let mut line = 0usize;
+    let trim = |v: &[u8]| -> usize {
+        v.iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(0, |i| i + 1)
+    };
+    loop {
+        line += 1;
+        g.clear();
+        e.clear();
+        let gn = got.read_until(b'\n', &mut g)?;
+        let en = expected.read_until(b'\n', &mut e)?;
+        let (gt, et) = (&g[..trim(&g)], &e[..trim(&e)]);
+        match (gn, en) {
+            (0, 0) => return Ok(CheckResult::accepted()),
+            (0, _) | (_, 0) => {
+                // One side ended: the rest of the other must be blank lines.
+                let (rest, first, side_ended_is_output) = if gn == 0 {
+                    (&mut expected as &mut dyn BufRead, et.to_vec(), true)
+                } else {
+                    (&mut got as &mut dyn BufRead, gt.to_vec(), false)
+                };
+                let mut extra_line = line;
+                let mut content = first;
+                let mut buf = Vec::new();
+                while content.is_empty() {
+                    buf.clear();
+                    if rest.read_until(b'\n', &mut buf)? == 0 {
+                        return Ok(CheckResult::accepted());
+                    }
+                    extra_line += 1;
+                    content = buf[..trim(&buf)].to_vec();
+                }
+                let message = if side_ended_is_output {
+                    format!(
+                        "output ended early: answer line {extra_line} is {}",
+                        show_token(&content)
+                    )
+                } else {
+                    format!(
+                        "extra output on line {extra_line}: {}",
+                        show_token(&content)
+                    )
+                };
+                return Ok(CheckResult::wrong(message, extra_line, extra_line));
+            }
+            _ if gt != et => {
+                return Ok(CheckResult::wrong(
+                    format!(
+                        "line {line}: expected {}, got {}",
+                        show_token(et),
+                        show_token(gt)
+                    ),
+                    line,
+                    line,
+                ))
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

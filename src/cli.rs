@@ -1,0 +1,346 @@
+//! The command line: clap arguments, turned into settings, dispatched to the
+//! library, with the exit code decided here. The main entry point is [`main`].
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::config::Config;
+use crate::error::{exit_code, render_chain, Error, Result};
+use crate::judge::{Judge, RunOptions, Submission};
+use crate::problem::Problem;
+use crate::report::{human::Human, json, SubmissionReport};
+use crate::testset::{self, TestFilter};
+use crate::units::{format_kib, parse_duration, parse_size};
+use crate::verdict::Verdict;
+
+/// A local online-judge grader: compile, run under limits, check, diff, report.
+#[derive(Debug, Parser)]
+#[command(name = "judge", version, about, long_about = None)]
+pub struct Cli {
+    /// Use this judge.toml instead of the nearest one above the current directory.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Run at most N tests at once (default: judge.toml's `jobs`, else the number of CPUs).
+    #[arg(short, long, global = true, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// When to use colours in human output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Colour choice.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Human,
+    /// One JSON object per submission, one per line (schema: docs/json-report.md).
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Judge submission files on a problem.
+    Run(RunArgs),
+    /// List the problems of the workspace.
+    List(ListArgs),
+}
+
+/// Arguments of `judge run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Problem id (looked up in problems/) or path to a problem directory.
+    pub problem: String,
+    /// Submission files (sources, or ready executables).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Language of the files, overriding detection by extension (e.g. cpp, python).
+    #[arg(long, value_name = "NAME")]
+    pub lang: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Stop starting new tests after the first failure.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Run only the tests whose names match these globs (e.g. 'sample-*').
+    #[arg(long = "tests", value_name = "GLOB", num_args = 1..)]
+    pub tests: Vec<String>,
+    /// Run on this one input file instead of the test set, print the output,
+    /// and check it against the reference solution's answer when there is one.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Override the problem's time limit (e.g. 2s, 500ms).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Override the problem's memory limit (e.g. 256MiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub memory_limit: Option<u64>,
+    /// Show the diff of every failing test, not only the first.
+    #[arg(long)]
+    pub all_diffs: bool,
+}
+
+/// Arguments of `judge list`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Parses the command line, runs it, and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = std::panic::catch_unwind(|| run_cli(cli));
+    match result {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{}", render_chain(&e));
+            e.exit_code()
+        }
+        Err(_) => {
+            eprintln!(
+                "error: internal error (a bug in judge); please report it with the message above"
+            );
+            exit_code::INTERNAL
+        }
+    }
+}
+
+fn run_cli(cli: Cli) -> Result<i32> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
+    let mut config = Config::discover(cli.config.as_deref(), &cwd)?;
+    if let Some(jobs) = cli.jobs {
+        if jobs == 0 {
+            return Err(Error::Usage("--jobs must be at least 1".into()));
+        }
+        config.jobs = jobs;
+    }
+    let color = match cli.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    match cli.command {
+        Command::Run(args) => run(config, args, color),
+        Command::List(args) => list(&config, args),
+    }
+}
+
+/// Runs `future` on a fresh runtime; Ctrl-C or SIGTERM drops it (which kills
+/// every running process and removes scratch directories) and gives `Interrupted`.
+fn block_on_interruptible<T>(
+    jobs: usize,
+    future: impl std::future::Future<Output = Result<T>>,
+) -> Result<T> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(jobs.clamp(1, 4))
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Sandbox {
+            program: "tokio runtime".into(),
+            source: e,
+        })?;
+    let result = runtime.block_on(async {
+        let mut terminate = tokio::signal::unix::signal(
+            tokio::signal::unix::SignalKind::terminate(),
+        )
+        .map_err(|e| Error::Sandbox {
+            program: "signal handler".into(),
+            source: e,
+        })?;
+        tokio::select! {
+            r = future => r,
+            _ = tokio::signal::ctrl_c() => Err(Error::Interrupted),
+            _ = terminate.recv() => Err(Error::Interrupted),
+        }
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    result
+}
+
+fn run(config: Config, args: RunArgs, color: bool) -> Result<i32> {
+    let mut problem = Problem::find(&args.problem, &config)?;
+    if let Some(t) = args.time_limit {
+        problem.limits.time = t;
+    }
+    if let Some(m) = args.memory_limit {
+        problem.limits.memory = m;
+    }
+    let problem = Arc::new(problem);
+    let mut submissions = Vec::new();
+    for file in &args.files {
+        if !file.is_file() {
+            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+            return Err(Error::io(file, source));
+        }
+        let language = match &args.lang {
+            Some(id) => config.language_by_id(id, file)?,
+            None => config.detect_language(file)?,
+        };
+        submissions.push(Submission {
+            path: file.clone(),
+            language,
+        });
+    }
+    let filter = TestFilter::new(&args.tests)?;
+    let human = Human {
+        color,
+        all_diffs: args.all_diffs,
+    };
+    let options = RunOptions {
+        fail_fast: args.fail_fast,
+        keep_output: args.input.is_some(),
+    };
+    let jobs = config.jobs;
+    let judge = Judge::new(config);
+    let reports = block_on_interruptible(jobs, async {
+        let tests = match &args.input {
+            Some(input) => {
+                if !input.is_file() {
+                    let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+                    return Err(Error::io(input, source));
+                }
+                testset::single(&judge, &problem, input).await?
+            }
+            None => testset::materialise(&judge, &problem, &filter).await?,
+        };
+        let tests = Arc::new(tests);
+        let checker = judge.prepare_checker(&problem).await?;
+        let mut reports = Vec::new();
+        for submission in &submissions {
+            let mut out = std::io::stdout();
+            if args.format == Format::Human {
+                let header = human.header(
+                    &problem.id,
+                    &problem.title,
+                    &submission.path.display().to_string(),
+                    &submission.language.name,
+                );
+                let _ = out.write_all(header.as_bytes());
+                let _ = out.flush();
+            }
+            let mut failure_shown = false;
+            let report = judge
+                .judge_submission(&problem, &tests, &checker, submission, &options, |t| {
+                    if args.format == Format::Human {
+                        let with_diff = human.wants_diff(t, failure_shown);
+                        failure_shown |= !t.verdict.is_accepted();
+                        let mut out = std::io::stdout();
+                        let _ = out.write_all(human.test(t, with_diff).as_bytes());
+                        if let Some(output) = &t.output {
+                            let _ = writeln!(out, "  output:");
+                            for line in output.lines() {
+                                let _ = writeln!(out, "    {line}");
+                            }
+                        }
+                        let _ = out.flush();
+                    }
+                })
+                .await?;
+            match args.format {
+                Format::Human => {
+                    let _ = out.write_all(human.summary(&report).as_bytes());
+                }
+                Format::Json => {
+                    let _ = out.write_all(json::render(&report).as_bytes());
+                }
+            }
+            let _ = out.flush();
+            reports.push(report);
+        }
+        Ok(reports)
+    })?;
+    Ok(exit_code_for(&reports))
+}
+
+/// 0 when every submission is accepted, 3 when a test was judged IE (the
+/// result cannot be trusted), else 1.
+pub fn exit_code_for(reports: &[SubmissionReport]) -> i32 {
+    if reports
+        .iter()
+        .any(|r| r.tests.iter().any(|t| t.verdict == Verdict::IE))
+    {
+        exit_code::INTERNAL
+    } else if reports.iter().all(|r| r.verdict.is_accepted()) {
+        exit_code::OK
+    } else {
+        exit_code::NOT_ACCEPTED
+    }
+}
+
+fn list(config: &Config, args: ListArgs) -> Result<i32> {
+    let ids = Problem::list_ids(config);
+    let mut rows = Vec::new();
+    for id in ids {
+        let problem = Problem::load(&config.problems_dir.join(&id), config)?;
+        let tests = testset::count(&problem)?;
+        rows.push((problem, tests));
+    }
+    let mut out = std::io::stdout();
+    match args.format {
+        Format::Json => {
+            for (p, tests) in &rows {
+                let line = serde_json::json!({
+                    "id": p.id,
+                    "title": p.title,
+                    "source": p.source,
+                    "time_limit_ms": p.limits.time.as_millis() as u64,
+                    "memory_limit_kib": p.limits.memory / 1024,
+                    "output_limit_kib": p.limits.output / 1024,
+                    "tests": tests,
+                });
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        Format::Human => {
+            if rows.is_empty() {
+                let _ = writeln!(out, "no problems in {}", config.problems_dir.display());
+            }
+            let width = rows
+                .iter()
+                .map(|(p, _)| p.id.len())
+                .max()
+                .unwrap_or(2)
+                .max(2);
+            let _ = writeln!(
+                out,
+                "{:<width$}  {:>7}  {:>9}  {:>5}  TITLE",
+                "ID", "TIME", "MEMORY", "TESTS"
+            );
+            for (p, tests) in &rows {
+                let _ = writeln!(
+                    out,
+                    "{:<width$}  {:>7}  {:>9}  {:>5}  {}",
+                    p.id,
+                    crate::units::format_ms(p.limits.time.as_millis() as u64),
+                    format_kib(p.limits.memory / 1024),
+                    tests,
+                    p.title
+                );
+            }
+        }
+    }
+    Ok(exit_code::OK)
+}

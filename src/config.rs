@@ -1,0 +1,463 @@
+//! Global settings from `judge.toml`: the language table, default limits,
+//! parallelism and the cache directory. The main type is [`Config`].
+//!
+//! `judge.toml` is found in the current directory or its nearest ancestor (as
+//! cargo finds `Cargo.toml`), or given with `--config`. Without one, the
+//! built-in defaults (the `judge.toml` shipped with the project) apply and the
+//! current directory is the workspace.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::error::{Error, Result, SpecError};
+use crate::units::{Bytes, Millis};
+
+/// The file name looked for in the current directory and its ancestors.
+pub const CONFIG_FILE: &str = "judge.toml";
+
+/// The built-in configuration, used when no judge.toml is found.
+pub const BUILTIN_CONFIG: &str = include_str!("../judge.toml");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigDeserialize {
+    jobs: Option<usize>,
+    cache_dir: Option<PathBuf>,
+    problems_dir: Option<PathBuf>,
+    testdata_dir: Option<PathBuf>,
+    #[serde(default)]
+    limits: LimitsDeserialize,
+    #[serde(default)]
+    languages: BTreeMap<String, LanguageDeserialize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LimitsDeserialize {
+    time: Option<Millis>,
+    memory: Option<Bytes>,
+    output: Option<Bytes>,
+    compile_time: Option<Millis>,
+    compile_output: Option<Bytes>,
+    wall_factor: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LanguageDeserialize {
+    name: Option<String>,
+    #[serde(default)]
+    extensions: Vec<String>,
+    compile: Option<String>,
+    run: String,
+    version: Option<String>,
+    source_name: Option<String>,
+    #[serde(default = "default_true")]
+    address_space_limit: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Validated global settings.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file the settings came from (`None` for the built-in defaults).
+    pub path: Option<PathBuf>,
+    /// The workspace root: the directory of judge.toml.
+    pub root: PathBuf,
+    /// Tests run at once.
+    pub jobs: usize,
+    /// Where builds, generated inputs and answers are cached.
+    pub cache_dir: PathBuf,
+    /// Where problems are looked up by id.
+    pub problems_dir: PathBuf,
+    /// Where fixed tests live, one folder per problem id.
+    pub testdata_dir: PathBuf,
+    /// Limits used when a problem does not set its own.
+    pub limits: DefaultLimits,
+    /// The language table, in a stable order.
+    pub languages: Vec<Language>,
+}
+
+/// Default limits.
+#[derive(Debug, Clone, Copy)]
+pub struct DefaultLimits {
+    /// CPU time per test.
+    pub time: Duration,
+    /// Memory per test, bytes.
+    pub memory: u64,
+    /// Output (stdout) per test, bytes.
+    pub output: u64,
+    /// Wall time of a compilation (CPU time is limited the same).
+    pub compile_time: Duration,
+    /// Compiler output kept, bytes.
+    pub compile_output: u64,
+    /// Wall-time limit as a multiple of the time limit.
+    pub wall_factor: f64,
+}
+
+/// One language: how to recognise, compile and run it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Language {
+    /// Key in the table, used by `--lang` (e.g. `cpp`).
+    pub id: String,
+    /// Display name (e.g. `C++`).
+    pub name: String,
+    /// File extensions without the dot.
+    pub extensions: Vec<String>,
+    /// Compile command template (argv), if the language is compiled.
+    pub compile: Option<Vec<String>>,
+    /// Run command template (argv).
+    pub run: Vec<String>,
+    /// Command whose output identifies the compiler version (cache key).
+    pub version: Option<Vec<String>>,
+    /// File name the source must have when compiled (e.g. `Main.java`).
+    pub source_name: Option<String>,
+    /// Whether the memory limit is applied as an address-space rlimit
+    /// (off for runtimes such as the JVM that reserve far more than they use).
+    pub address_space_limit: bool,
+}
+
+/// The pseudo-language of a file that is already an executable.
+pub const EXECUTABLE: &str = "executable";
+
+impl Language {
+    /// The language of a ready executable: run as it is.
+    pub fn executable() -> Language {
+        Language {
+            id: EXECUTABLE.into(),
+            name: "executable".into(),
+            extensions: vec![],
+            compile: None,
+            run: vec!["{exe}".into()],
+            version: None,
+            source_name: None,
+            address_space_limit: true,
+        }
+    }
+}
+
+/// The placeholders allowed in command templates.
+pub const PLACEHOLDERS: &[&str] = &["{src}", "{exe}", "{dir}", "{memory_mib}"];
+
+impl Config {
+    /// Finds and loads judge.toml: `explicit` if given, else the nearest one
+    /// from `start` upwards, else the built-in defaults rooted at `start`.
+    pub fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config> {
+        if let Some(path) = explicit {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+            let abs = absolute(path);
+            let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+            return Config::parse(&text, Some(abs), root);
+        }
+        let start = absolute(start);
+        for dir in start.ancestors() {
+            let candidate = dir.join(CONFIG_FILE);
+            if candidate.is_file() {
+                let text =
+                    std::fs::read_to_string(&candidate).map_err(|e| Error::io(&candidate, e))?;
+                return Config::parse(&text, Some(candidate), dir.to_path_buf());
+            }
+        }
+        Config::parse(BUILTIN_CONFIG, None, start)
+    }
+
+    /// Parses and validates a judge.toml text.
+    pub fn parse(text: &str, path: Option<PathBuf>, root: PathBuf) -> Result<Config> {
+        let shown = path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("<built-in judge.toml>"));
+        let wrap = |source: SpecError| Error::Config {
+            path: shown.clone(),
+            source,
+        };
+        let raw: ConfigDeserialize =
+            toml::from_str(text).map_err(|e| wrap(SpecError::one(e.to_string().trim_end())))?;
+        Config::validate(raw, path, root).map_err(wrap)
+    }
+
+    fn validate(
+        raw: ConfigDeserialize,
+        path: Option<PathBuf>,
+        root: PathBuf,
+    ) -> std::result::Result<Config, SpecError> {
+        let mut problems = Vec::new();
+        let l = raw.limits;
+        let wall_factor = l.wall_factor.unwrap_or(3.0);
+        if !(wall_factor >= 1.0 && wall_factor.is_finite()) {
+            problems.push(format!(
+                "limits.wall_factor: must be a number >= 1, got {wall_factor}"
+            ));
+        }
+        let limits = DefaultLimits {
+            time: l.time.map_or(Duration::from_secs(1), |m| m.0),
+            memory: l.memory.map_or(256 << 20, |b| b.0),
+            output: l.output.map_or(64 << 20, |b| b.0),
+            compile_time: l.compile_time.map_or(Duration::from_secs(30), |m| m.0),
+            compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
+            wall_factor,
+        };
+        let mut languages = Vec::new();
+        let mut seen_ext: BTreeMap<String, String> = BTreeMap::new();
+        for (id, lang) in raw.languages {
+            let at = format!("languages.{id}");
+            let compile = lang.compile.as_deref().map(split_template);
+            let run = split_template(&lang.run);
+            if run.is_empty() {
+                problems.push(format!("{at}.run: must not be empty"));
+            }
+            if compile.as_ref().is_some_and(Vec::is_empty) {
+                problems.push(format!("{at}.compile: must not be empty when present"));
+            }
+            for (key, template) in [("compile", compile.as_ref()), ("run", Some(&run))] {
+                for word in template.into_iter().flatten() {
+                    check_placeholders(word, &format!("{at}.{key}"), &mut problems);
+                }
+            }
+            for ext in &lang.extensions {
+                let ext = ext.trim_start_matches('.').to_string();
+                if let Some(other) = seen_ext.insert(ext.clone(), id.clone()) {
+                    problems.push(format!(
+                        "{at}.extensions: `{ext}` is already used by language `{other}`"
+                    ));
+                }
+            }
+            if id == EXECUTABLE {
+                problems.push(format!(
+                    "{at}: `{EXECUTABLE}` is reserved for ready executables"
+                ));
+            }
+            let version = lang.version.as_deref().map(split_template).or_else(|| {
+                compile
+                    .as_ref()
+                    .or(Some(&run))
+                    .and_then(|argv| argv.first())
+                    .filter(|p| !p.contains('{'))
+                    .map(|p| vec![p.clone(), "--version".into()])
+            });
+            languages.push(Language {
+                name: lang.name.unwrap_or_else(|| id.clone()),
+                extensions: lang
+                    .extensions
+                    .iter()
+                    .map(|e| e.trim_start_matches('.').to_string())
+                    .collect(),
+                compile,
+                run,
+                version,
+                source_name: lang.source_name,
+                address_space_limit: lang.address_space_limit,
+                id,
+            });
+        }
+        if raw.jobs == Some(0) {
+            problems.push("jobs: must be at least 1 (leave it out to use every CPU)".into());
+        }
+        if !problems.is_empty() {
+            return Err(SpecError { problems });
+        }
+        let jobs = raw.jobs.unwrap_or_else(default_jobs);
+        let join =
+            |p: Option<PathBuf>, default: &str| root.join(p.unwrap_or_else(|| default.into()));
+        Ok(Config {
+            path,
+            jobs,
+            cache_dir: join(raw.cache_dir, ".judge-cache"),
+            problems_dir: join(raw.problems_dir, "problems"),
+            testdata_dir: join(raw.testdata_dir, "testdata"),
+            limits,
+            languages,
+            root,
+        })
+    }
+
+    /// The language with this id (`--lang`), or an error listing the known ones.
+    pub fn language_by_id(&self, id: &str, file: &Path) -> Result<Language> {
+        if id == EXECUTABLE {
+            return Ok(Language::executable());
+        }
+        self.languages
+            .iter()
+            .find(|l| l.id == id || l.name.eq_ignore_ascii_case(id))
+            .cloned()
+            .ok_or_else(|| Error::Language {
+                path: file.to_path_buf(),
+                reason: format!("unknown language `{id}`; known: {}", self.known_languages()),
+            })
+    }
+
+    /// Detects the language of `file` by its extension; a file without a known
+    /// extension that is executable runs as it is.
+    pub fn detect_language(&self, file: &Path) -> Result<Language> {
+        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !ext.is_empty() {
+            let found = self
+                .languages
+                .iter()
+                .find(|l| l.extensions.iter().any(|e| e == ext))
+                .or_else(|| {
+                    self.languages
+                        .iter()
+                        .find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
+                });
+            if let Some(lang) = found {
+                return Ok(lang.clone());
+            }
+        }
+        if is_executable(file) {
+            return Ok(Language::executable());
+        }
+        let reason = if ext.is_empty() {
+            "it has no extension and is not an executable file".to_string()
+        } else {
+            format!("unknown extension `.{ext}`")
+        };
+        Err(Error::Language {
+            path: file.to_path_buf(),
+            reason: format!(
+                "{reason}; known languages: {} (or pass --lang)",
+                self.known_languages()
+            ),
+        })
+    }
+
+    fn known_languages(&self) -> String {
+        let mut names: Vec<String> = self
+            .languages
+            .iter()
+            .map(|l| {
+                let exts: Vec<String> = l.extensions.iter().map(|e| format!(".{e}")).collect();
+                format!("{} ({})", l.id, exts.join(" "))
+            })
+            .collect();
+        names.push(EXECUTABLE.into());
+        names.join(", ")
+    }
+}
+
+fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Splits a command template on whitespace (no shell is involved).
+pub fn split_template(template: &str) -> Vec<String> {
+    template.split_whitespace().map(str::to_string).collect()
+}
+
+fn check_placeholders(word: &str, at: &str, problems: &mut Vec<String>) {
+    let mut rest = word;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else {
+            problems.push(format!("{at}: unclosed `{{` in `{word}`"));
+            return;
+        };
+        let placeholder = &rest[start..start + len + 1];
+        if !PLACEHOLDERS.contains(&placeholder) {
+            problems.push(format!(
+                "{at}: unknown placeholder `{placeholder}` (known: {})",
+                PLACEHOLDERS.join(" ")
+            ));
+        }
+        rest = &rest[start + len + 1..];
+    }
+}
+
+fn is_executable(file: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Makes a path absolute against the current directory without resolving links.
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> std::result::Result<Config, String> {
+        Config::parse(text, Some("judge.toml".into()), "/w".into()).map_err(|e| {
+            let Error::Config { source, .. } = e else {
+                panic!("unexpected error {e:?}")
+            };
+            source.to_string()
+        })
+    }
+
+    #[test]
+    fn builtin_config_is_valid_and_complete() {
+        let config = Config::parse(BUILTIN_CONFIG, None, "/w".into()).unwrap();
+        let ids: Vec<&str> = config.languages.iter().map(|l| l.id.as_str()).collect();
+        for id in ["c", "cpp", "java", "python", "rust"] {
+            assert!(ids.contains(&id), "missing {id} in {ids:?}");
+        }
+        assert_eq!(config.cache_dir, PathBuf::from("/w/.judge-cache"));
+        let java = config.language_by_id("java", Path::new("x")).unwrap();
+        assert!(!java.address_space_limit);
+    }
+
+    #[test]
+    fn detection_by_extension() {
+        let config = Config::parse(BUILTIN_CONFIG, None, "/w".into()).unwrap();
+        assert_eq!(
+            config.detect_language(Path::new("a.cpp")).unwrap().id,
+            "cpp"
+        );
+        assert_eq!(
+            config.detect_language(Path::new("a.py")).unwrap().id,
+            "python"
+        );
+        assert_eq!(
+            config.detect_language(Path::new("a.rs")).unwrap().id,
+            "rust"
+        );
+        let err = config
+            .detect_language(Path::new("/nonexistent/a.zig"))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("unknown extension `.zig`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn config_errors_name_the_key() {
+        let cases = [
+            (
+                "jobz = 3",
+                "unknown field `jobz`",
+            ),
+            (
+                "[limits]\ntime = \"fast\"",
+                "invalid duration `fast`",
+            ),
+            (
+                "[languages.x]\nrun = \"{prog}\"",
+                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {memory_mib})",
+            ),
+            (
+                "[languages.a]\nextensions=[\"c\"]\nrun=\"{exe}\"\n[languages.b]\nextensions=[\"c\"]\nrun=\"{exe}\"",
+                "languages.b.extensions: `c` is already used by language `a`",
+            ),
+            ("jobs = 0", "jobs: must be at least 1 (leave it out to use every CPU)"),
+            ("[limits]\nwall_factor = 0.5", "limits.wall_factor: must be a number >= 1, got 0.5"),
+        ];
+        for (text, expected) in cases {
+            let err = parse(text).unwrap_err();
+            assert!(err.contains(expected), "for {text:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn unknown_key_error_has_line() {
+        let err = parse("jobs = 2\n\n[limits]\ntimme = \"1s\"\n").unwrap_err();
+        assert!(err.contains("line 4"), "{err}");
+        assert!(err.contains("unknown field `timme`"), "{err}");
+    }
+}

@@ -1,0 +1,660 @@
+//! Judging: one submission against one test set, on the tokio runtime. The
+//! main type is [`Judge`], which owns the settings, the cache, the compiler and
+//! the slots (`--jobs`) that bound how many processes run at once.
+//!
+//! Each test is its own process in its own scratch directory; the run's
+//! outcome is classified into a verdict ([`classify`]) before the output is
+//! checked, and the overall verdict is that of the first failing test in test
+//! order.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use crate::cache::Cache;
+use crate::check::{self, CheckResult};
+use crate::compile::{Build, CompileReport, CompileStatus, Compiler, Executable};
+use crate::config::{Config, Language};
+use crate::error::{Error, Result};
+use crate::problem::{CheckerSpec, Problem, ProblemLimits, ProgramSpec};
+use crate::report::{
+    overall_verdict, LimitsReport, SubmissionReport, Summary, TestReport, SCHEMA_VERSION,
+};
+use crate::sandbox::{self, Environment, Exit, LimitHit, RunError, RunOutcome, RunRequest, Stdin};
+use crate::testset::{TestCase, TestSet};
+use crate::verdict::Verdict;
+
+/// Stderr kept per test run.
+const STDERR_KEPT: u64 = 64 << 10;
+/// Outputs larger than this are checked on a blocking thread.
+const INLINE_CHECK_MAX: u64 = 256 << 10;
+/// Output shown with `run --input`.
+const SHOWN_OUTPUT_MAX: usize = 1 << 20;
+
+/// The judging engine. Cheap to clone (shared state behind an `Arc`).
+#[derive(Debug, Clone)]
+pub struct Judge {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: Config,
+    cache: Cache,
+    compiler: Compiler,
+    slots: Semaphore,
+}
+
+/// A submission: a file and its language.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// The file as given on the command line.
+    pub path: std::path::PathBuf,
+    /// Its language.
+    pub language: Language,
+}
+
+/// Options of one judging.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Stop starting tests after the first failure (tests before it still run).
+    pub fail_fast: bool,
+    /// Keep each test's output in the report (for `run --input`).
+    pub keep_output: bool,
+}
+
+/// How a problem's outputs are checked, ready to use.
+#[derive(Debug, Clone)]
+pub enum Checker {
+    /// A built-in comparator.
+    Builtin(CheckerSpec),
+    /// A compiled custom checker.
+    External(Executable),
+}
+
+impl Judge {
+    /// An engine for `config`.
+    pub fn new(config: Config) -> Judge {
+        let cache = Cache::new(config.cache_dir.clone());
+        let compiler = Compiler::new(cache.clone(), config.limits);
+        let slots = Semaphore::new(config.jobs.max(1));
+        Judge {
+            inner: Arc::new(Inner {
+                config,
+                cache,
+                compiler,
+                slots,
+            }),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The cache.
+    pub fn cache(&self) -> &Cache {
+        &self.inner.cache
+    }
+
+    /// The language of a program of a package (its `lang`, else its extension).
+    pub fn language_of(&self, spec: &ProgramSpec) -> Result<Language> {
+        match &spec.lang {
+            Some(id) => self.config().language_by_id(id, &spec.path),
+            None => self.config().detect_language(&spec.path),
+        }
+    }
+
+    /// Compiles a submission (CE is a result, not an error).
+    pub async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
+        let _slot = self.inner.slots.acquire().await.expect("never closed");
+        self.inner.compiler.build(path, language).await
+    }
+
+    /// Compiles a program of the package; a compile error is an error of the package.
+    pub async fn build_package_program(
+        &self,
+        problem: &Problem,
+        spec: &ProgramSpec,
+        role: &str,
+    ) -> Result<Executable> {
+        let language = self.language_of(spec)?;
+        match self.build(&spec.path, &language).await? {
+            Build::Ready(exe, _) => Ok(exe),
+            Build::Failed(report) => Err(Error::Package {
+                problem: problem.id.clone(),
+                what: format!(
+                    "the {role} {} does not compile:\n{}",
+                    spec.path.display(),
+                    report.message
+                ),
+            }),
+        }
+    }
+
+    /// The checker of a problem, compiled if it is a program.
+    pub async fn prepare_checker(&self, problem: &Problem) -> Result<Checker> {
+        Ok(match &problem.checker {
+            CheckerSpec::Custom(spec) => {
+                Checker::External(self.build_package_program(problem, spec, "checker").await?)
+            }
+            builtin => Checker::Builtin(builtin.clone()),
+        })
+    }
+
+    /// Runs a package program (generator, reference, validator) with generous
+    /// limits, holding a slot.
+    pub async fn run_package_program(
+        &self,
+        argv: Vec<OsString>,
+        cwd: &Path,
+        stdin: Stdin,
+    ) -> Result<RunOutcome> {
+        let program = argv
+            .first()
+            .map(|a| a.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let request = RunRequest {
+            argv,
+            cwd: cwd.to_path_buf(),
+            stdin,
+            stdout_spill: Some(cwd.join("stdout")),
+            environment: Environment::Minimal,
+            limits: package_limits(),
+        };
+        let _slot = self.inner.slots.acquire().await.expect("never closed");
+        sandbox::run(&request).await.map_err(|e| match e {
+            RunError::Spawn { source, .. } | RunError::Watch { source, .. } => {
+                Error::Sandbox { program, source }
+            }
+        })
+    }
+
+    /// Judges `submission` on every test of `tests`. `on_test` is called for
+    /// each test in test order as soon as it and all tests before it are done.
+    pub async fn judge_submission(
+        &self,
+        problem: &Arc<Problem>,
+        tests: &Arc<TestSet>,
+        checker: &Checker,
+        submission: &Submission,
+        options: &RunOptions,
+        mut on_test: impl FnMut(&TestReport),
+    ) -> Result<SubmissionReport> {
+        let limits = problem.limits;
+        let wall = wall_limit(limits.time, self.config().limits.wall_factor);
+        let mut report = SubmissionReport {
+            schema_version: SCHEMA_VERSION,
+            problem: problem.id.clone(),
+            submission: submission.path.display().to_string(),
+            language: submission.language.id.clone(),
+            verdict: Verdict::CE,
+            compile: CompileReport {
+                status: CompileStatus::None,
+                message: String::new(),
+                time_ms: 0,
+                cached: false,
+            },
+            limits: LimitsReport {
+                time_ms: limits.time.as_millis() as u64,
+                wall_ms: wall.as_millis() as u64,
+                memory_kib: limits.memory / 1024,
+                output_kib: limits.output / 1024,
+            },
+            isolation: sandbox::Isolation::Rlimit.as_str().into(),
+            tests: Vec::new(),
+            skipped: Vec::new(),
+            summary: Summary::of(&[]),
+        };
+        let exe = match self.build(&submission.path, &submission.language).await? {
+            Build::Ready(exe, compile) => {
+                report.compile = compile;
+                exe
+            }
+            Build::Failed(compile) => {
+                report.compile = compile;
+                report.skipped = tests.tests.iter().map(|t| t.name.clone()).collect();
+                return Ok(report);
+            }
+        };
+        let first_failure = Arc::new(AtomicUsize::new(usize::MAX));
+        let mut tasks = tokio::task::JoinSet::new();
+        for index in 0..tests.tests.len() {
+            let judge = self.clone();
+            let tests = Arc::clone(tests);
+            let exe = exe.clone();
+            let checker = checker.clone();
+            let first_failure = Arc::clone(&first_failure);
+            let options = options.clone();
+            tasks.spawn(async move {
+                let test = &tests.tests[index];
+                let _slot = judge.inner.slots.acquire().await.expect("never closed");
+                if options.fail_fast && index > first_failure.load(Ordering::SeqCst) {
+                    return (index, Ok(None));
+                }
+                let result = judge
+                    .judge_test(&exe, test, &checker, limits, wall, options.keep_output)
+                    .await;
+                if let Ok(t) = &result {
+                    if !t.verdict.is_accepted() {
+                        first_failure.fetch_min(index, Ordering::SeqCst);
+                    }
+                }
+                (index, result.map(Some))
+            });
+        }
+        let mut results: Vec<Option<Option<TestReport>>> = vec![None; tests.tests.len()];
+        let mut next = 0;
+        while let Some(joined) = tasks.join_next().await {
+            let (index, result) = joined.expect("test task panicked");
+            results[index] = Some(result?);
+            while next < results.len() {
+                match &results[next] {
+                    Some(Some(t)) => on_test(t),
+                    Some(None) => {}
+                    None => break,
+                }
+                next += 1;
+            }
+        }
+        for (test, result) in tests.tests.iter().zip(results) {
+            match result.expect("every task reported") {
+                Some(t) => report.tests.push(t),
+                None => report.skipped.push(test.name.clone()),
+            }
+        }
+        report.verdict = overall_verdict(&report.tests);
+        report.summary = Summary::of(&report.tests);
+        Ok(report)
+    }
+
+    async fn judge_test(
+        &self,
+        exe: &Executable,
+        test: &TestCase,
+        checker: &Checker,
+        limits: ProblemLimits,
+        wall: Duration,
+        keep_output: bool,
+    ) -> Result<TestReport> {
+        let scratch = tempfile::Builder::new()
+            .prefix("judge-run-")
+            .tempdir()
+            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        let request = RunRequest {
+            argv: exe.argv(Some(limits.memory)),
+            cwd: scratch.path().to_path_buf(),
+            stdin: Stdin::File(test.input.clone()),
+            stdout_spill: Some(scratch.path().join("stdout")),
+            environment: Environment::Minimal,
+            limits: sandbox::Limits {
+                cpu_time: limits.time,
+                wall_time: wall,
+                memory: Some(limits.memory),
+                address_space: exe.address_space_limit(),
+                stdout: limits.output,
+                stderr: STDERR_KEPT,
+                file_size: limits.output,
+            },
+        };
+        let mut report = TestReport {
+            name: test.name.clone(),
+            group: test.group.clone(),
+            verdict: Verdict::AC,
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            message: String::new(),
+            diff: None,
+            exit_code: None,
+            signal: None,
+            output: None,
+        };
+        let outcome = match sandbox::run(&request).await {
+            Ok(o) => o,
+            Err(RunError::Spawn { program, source }) => {
+                if exe.language.id == crate::config::EXECUTABLE {
+                    report.verdict = Verdict::RE;
+                    report.message = format!("cannot start the program: {source}");
+                    return Ok(report);
+                }
+                return Err(Error::MissingTool {
+                    language: exe.language.id.clone(),
+                    program,
+                    source,
+                });
+            }
+            Err(RunError::Watch { program, source }) => {
+                return Err(Error::Sandbox { program, source })
+            }
+        };
+        report.time_ms = outcome.cpu_time.as_millis() as u64;
+        report.wall_ms = outcome.wall_time.as_millis() as u64;
+        report.memory_kib = outcome.peak_memory_kib;
+        match outcome.exit {
+            Exit::Code(c) => report.exit_code = Some(c),
+            Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
+        }
+        if keep_output {
+            let bytes = outcome.stdout.to_vec().unwrap_or_default();
+            let shown = &bytes[..bytes.len().min(SHOWN_OUTPUT_MAX)];
+            report.output = Some(String::from_utf8_lossy(shown).into_owned());
+        }
+        if let Some((verdict, message)) =
+            classify(&outcome, &limits, wall, exe.address_space_limit())
+        {
+            report.verdict = verdict;
+            report.message = message;
+            return Ok(report);
+        }
+        let Some(answer) = &test.answer else {
+            report.message =
+                "ran without error; no answer to compare with (the problem has no reference)"
+                    .into();
+            return Ok(report);
+        };
+        let result = match checker {
+            Checker::Builtin(spec) => {
+                if outcome.stdout.len() <= INLINE_CHECK_MAX {
+                    builtin_check(spec, &outcome.stdout, answer)?
+                } else {
+                    let (spec, answer) = (spec.clone(), answer.clone());
+                    let stdout = outcome.stdout;
+                    tokio::task::spawn_blocking(move || builtin_check(&spec, &stdout, &answer))
+                        .await
+                        .expect("checker thread panicked")?
+                }
+            }
+            Checker::External(program) => {
+                let checker_limits = sandbox::Limits {
+                    stdout: 64 << 10,
+                    stderr: 64 << 10,
+                    ..package_limits()
+                };
+                check::external::check(
+                    program,
+                    &test.input,
+                    &outcome.stdout,
+                    answer,
+                    scratch.path(),
+                    checker_limits,
+                )
+                .await
+                .unwrap_or_else(|e| CheckResult {
+                    verdict: Verdict::IE,
+                    message: format!("checker could not run: {}", crate::error::render_chain(&e)),
+                    position: None,
+                    diff: None,
+                })
+            }
+        };
+        report.verdict = result.verdict;
+        report.message = result.message;
+        report.diff = result.diff;
+        Ok(report)
+    }
+}
+
+fn builtin_check(
+    spec: &CheckerSpec,
+    output: &sandbox::Captured,
+    answer: &Path,
+) -> Result<CheckResult> {
+    let mut result = check::compare(spec, output, answer).map_err(|e| Error::io(answer, e))?;
+    if let Some((out_line, ans_line)) = result.position {
+        let show_whitespace = result.verdict == Verdict::PE || *spec == CheckerSpec::Exact;
+        let answer_file = std::fs::File::open(answer).map_err(|e| Error::io(answer, e))?;
+        let reader = output.reader().map_err(|e| Error::io(answer, e))?;
+        result.diff =
+            check::diff::render(reader, answer_file, out_line, ans_line, show_whitespace).ok();
+    }
+    Ok(result)
+}
+
+/// The wall-clock limit for a CPU time limit.
+pub fn wall_limit(time: Duration, factor: f64) -> Duration {
+    time.mul_f64(factor).max(time + Duration::from_millis(500))
+}
+
+/// Limits for package programs (generator, reference, validator, checker).
+pub fn package_limits() -> sandbox::Limits {
+    sandbox::Limits {
+        cpu_time: Duration::from_secs(60),
+        wall_time: Duration::from_secs(120),
+        memory: None,
+        address_space: false,
+        stdout: 4 << 30,
+        stderr: 64 << 10,
+        file_size: 4 << 30,
+    }
+}
+
+/// Messages a runtime prints when an allocation fails: evidence that a crash
+/// under the address-space limit was the memory limit.
+const ALLOCATION_FAILURES: &[&str] = &[
+    "std::bad_alloc",
+    "memory allocation of",
+    "MemoryError",
+    "OutOfMemoryError",
+    "Cannot allocate memory",
+    "out of memory",
+];
+
+/// Turns a run's outcome into a verdict, or `None` when the output should be
+/// checked. Limits come first (the run was stopped), then crashes.
+pub fn classify(
+    outcome: &RunOutcome,
+    limits: &ProblemLimits,
+    wall: Duration,
+    address_space: bool,
+) -> Option<(Verdict, String)> {
+    let ms = |d: Duration| d.as_millis();
+    if outcome.limit_hit == Some(LimitHit::Output) {
+        return Some((
+            Verdict::OLE,
+            format!(
+                "output exceeded the limit of {}",
+                crate::units::format_kib(limits.output / 1024)
+            ),
+        ));
+    }
+    if outcome.limit_hit == Some(LimitHit::CpuTime) || outcome.cpu_time > limits.time {
+        return Some((
+            Verdict::TLE,
+            format!(
+                "CPU time {} ms exceeds the limit of {} ms{}",
+                ms(outcome.cpu_time),
+                ms(limits.time),
+                if outcome.limit_hit.is_some() {
+                    " (stopped)"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    if outcome.limit_hit == Some(LimitHit::WallTime) {
+        return Some((
+            Verdict::TLE,
+            format!(
+                "wall time exceeds the limit of {} ms with only {} ms of CPU time (sleeping, or waiting for input?)",
+                ms(wall),
+                ms(outcome.cpu_time)
+            ),
+        ));
+    }
+    let memory_kib = limits.memory / 1024;
+    if outcome.peak_memory_kib > memory_kib {
+        return Some((
+            Verdict::MLE,
+            format!(
+                "peak memory {} exceeds the limit of {}",
+                crate::units::format_kib(outcome.peak_memory_kib),
+                crate::units::format_kib(memory_kib)
+            ),
+        ));
+    }
+    if outcome.exit == Exit::Code(0) {
+        return None;
+    }
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    if address_space {
+        if let Some(evidence) = ALLOCATION_FAILURES.iter().find(|e| stderr.contains(**e)) {
+            return Some((
+                Verdict::MLE,
+                format!(
+                    "an allocation failed under the memory limit of {} ({}, `{evidence}`)",
+                    crate::units::format_kib(memory_kib),
+                    outcome.describe_exit()
+                ),
+            ));
+        }
+    }
+    let last = stderr.trim().lines().last().unwrap_or("").trim();
+    let last: String = last.chars().take(200).collect();
+    let how = outcome.describe_exit();
+    Some((
+        Verdict::RE,
+        if last.is_empty() {
+            how
+        } else {
+            format!("{how}: {last}")
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{Captured, Isolation};
+
+    fn outcome(
+        exit: Exit,
+        limit_hit: Option<LimitHit>,
+        cpu_ms: u64,
+        kib: u64,
+        stderr: &str,
+    ) -> RunOutcome {
+        RunOutcome {
+            exit,
+            limit_hit,
+            cpu_time: Duration::from_millis(cpu_ms),
+            wall_time: Duration::from_millis(cpu_ms + 5),
+            peak_memory_kib: kib,
+            stdout: Captured::Memory(Vec::new()),
+            stderr: stderr.as_bytes().to_vec(),
+            stderr_truncated: false,
+            isolation: Isolation::Rlimit,
+        }
+    }
+
+    const LIMITS: ProblemLimits = ProblemLimits {
+        time: Duration::from_secs(1),
+        memory: 64 << 20,
+        output: 1 << 20,
+    };
+
+    fn verdict(o: &RunOutcome) -> Option<Verdict> {
+        classify(o, &LIMITS, Duration::from_secs(3), true).map(|(v, _)| v)
+    }
+
+    #[test]
+    fn classification_table() {
+        let cases = [
+            (outcome(Exit::Code(0), None, 10, 1000, ""), None),
+            (
+                outcome(Exit::Signal(9), Some(LimitHit::Output), 10, 1000, ""),
+                Some(Verdict::OLE),
+            ),
+            (
+                outcome(Exit::Signal(9), Some(LimitHit::CpuTime), 1010, 1000, ""),
+                Some(Verdict::TLE),
+            ),
+            (
+                outcome(Exit::Code(0), None, 1001, 1000, ""),
+                Some(Verdict::TLE),
+            ),
+            (
+                outcome(Exit::Signal(9), Some(LimitHit::WallTime), 3, 1000, ""),
+                Some(Verdict::TLE),
+            ),
+            (
+                outcome(Exit::Code(0), None, 10, 70_000, ""),
+                Some(Verdict::MLE),
+            ),
+            (
+                outcome(
+                    Exit::Signal(6),
+                    None,
+                    10,
+                    5000,
+                    "terminate called after throwing an instance of 'std::bad_alloc'",
+                ),
+                Some(Verdict::MLE),
+            ),
+            (
+                outcome(Exit::Code(1), None, 10, 5000, "Traceback...\nMemoryError"),
+                Some(Verdict::MLE),
+            ),
+            (
+                outcome(Exit::Signal(11), None, 10, 5000, ""),
+                Some(Verdict::RE),
+            ),
+            (
+                outcome(Exit::Code(3), None, 10, 5000, ""),
+                Some(Verdict::RE),
+            ),
+        ];
+        for (o, expected) in cases {
+            assert_eq!(verdict(&o), expected, "{o:?}");
+        }
+    }
+
+    #[test]
+    fn messages_name_the_cause() {
+        let m = |o: RunOutcome| {
+            classify(&o, &LIMITS, Duration::from_secs(3), true)
+                .unwrap()
+                .1
+        };
+        assert_eq!(
+            m(outcome(Exit::Signal(11), None, 10, 5000, "")),
+            "killed by SIGSEGV"
+        );
+        assert_eq!(
+            m(outcome(
+                Exit::Code(1),
+                None,
+                10,
+                5000,
+                "Traceback\nZeroDivisionError: division by zero\n"
+            )),
+            "exit code 1: ZeroDivisionError: division by zero"
+        );
+        assert_eq!(
+            m(outcome(Exit::Code(0), None, 1500, 5000, "")),
+            "CPU time 1500 ms exceeds the limit of 1000 ms"
+        );
+        assert_eq!(
+            m(outcome(Exit::Code(0), None, 10, 70_000, "")),
+            "peak memory 68.4 MiB exceeds the limit of 64.0 MiB"
+        );
+    }
+
+    #[test]
+    fn wall_limit_has_a_floor() {
+        assert_eq!(
+            wall_limit(Duration::from_secs(1), 3.0),
+            Duration::from_secs(3)
+        );
+        assert_eq!(
+            wall_limit(Duration::from_millis(100), 1.0),
+            Duration::from_millis(600)
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! `judge`: a local online-judge grader.
+//!
+//! It reads problem packages (`problem.toml`), materialises their tests
+//! (fixed files, generator runs, reference answers), compiles and runs
+//! submissions under limits, compares outputs, and reports verdicts as text or
+//! JSON. The binary is a thin wrapper around [`cli::main`].
+
+pub mod cache;
+pub mod check;
+pub mod cli;
+pub mod compile;
+pub mod config;
+pub mod error;
+pub mod judge;
+pub mod problem;
+pub mod report;
+pub mod sandbox;
+pub mod testset;
+pub mod units;
+pub mod verdict;

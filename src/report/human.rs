@@ -1,0 +1,246 @@
+//! Human-readable output: a header per submission, one line per test (in test
+//! order, as tests finish), the diff of the first failure, and a summary.
+//! Colours only when asked (on a terminal).
+
+use anstyle::{AnsiColor, Style};
+
+use super::{SubmissionReport, TestReport};
+use crate::compile::CompileStatus;
+use crate::units::{format_kib, format_ms};
+use crate::verdict::Verdict;
+
+/// Renders text, with or without colour.
+#[derive(Debug, Clone, Copy)]
+pub struct Human {
+    /// Use ANSI colours.
+    pub color: bool,
+    /// Show the diff of every failing test, not only the first.
+    pub all_diffs: bool,
+}
+
+impl Human {
+    fn paint(&self, style: Style, text: &str) -> String {
+        if self.color {
+            format!("{}{text}{}", style.render(), style.render_reset())
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn verdict(&self, v: Verdict) -> String {
+        let color = match v {
+            Verdict::AC => AnsiColor::Green,
+            Verdict::WA | Verdict::PE | Verdict::RE => AnsiColor::Red,
+            Verdict::TLE | Verdict::MLE | Verdict::OLE => AnsiColor::Yellow,
+            Verdict::CE | Verdict::IE => AnsiColor::Magenta,
+        };
+        self.paint(
+            Style::new().bold().fg_color(Some(color.into())),
+            &format!("{:<3}", v.as_str()),
+        )
+    }
+
+    /// The line printed when judging of a submission starts.
+    pub fn header(&self, problem: &str, title: &str, submission: &str, language: &str) -> String {
+        let bold = Style::new().bold();
+        format!(
+            "{} {}  {} [{}]\n",
+            self.paint(bold, problem),
+            title,
+            self.paint(bold, submission),
+            language
+        )
+    }
+
+    /// One test line, with its diff when `with_diff`.
+    pub fn test(&self, t: &TestReport, with_diff: bool) -> String {
+        let mut line = format!(
+            "  {:<24} {} {:>8} {:>10}",
+            t.name,
+            self.verdict(t.verdict),
+            format_ms(t.time_ms),
+            format_kib(t.memory_kib)
+        );
+        if !t.message.is_empty() {
+            line.push_str("  ");
+            line.push_str(&t.message);
+        }
+        line.push('\n');
+        if with_diff {
+            if let Some(diff) = &t.diff {
+                for l in diff.lines() {
+                    let styled = match l.chars().next() {
+                        Some('-') => {
+                            self.paint(Style::new().fg_color(Some(AnsiColor::Red.into())), l)
+                        }
+                        Some('+') => {
+                            self.paint(Style::new().fg_color(Some(AnsiColor::Green.into())), l)
+                        }
+                        _ => l.to_string(),
+                    };
+                    line.push_str(&format!("      {styled}\n"));
+                }
+            }
+        }
+        line
+    }
+
+    /// Whether test `t` gets its diff shown, given whether a failure was shown before.
+    pub fn wants_diff(&self, t: &TestReport, failure_shown: bool) -> bool {
+        !t.verdict.is_accepted() && (self.all_diffs || !failure_shown)
+    }
+
+    /// The compile error block and the summary of a submission.
+    pub fn summary(&self, r: &SubmissionReport) -> String {
+        let mut out = String::new();
+        if r.compile.status == CompileStatus::Error {
+            out.push_str("  compile error:\n");
+            for l in r.compile.message.lines() {
+                out.push_str(&format!("    {l}\n"));
+            }
+        }
+        let mut line = format!("{} {}", self.verdict(r.verdict), r.verdict.description());
+        if r.compile.status != CompileStatus::Error {
+            line.push_str(&format!(
+                ": {}/{} tests passed, max {}, {}",
+                r.summary.passed,
+                r.summary.total,
+                format_ms(r.summary.max_time_ms),
+                format_kib(r.summary.max_memory_kib)
+            ));
+            if !r.skipped.is_empty() {
+                line.push_str(&format!(", {} skipped", r.skipped.len()));
+            }
+        }
+        let compile = match (r.compile.status, r.compile.cached) {
+            (CompileStatus::Ok, true) => " (build cached)".to_string(),
+            (CompileStatus::Ok, false) => {
+                format!(" (compiled in {})", format_ms(r.compile.time_ms))
+            }
+            _ => String::new(),
+        };
+        line.push_str(&self.paint(Style::new().dimmed(), &compile));
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
+    /// The whole report at once (header, tests, summary), as printed when not streaming.
+    pub fn render(&self, r: &SubmissionReport, title: &str) -> String {
+        let mut out = self.header(&r.problem, title, &r.submission, &r.language);
+        let mut shown = false;
+        for t in &r.tests {
+            let with_diff = self.wants_diff(t, shown);
+            shown |= !t.verdict.is_accepted();
+            out.push_str(&self.test(t, with_diff));
+        }
+        out.push_str(&self.summary(r));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::CompileReport;
+    use crate::report::{LimitsReport, Summary};
+
+    fn test(name: &str, verdict: Verdict, message: &str, diff: Option<&str>) -> TestReport {
+        TestReport {
+            name: name.into(),
+            group: "g".into(),
+            verdict,
+            time_ms: 3,
+            wall_ms: 4,
+            memory_kib: 1536,
+            message: message.into(),
+            diff: diff.map(str::to_string),
+            exit_code: Some(0),
+            signal: None,
+            output: None,
+        }
+    }
+
+    fn report(tests: Vec<TestReport>, verdict: Verdict) -> SubmissionReport {
+        SubmissionReport {
+            schema_version: 1,
+            problem: "acwing-891".into(),
+            submission: "wa.cpp".into(),
+            language: "cpp".into(),
+            verdict,
+            compile: CompileReport {
+                status: CompileStatus::Ok,
+                message: String::new(),
+                time_ms: 412,
+                cached: false,
+            },
+            limits: LimitsReport {
+                time_ms: 1000,
+                wall_ms: 3000,
+                memory_kib: 65536,
+                output_kib: 1024,
+            },
+            isolation: "rlimit".into(),
+            summary: Summary::of(&tests),
+            tests,
+            skipped: vec![],
+        }
+    }
+
+    #[test]
+    fn plain_report() {
+        let diff = "--- expected (answer)\n+++ got (output)\n-     1 | Yes\n+     1 | No\n";
+        let r = report(
+            vec![
+                test("sample-1", Verdict::AC, "", None),
+                test(
+                    "edge-1",
+                    Verdict::WA,
+                    "line 1: expected `Yes`, got `No`",
+                    Some(diff),
+                ),
+                test(
+                    "edge-2",
+                    Verdict::WA,
+                    "line 1: expected `Yes`, got `No`",
+                    Some(diff),
+                ),
+            ],
+            Verdict::WA,
+        );
+        let human = Human {
+            color: false,
+            all_diffs: false,
+        };
+        insta::assert_snapshot!(human.render(&r, "Nim Game"));
+    }
+
+    #[test]
+    fn compile_error_report() {
+        let mut r = report(vec![], Verdict::CE);
+        r.compile.status = CompileStatus::Error;
+        r.compile.message = "wa.cpp:1:1: error: 'x' does not name a type".into();
+        let human = Human {
+            color: false,
+            all_diffs: false,
+        };
+        insta::assert_snapshot!(human.render(&r, "Nim Game"));
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let r = report(vec![test("s", Verdict::AC, "", None)], Verdict::AC);
+        assert!(!Human {
+            color: false,
+            all_diffs: false
+        }
+        .render(&r, "T")
+        .contains('\x1b'));
+        assert!(Human {
+            color: true,
+            all_diffs: false
+        }
+        .render(&r, "T")
+        .contains('\x1b'));
+    }
+}

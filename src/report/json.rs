@@ -1,0 +1,11 @@
+//! JSON lines: one [`SubmissionReport`] object per line, schema in
+//! `docs/json-report.md`.
+
+use super::SubmissionReport;
+
+/// Renders one report as a single JSON line (with the trailing newline).
+pub fn render(report: &SubmissionReport) -> String {
+    let mut line = serde_json::to_string(report).expect("reports always serialise");
+    line.push('\n');
+    line
+}
