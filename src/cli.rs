@@ -61,6 +61,19 @@ pub enum Command {
     Run(RunArgs),
     /// List the problems of the workspace.
     List(ListArgs),
+    /// Prove packages sound: valid tests, reference = brute force, every
+    /// solution gets its expected verdict (all problems when none is named).
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `judge verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Problem ids or paths (default: every problem of the workspace).
+    pub problems: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Arguments of `judge run`.
@@ -145,6 +158,7 @@ fn run_cli(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Run(args) => run(config, args, color),
         Command::List(args) => list(&config, args),
+        Command::Verify(args) => verify(config, args),
     }
 }
 
@@ -290,13 +304,68 @@ pub fn exit_code_for(reports: &[SubmissionReport]) -> i32 {
     }
 }
 
+fn verify(config: Config, args: VerifyArgs) -> Result<i32> {
+    let names = if args.problems.is_empty() {
+        Problem::list_ids(&config)
+    } else {
+        args.problems.clone()
+    };
+    if names.is_empty() {
+        return Err(Error::Usage(format!(
+            "no problems in {}",
+            config.problems_dir.display()
+        )));
+    }
+    let mut problems = Vec::new();
+    let mut code = exit_code::OK;
+    for name in &names {
+        match Problem::find(name, &config) {
+            Ok(p) => problems.push(Arc::new(p)),
+            Err(e) => {
+                eprintln!("{}", render_chain(&e));
+                code = exit_code::COULD_NOT_JUDGE;
+            }
+        }
+    }
+    let jobs = config.jobs;
+    let judge = Judge::new(config);
+    let format = args.format;
+    let all_ok = block_on_interruptible(jobs, async {
+        let mut all_ok = true;
+        for problem in &problems {
+            let report = crate::verify::verify(&judge, problem).await?;
+            all_ok &= report.ok;
+            let text = match format {
+                Format::Human => crate::verify::render_human(&report),
+                Format::Json => serde_json::to_string(&report).expect("serialisable") + "\n",
+            };
+            let mut out = std::io::stdout();
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+        }
+        Ok(all_ok)
+    })?;
+    if code == exit_code::OK && !all_ok {
+        code = exit_code::NOT_ACCEPTED;
+    }
+    Ok(code)
+}
+
 fn list(config: &Config, args: ListArgs) -> Result<i32> {
     let ids = Problem::list_ids(config);
     let mut rows = Vec::new();
+    let mut code = exit_code::OK;
     for id in ids {
-        let problem = Problem::load(&config.problems_dir.join(&id), config)?;
-        let tests = testset::count(&problem)?;
-        rows.push((problem, tests));
+        // A broken package is reported and skipped; the others are still listed.
+        let loaded = Problem::load(&config.problems_dir.join(&id), config)
+            .and_then(|p| testset::count(&p).map(|n| (p, n)));
+        match loaded {
+            Ok(row) => rows.push(row),
+            Err(e) => {
+                eprintln!("{}", render_chain(&e));
+                code = exit_code::COULD_NOT_JUDGE;
+            }
+        }
     }
     let mut out = std::io::stdout();
     match args.format {
@@ -342,5 +411,5 @@ fn list(config: &Config, args: ListArgs) -> Result<i32> {
             }
         }
     }
-    Ok(exit_code::OK)
+    Ok(code)
 }

@@ -18,3 +18,4 @@ pub mod sandbox;
 pub mod testset;
 pub mod units;
 pub mod verdict;
+pub mod verify;
