@@ -64,6 +64,15 @@ pub enum Command {
     /// Prove packages sound: valid tests, reference = brute force, every
     /// solution gets its expected verdict (all problems when none is named).
     Verify(VerifyArgs),
+    /// Scaffold an empty problem package (stubs that fail `verify` until written).
+    New(NewArgs),
+}
+
+/// Arguments of `judge new`.
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The new problem's id (e.g. hdu-1847).
+    pub id: String,
 }
 
 /// Arguments of `judge verify`.
@@ -159,6 +168,19 @@ fn run_cli(cli: Cli) -> Result<i32> {
         Command::Run(args) => run(config, args, color),
         Command::List(args) => list(&config, args),
         Command::Verify(args) => verify(config, args),
+        Command::New(args) => {
+            let dir = crate::scaffold::new_package(&config, &args.id)?;
+            println!(
+                "created {} and {}",
+                dir.display(),
+                config.testdata_dir.join(&args.id).display()
+            );
+            println!(
+                "next: write the statement, programs and tests, then run `judge verify {}`",
+                args.id
+            );
+            Ok(exit_code::OK)
+        }
     }
 }
 

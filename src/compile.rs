@@ -85,7 +85,7 @@ pub enum CompileStatus {
 #[derive(Debug)]
 pub enum Build {
     /// A runnable program.
-    Ready(Executable, CompileReport),
+    Ready(Box<Executable>, CompileReport),
     /// A compile error.
     Failed(CompileReport),
 }
@@ -122,7 +122,7 @@ impl Compiler {
                 dir,
                 src: source,
             };
-            return Ok(Build::Ready(exe, none_report()));
+            return Ok(Build::Ready(Box::new(exe), none_report()));
         }
         let version = self.version(language).await?;
         let name = source_name(&source, language);
@@ -141,14 +141,14 @@ impl Compiler {
             &bytes,
         ]);
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
-            return Ok(self.from_cache(&source, language, key, dir, &name));
+            return Ok(self.cached_build(&source, language, key, dir, &name));
         }
         let scratch = self.cache.scratch_dir()?;
         let src = scratch.path().join(&name);
         std::fs::write(&src, &bytes).map_err(|e| Error::io(&src, e))?;
         let Some(compile) = &language.compile else {
             let dir = self.cache.put_dir(Kind::Build, &key, &scratch.keep())?;
-            return Ok(self.from_cache(&source, language, key, dir, &name));
+            return Ok(self.cached_build(&source, language, key, dir, &name));
         };
         let argv = fill(
             compile,
@@ -241,7 +241,7 @@ impl Compiler {
             dir,
         };
         Ok(Build::Ready(
-            exe,
+            Box::new(exe),
             CompileReport {
                 status: CompileStatus::Ok,
                 message,
@@ -251,7 +251,7 @@ impl Compiler {
         ))
     }
 
-    fn from_cache(
+    fn cached_build(
         &self,
         source: &Path,
         language: &Language,
@@ -284,7 +284,7 @@ impl Compiler {
             src: dir.join(name),
             dir,
         };
-        Build::Ready(exe, report)
+        Build::Ready(Box::new(exe), report)
     }
 
     /// The compiler's version text, asked once per language per judge run.

@@ -73,7 +73,7 @@ pub enum Checker {
     /// A built-in comparator.
     Builtin(CheckerSpec),
     /// A compiled custom checker.
-    External(Executable),
+    External(Box<Executable>),
 }
 
 impl Judge {
@@ -125,7 +125,7 @@ impl Judge {
     ) -> Result<Executable> {
         let language = self.language_of(spec)?;
         match self.build(&spec.path, &language).await? {
-            Build::Ready(exe, _) => Ok(exe),
+            Build::Ready(exe, _) => Ok(*exe),
             Build::Failed(report) => Err(Error::Package {
                 problem: problem.id.clone(),
                 what: format!(
@@ -140,9 +140,9 @@ impl Judge {
     /// The checker of a problem, compiled if it is a program.
     pub async fn prepare_checker(&self, problem: &Problem) -> Result<Checker> {
         Ok(match &problem.checker {
-            CheckerSpec::Custom(spec) => {
-                Checker::External(self.build_package_program(problem, spec, "checker").await?)
-            }
+            CheckerSpec::Custom(spec) => Checker::External(Box::new(
+                self.build_package_program(problem, spec, "checker").await?,
+            )),
             builtin => Checker::Builtin(builtin.clone()),
         })
     }
@@ -214,7 +214,7 @@ impl Judge {
         let exe = match self.build(&submission.path, &submission.language).await? {
             Build::Ready(exe, compile) => {
                 report.compile = compile;
-                exe
+                *exe
             }
             Build::Failed(compile) => {
                 report.compile = compile;

@@ -15,6 +15,7 @@ pub mod judge;
 pub mod problem;
 pub mod report;
 pub mod sandbox;
+pub mod scaffold;
 pub mod testset;
 pub mod units;
 pub mod verdict;

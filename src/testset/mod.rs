@@ -539,6 +539,11 @@ fn describe_failure(outcome: &crate::sandbox::RunOutcome) -> String {
     }
 }
 
+/// How many tests a problem has (without generating anything).
+pub fn count(problem: &Problem) -> Result<usize> {
+    Ok(plan(problem)?.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -552,9 +557,4 @@ mod tests {
             ["a", "edge-1", "edge-2", "edge-02x", "edge-10", "sample-1"]
         );
     }
-}
-
-/// How many tests a problem has (without generating anything).
-pub fn count(problem: &Problem) -> Result<usize> {
-    Ok(plan(problem)?.len())
 }
