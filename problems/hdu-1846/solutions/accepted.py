@@ -1,0 +1,16 @@
+# Accepted: the first player wins iff n % (m + 1) != 0.
+import sys
+
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    c = int(data[0])
+    out = []
+    for i in range(c):
+        n = int(data[1 + 2 * i])
+        m = int(data[2 + 2 * i])
+        out.append("first" if n % (m + 1) != 0 else "second")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+main()

@@ -1,0 +1,17 @@
+# Accepted: K == 1 -> parity of N; K >= N -> first; otherwise second.
+import sys
+
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    t = int(data[0])
+    out = []
+    for i in range(1, t + 1):
+        n = int(data[2 * i - 1])
+        k = int(data[2 * i])
+        first = (n % 2 == 1) if k == 1 else (k >= n)
+        out.append("Case %d: %s" % (i, "first" if first else "second"))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+main()

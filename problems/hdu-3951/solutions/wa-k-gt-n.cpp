@@ -1,0 +1,15 @@
+// WRONG: off-by-one at the boundary, uses K > N instead of K >= N
+// (misses N == K, where the first player takes all coins).
+#include <cstdio>
+
+int main() {
+    int t;
+    if (scanf("%d", &t) != 1) return 0;
+    for (int i = 1; i <= t; ++i) {
+        long long n, k;
+        scanf("%lld %lld", &n, &k);
+        bool first = (k == 1) ? (n % 2 == 1) : (k > n);
+        printf("Case %d: %s\n", i, first ? "first" : "second");
+    }
+    return 0;
+}
