@@ -176,8 +176,17 @@ impl Config {
             path: shown.clone(),
             source,
         };
-        let raw: ConfigDeserialize =
+        let mut raw: ConfigDeserialize =
             toml::from_str(text).map_err(|e| wrap(SpecError::one(e.to_string().trim_end())))?;
+        if path.is_some() {
+            // A user's file adds to or overrides the built-in languages, one
+            // table per language id; it need not repeat them all.
+            let builtin: ConfigDeserialize =
+                toml::from_str(BUILTIN_CONFIG).expect("built-in config parses");
+            for (id, lang) in builtin.languages {
+                raw.languages.entry(id).or_insert(lang);
+            }
+        }
         Config::validate(raw, path, root).map_err(wrap)
     }
 
@@ -452,6 +461,14 @@ mod tests {
             let err = parse(text).unwrap_err();
             assert!(err.contains(expected), "for {text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn user_file_inherits_and_overrides_languages() {
+        let config = parse("[languages.cpp]\nextensions = [\"cpp\"]\nrun = \"{exe}\"\ncompile = \"clang++ -o {exe} {src}\"\n").unwrap();
+        let cpp = config.language_by_id("cpp", Path::new("x")).unwrap();
+        assert_eq!(cpp.compile.unwrap()[0], "clang++");
+        assert!(config.language_by_id("python", Path::new("x")).is_ok());
     }
 
     #[test]

@@ -143,12 +143,15 @@ pub async fn verify(judge: &Judge, problem: &Arc<Problem>) -> Result<VerifyRepor
         let ok = solution.expect.contains(&run.verdict);
         if !ok {
             let expected: Vec<&str> = solution.expect.iter().map(|v| v.as_str()).collect();
-            let first_bad = run
-                .tests
-                .iter()
-                .find(|t| t.verdict == run.verdict)
-                .map(|t| format!(" (first on test `{}`: {})", t.name, t.message))
-                .unwrap_or_default();
+            let first_bad = if run.verdict.is_accepted() {
+                " on every test: no test catches it".to_string()
+            } else {
+                run.tests
+                    .iter()
+                    .find(|t| t.verdict == run.verdict)
+                    .map(|t| format!(" (first on test `{}`: {})", t.name, t.message))
+                    .unwrap_or_default()
+            };
             report.failures.push(format!(
                 "solution {} expected {} but got {}{first_bad}",
                 run.submission,

@@ -1,0 +1,143 @@
+//! `judge verify` proves a package and fails, naming the fault, when one part
+//! of it is broken: a test the validator rejects, a reference that disagrees
+//! with the brute force, a wrong solution that passes every test.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// A copy of the fast fixture package in a temp dir, with a private cache.
+struct Package {
+    dir: tempfile::TempDir,
+}
+
+impl Package {
+    fn new() -> Package {
+        let dir = tempfile::tempdir().unwrap();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/problems/mini-nim");
+        copy_dir(&from, &dir.path().join("mini-nim"));
+        std::fs::write(
+            dir.path().join("judge.toml"),
+            format!("cache_dir = \"{}\"\n", dir.path().join("cache").display()),
+        )
+        .unwrap();
+        Package { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join("mini-nim").join(rel)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        std::fs::write(self.path(rel), text).unwrap();
+    }
+
+    fn verify(&self) -> (i32, String) {
+        let out = Command::cargo_bin("judge")
+            .unwrap()
+            .current_dir(self.dir.path())
+            .args(["verify", "mini-nim", "--color", "never"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code().unwrap(), text)
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn sound_package_holds() {
+    let (code, text) = Package::new().verify();
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("ok: the package holds"), "{text}");
+    assert!(
+        text.contains("agrees with the answers on 3 tests and 20 random small inputs"),
+        "{text}"
+    );
+    assert!(text.contains("solutions/wa-sum.py"), "{text}");
+}
+
+#[test]
+fn a_test_the_validator_rejects_fails_verify() {
+    let p = Package::new();
+    p.write("testdata/sample-9.in", "4  4\n");
+    p.write("testdata/sample-9.ans", "No\n");
+    let (code, text) = p.verify();
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("FAIL: test `sample-9`"), "{text}");
+    assert!(
+        text.contains("is invalid: the validator says: line 1: expected two numbers"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_reference_that_disagrees_with_the_brute_force_fails_verify() {
+    let p = Package::new();
+    // Wrong on equal piles above 5 only: the fixed tests do not see it, the brute force does.
+    p.write(
+        "reference.py",
+        "a, b = map(int, input().split())\nprint(\"Yes\" if a ^ b or a > 5 else \"No\")\n",
+    );
+    let (code, text) = p.verify();
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("the reference and the brute force disagree on generated input"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_wrong_solution_that_passes_fails_verify() {
+    let p = Package::new();
+    std::fs::remove_file(p.path("testdata/sample-3.in")).unwrap();
+    std::fs::remove_file(p.path("testdata/sample-3.ans")).unwrap();
+    let (code, text) = p.verify();
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("FAIL: solution solutions/wa-sum.py expected WA but got AC on every test: no test catches it"),
+        "{text}"
+    );
+    assert!(text.contains("<-- MISMATCH"), "{text}");
+}
+
+#[test]
+fn a_package_program_that_does_not_compile_fails_verify() {
+    let p = Package::new();
+    p.write("brute.py", "def broken(:\n");
+    let (code, text) = p.verify();
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("the brute force"), "{text}");
+    assert!(text.contains("does not compile"), "{text}");
+}
+
+#[test]
+fn json_report_has_the_matrix() {
+    let p = Package::new();
+    let out = Command::cargo_bin("judge")
+        .unwrap()
+        .current_dir(p.dir.path())
+        .args(["verify", "mini-nim", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["tests"].as_array().unwrap().len(), 6);
+    let solutions = v["solutions"].as_array().unwrap();
+    assert_eq!(solutions.len(), 3);
+    assert_eq!(solutions[2]["report"]["verdict"], "WA");
+    assert_eq!(solutions[2]["expected"][0], "WA");
+}
