@@ -515,7 +515,7 @@ pub fn classify(
             ));
         }
     }
-    let last = stderr.trim().lines().last().unwrap_or("").trim();
+    let last = last_meaningful_line(&stderr);
     let last: String = last.chars().take(200).collect();
     let how = outcome.describe_exit();
     Some((
@@ -526,6 +526,17 @@ pub fn classify(
             format!("{how}: {last}")
         },
     ))
+}
+
+/// The last line of stderr that says something (not a runtime's hint such as
+/// Rust's "note: run with `RUST_BACKTRACE=1`").
+fn last_meaningful_line(stderr: &str) -> &str {
+    stderr
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("note: run with `RUST_BACKTRACE"))
+        .unwrap_or("")
 }
 
 #[cfg(test)]
@@ -635,6 +646,16 @@ mod tests {
                 "Traceback\nZeroDivisionError: division by zero\n"
             )),
             "exit code 1: ZeroDivisionError: division by zero"
+        );
+        assert_eq!(
+            m(outcome(
+                Exit::Code(101),
+                None,
+                10,
+                5000,
+                "thread 'main' panicked at src/main.rs:3:5:\nindex out of bounds\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+            )),
+            "exit code 101: index out of bounds"
         );
         assert_eq!(
             m(outcome(Exit::Code(0), None, 1500, 5000, "")),

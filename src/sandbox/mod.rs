@@ -331,12 +331,17 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         .map_err(watch_err)?;
     drop(child);
 
+    // Told to stop when a descendant that escaped the group holds a pipe open
+    // after the program exited: the drains then return what they have.
+    let (stop_stdout, stdout_stop) = tokio::sync::oneshot::channel();
+    let (stop_stderr, stderr_stop) = tokio::sync::oneshot::channel();
     let mut stdout_task = tokio::spawn(drain_stdout(
         stdout,
         limits.stdout,
         request.stdout_spill.clone(),
+        stdout_stop,
     ));
-    let mut stderr_task = tokio::spawn(drain_keep(stderr, limits.stderr));
+    let mut stderr_task = tokio::spawn(drain_keep(stderr, limits.stderr, stderr_stop));
     let mut exited = tokio::task::spawn_blocking(move || sys::wait_exited(pid));
 
     let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
@@ -382,8 +387,8 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         None => match tokio::time::timeout(DRAIN_GRACE, &mut stdout_task).await {
             Ok(r) => r.expect("stdout task panicked"),
             Err(_) => {
-                stdout_task.abort();
-                Ok((Captured::Memory(Vec::new()), false))
+                let _ = stop_stdout.send(());
+                stdout_task.await.expect("stdout task panicked")
             }
         },
     };
@@ -395,8 +400,9 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     {
         Ok(r) => r.expect("stderr task panicked").unwrap_or_default(),
         Err(_) => {
-            stderr_task.abort();
-            (Vec::new(), false)
+            let _ = stop_stderr.send(());
+            let drained = stderr_task.await.expect("stderr task panicked");
+            drained.unwrap_or_default()
         }
     };
 
@@ -452,13 +458,17 @@ async fn drain_stdout(
     mut pipe: tokio::process::ChildStdout,
     cap: u64,
     spill: Option<PathBuf>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> io::Result<(Captured, bool)> {
     let mut memory = Vec::new();
     let mut file: Option<(io::BufWriter<File>, PathBuf)> = None;
     let mut total: u64 = 0;
     let mut buf = vec![0u8; 64 << 10];
     loop {
-        let n = pipe.read(&mut buf).await?;
+        let n = tokio::select! {
+            read = pipe.read(&mut buf) => read?,
+            _ = &mut stop => break,
+        };
         if n == 0 {
             break;
         }
@@ -501,12 +511,16 @@ fn finish(
 async fn drain_keep(
     mut pipe: tokio::process::ChildStderr,
     cap: u64,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> io::Result<(Vec<u8>, bool)> {
     let mut kept = Vec::new();
     let mut truncated = false;
     let mut buf = vec![0u8; 16 << 10];
     loop {
-        let n = pipe.read(&mut buf).await?;
+        let n = tokio::select! {
+            read = pipe.read(&mut buf) => read?,
+            _ = &mut stop => 0,
+        };
         if n == 0 {
             return Ok((kept, truncated));
         }

@@ -1,3 +1,17 @@
-//! The integration tests: one binary driving the built `judge`.
+//! Integration tests of the `judge` binary: the real CLI, with real compilers,
+//! on fixture submissions that misbehave on purpose (tests/fixtures). Every
+//! test works in its own temporary workspace (see [`support::Workspace`]), so
+//! the tests run in parallel and never touch the repository's cache.
+//!
+//! - [`verdicts`]: the table of fixtures and their expected verdicts;
+//! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
+//! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
+//! - [`processes`]: nothing outlives the judge; ready executables;
+//! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones.
 
+mod exit_codes;
+mod processes;
+mod reports;
+mod support;
+mod verdicts;
 mod verify;

@@ -1,0 +1,178 @@
+//! The harness: a private workspace per test (a `judge.toml` whose cache lives
+//! in a temporary directory, so tests run in parallel without sharing builds),
+//! a builder for `judge` command lines, and helpers over the JSON report. The
+//! main type is [`Workspace`].
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// Longest any single `judge` invocation may take before the test fails
+/// (instead of hanging): far above the slowest expected run.
+const JUDGE_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The repository root, where `judge` runs (fixture paths are relative to it).
+pub fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fixture submission, as a path relative to the repository root.
+pub fn submission(relative: &str) -> String {
+    format!("tests/fixtures/submissions/{relative}")
+}
+
+/// A fixture problem directory, as a path relative to the repository root.
+pub fn problem(name: &str) -> String {
+    format!("tests/fixtures/problems/{name}")
+}
+
+/// A temporary workspace: a `judge.toml` copied from the repository's, with
+/// the cache in the temporary directory and the problem and test-data
+/// directories pointing (absolutely) at the repository's.
+pub struct Workspace {
+    dir: tempfile::TempDir,
+    config: PathBuf,
+}
+
+impl Workspace {
+    /// A fresh workspace with an empty cache.
+    pub fn new() -> Workspace {
+        let dir = tempfile::Builder::new()
+            .prefix("judge-cli-test-")
+            .tempdir()
+            .expect("create a temporary directory");
+        let text = std::fs::read_to_string(repo().join("judge.toml")).expect("read judge.toml");
+        let mut config: toml::Table = text.parse().expect("the repository's judge.toml parses");
+        let mut set = |key: &str, path: &Path| {
+            let path = path.to_str().expect("UTF-8 temporary path").to_string();
+            config.insert(key.into(), toml::Value::String(path));
+        };
+        set("cache_dir", &dir.path().join("cache"));
+        set("problems_dir", &repo().join("problems"));
+        set("testdata_dir", &repo().join("testdata"));
+        let path = dir.path().join("judge.toml");
+        std::fs::write(
+            &path,
+            toml::to_string(&config).expect("serialise judge.toml"),
+        )
+        .expect("write judge.toml");
+        Workspace { dir, config: path }
+    }
+
+    /// The temporary directory. Its path appears in the argv of every program
+    /// the judge runs from its cache, so it also marks this test's processes.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `judge --config WORKSPACE/judge.toml --color never ARGS...`, run from
+    /// the repository root.
+    pub fn judge<I, S>(&self, args: I) -> Judged
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_judge"))
+            .current_dir(repo())
+            .arg("--config")
+            .arg(&self.config)
+            .args(["--color", "never"])
+            .args(args)
+            .timeout(JUDGE_TIMEOUT)
+            .output()
+            .expect("run judge");
+        Judged {
+            code: output.status.code(),
+            stdout: String::from_utf8(output.stdout).expect("judge prints UTF-8"),
+            stderr: String::from_utf8(output.stderr).expect("judge prints UTF-8"),
+        }
+    }
+}
+
+/// What a `judge` invocation printed and how it exited.
+#[derive(Debug)]
+pub struct Judged {
+    /// Exit code (`None` if killed, e.g. by the timeout).
+    pub code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Judged {
+    /// Asserts the exit code, showing both streams when it differs.
+    pub fn expect_code(&self, code: i32) -> &Judged {
+        assert_eq!(self.code, Some(code), "unexpected exit code; {self:#?}");
+        self
+    }
+
+    /// The JSON report lines (`--format json`), one per submission.
+    pub fn reports(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| {
+                serde_json::from_str(line)
+                    .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}\n{self:#?}"))
+            })
+            .collect()
+    }
+
+    /// The single JSON report of a one-submission run.
+    pub fn report(&self) -> Value {
+        let mut reports = self.reports();
+        assert_eq!(reports.len(), 1, "expected one report; {self:#?}");
+        reports.remove(0)
+    }
+}
+
+/// `--tests GLOB...` arguments, or none for the whole test set.
+pub fn tests_args(globs: &[&str]) -> Vec<String> {
+    if globs.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once("--tests".to_string())
+        .chain(globs.iter().map(|g| g.to_string()))
+        .collect()
+}
+
+/// A string field of a JSON object, failing with the object when missing.
+pub fn str_field<'a>(value: &'a Value, key: &str) -> &'a str {
+    value[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("`{key}` is not a string in {value}"))
+}
+
+/// An unsigned integer field of a JSON object, failing with the object when missing.
+pub fn u64_field(value: &Value, key: &str) -> u64 {
+    value[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("`{key}` is not an unsigned integer in {value}"))
+}
+
+/// The tests of a report.
+pub fn tests_of(report: &Value) -> &[Value] {
+    report["tests"]
+        .as_array()
+        .unwrap_or_else(|| panic!("`tests` is not an array in {report}"))
+}
+
+/// The test that decided a non-AC verdict: the first one that is not AC.
+pub fn first_failure(report: &Value) -> Option<&Value> {
+    tests_of(report)
+        .iter()
+        .find(|t| str_field(t, "verdict") != "AC")
+}
+
+/// Process ids of live processes whose command line contains `marker`.
+pub fn processes_matching(marker: &str) -> Vec<String> {
+    let output = std::process::Command::new("pgrep")
+        .args(["-f", "--", marker])
+        .output()
+        .expect("run pgrep");
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}

@@ -1,0 +1,317 @@
+//! The table of fixture submissions and the verdict each must get, and the
+//! test that judges them all with `--format json`. The main item is [`TABLE`].
+//!
+//! A fixture misbehaves on purpose (loops, sleeps, allocates, floods, crashes,
+//! forks); its name starts with the verdict it must get on its own problem.
+//! Rows are judged in a few `judge run PROBLEM F1 F2 ...` invocations, one per
+//! (problem, tests), in parallel.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{
+    first_failure, problem, repo, str_field, submission, tests_args, tests_of, u64_field, Workspace,
+};
+
+/// The Nim problem of the workspace.
+const NIM: &str = "acwing-891";
+/// Exact output checker (PE when only whitespace differs).
+const PE_DEMO: &str = "pe-demo";
+/// Custom testlib-style checker.
+const CHECKER_DEMO: &str = "checker-demo";
+/// Custom checker that crashes (every test IE).
+const CHECKER_CRASH: &str = "checker-crash";
+
+/// Nim tests answered Yes, Yes, No: every wrong rule of the fixtures fails one.
+const MIXED: &[&str] = &["sample-1", "edge-even-xor", "edge-three-losing"];
+/// Only the sample (answer Yes): for fixtures that burn a limit on every test,
+/// or that print the sample's answer without reading the input.
+const SAMPLE: &[&str] = &["sample-1"];
+/// Every test of the problem.
+const ALL: &[&str] = &[];
+
+/// An extra check on a report; `Err` says what is wrong.
+pub type Check = fn(&Value) -> Result<(), String>;
+
+/// One fixture and what judging it must give.
+pub struct Case {
+    /// Problem: a workspace id, or a fixture problem under tests/fixtures/problems.
+    pub problem: &'static str,
+    /// The file, under tests/fixtures/submissions.
+    pub file: &'static str,
+    /// `--tests` globs (empty: all).
+    pub tests: &'static [&'static str],
+    /// The expected overall verdict.
+    pub verdict: &'static str,
+    /// A substring of the deciding message: the compiler's on CE, else the
+    /// first failing test's ("" to check nothing).
+    pub message: &'static str,
+    /// More checks on the report; `Err` says what is wrong.
+    pub check: Option<Check>,
+}
+
+const fn case(
+    problem: &'static str,
+    file: &'static str,
+    tests: &'static [&'static str],
+    verdict: &'static str,
+    message: &'static str,
+) -> Case {
+    Case {
+        problem,
+        file,
+        tests,
+        verdict,
+        message,
+        check: None,
+    }
+}
+
+/// Every fixture submission and its expected verdict.
+#[rustfmt::skip]
+pub const TABLE: &[Case] = &[
+    // Accepted, in every language.
+    case(NIM, "acwing-891/ac.c",                  MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.cpp",                MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.rs",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.py",                 MIXED, "AC", ""),
+    // Wrong rules.
+    case(NIM, "acwing-891/wa-sum-parity.c",       MIXED, "WA", "expected `Yes`, got `No`"),
+    case(NIM, "acwing-891/wa-or.cpp",             MIXED, "WA", "expected `No`, got `Yes`"),
+    case(NIM, "acwing-891/wa-odd-n.rs",           MIXED, "WA", "expected `Yes`, got `No`"),
+    case(NIM, "acwing-891/wa-first-vs-last.py",   MIXED, "WA", "expected `No`, got `Yes`"),
+    // Limits.
+    Case {
+        check: Some(|report| {
+            let time = u64_field(deciding(report)?, "time_ms");
+            ensure(time >= 1000, format!("CPU time {time} ms is under the limit"))
+        }),
+        ..case(NIM, "acwing-891/tle-busy-loop.c",       SAMPLE, "TLE", "CPU time")
+    },
+    Case {
+        check: Some(|report| {
+            let wall = u64_field(deciding(report)?, "wall_ms");
+            ensure(wall >= 3000, format!("wall time {wall} ms is under the limit"))
+        }),
+        ..case(NIM, "acwing-891/tle-sleep-forever.py",  SAMPLE, "TLE", "wall time")
+    },
+    case(NIM, "acwing-891/mle-vector.cpp",        MIXED, "MLE", "limit of 64.0 MiB"),
+    case(NIM, "acwing-891/mle-list.py",           MIXED, "MLE", "limit of 64.0 MiB"),
+    case(NIM, "acwing-891/mle-vec.rs",            MIXED, "MLE", "limit of 64.0 MiB"),
+    case(NIM, "acwing-891/ole-print-forever.c",   MIXED, "OLE", "limit of 1.0 MiB"),
+    case(NIM, "acwing-891/ole-print-10mb.py",     MIXED, "OLE", "limit of 1.0 MiB"),
+    // Crashes.
+    case(NIM, "acwing-891/re-segv.c",             MIXED, "RE", "SIGSEGV"),
+    case(NIM, "acwing-891/re-abort.cpp",          MIXED, "RE", "SIGABRT"),
+    case(NIM, "acwing-891/re-exit3.c",            MIXED, "RE", "exit code 3"),
+    case(NIM, "acwing-891/re-panic.rs",           MIXED, "RE", "exit code 101"),
+    case(NIM, "acwing-891/re-exception.py",       MIXED, "RE", "ValueError"),
+    // Compile errors (the message is the compiler's).
+    case(NIM, "acwing-891/ce-syntax.cpp",         MIXED, "CE", "expected ‘;’"),
+    case(NIM, "acwing-891/ce-type-error.rs",      MIXED, "CE", "mismatched types"),
+    case(NIM, "acwing-891/ce-syntax.py",          MIXED, "CE", "SyntaxError"),
+    // Adversarial.
+    case(NIM, "acwing-891/ac-closes-stdin.c",     SAMPLE, "AC", ""),
+    case(NIM, "acwing-891/wa-never-reads-stdin.py", MIXED, "WA", "expected `No`, got `Yes`"),
+    case(NIM, "acwing-891/ac-stderr-flood.cpp",   MIXED, "AC", ""),
+    Case {
+        check: Some(|report| {
+            let wall = tests_of(report).iter().map(|t| u64_field(t, "wall_ms")).max();
+            ensure(
+                wall.is_some_and(|w| w < 1000),
+                format!("the judge waited for the child: longest test {wall:?} ms"),
+            )
+        }),
+        ..case(NIM, "acwing-891/ac-fork-sleeper.c",     MIXED, "AC", "")
+    },
+    // A child that leaves the process group and keeps stdout open: the judge
+    // keeps what was written before and does not wait for the child.
+    case(NIM, "acwing-891/ac-setsid-escape.c",    SAMPLE, "AC", ""),
+    // Exact checker: whitespace differences are PE.
+    case(PE_DEMO, "pe-demo/ac.py",                ALL, "AC", ""),
+    case(PE_DEMO, "pe-demo/pe-one-line.c",        ALL, "PE", "only whitespace differs"),
+    case(PE_DEMO, "pe-demo/pe-trailing-space.py", ALL, "PE", "only whitespace differs"),
+    case(PE_DEMO, "pe-demo/wa-swapped.cpp",       ALL, "WA", "expected `3`, got `2`"),
+    // Custom checker (its stderr is the message), and one that crashes.
+    case(CHECKER_DEMO, "checker-demo/ac-halves.py",     ALL, "AC", ""),
+    case(CHECKER_DEMO, "checker-demo/wa-off-by-one.c",  ALL, "WA", "1 + 7 is not 7"),
+    case(CHECKER_DEMO, "checker-demo/pe-one-number.py", ALL, "PE", "expected two integers"),
+    case(CHECKER_CRASH, "checker-demo/ac-halves.py",    ALL, "IE", "checker failed (killed by SIGSEGV)"),
+];
+
+/// The first failing test of a report that must have one.
+fn deciding(report: &Value) -> Result<&Value, String> {
+    first_failure(report).ok_or_else(|| "no failing test".to_string())
+}
+
+/// `Ok` when `condition` holds, else `Err(message)`.
+fn ensure(condition: bool, message: String) -> Result<(), String> {
+    if condition {
+        Ok(())
+    } else {
+        Err(message)
+    }
+}
+
+/// The problem argument of `judge run` for a table problem.
+fn problem_arg(name: &str) -> String {
+    if name == NIM {
+        name.to_string()
+    } else {
+        problem(name)
+    }
+}
+
+/// What is wrong with one judged row (empty when it got what it must).
+fn mismatches(case: &Case, report: &Value) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let verdict = str_field(report, "verdict");
+    if verdict != case.verdict {
+        wrong.push(format!("verdict {verdict}, expected {}", case.verdict));
+    }
+    let deciding = first_failure(report);
+    let message = if verdict == "CE" {
+        str_field(&report["compile"], "message")
+    } else {
+        deciding.map_or("", |t| str_field(t, "message"))
+    };
+    if !message.contains(case.message) {
+        wrong.push(format!(
+            "message {message:?} does not contain {:?}",
+            case.message
+        ));
+    }
+    if let Some(Err(e)) = case.check.map(|check| check(report)) {
+        wrong.push(e);
+    }
+    wrong
+}
+
+/// The exit code `judge run` must give for these verdicts.
+fn exit_code_for(verdicts: &[&str]) -> i32 {
+    if verdicts.contains(&"IE") {
+        3
+    } else if verdicts.iter().all(|v| *v == "AC") {
+        0
+    } else {
+        1
+    }
+}
+
+#[test]
+fn every_fixture_gets_its_verdict() {
+    let failures = judge_rows(TABLE.iter());
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) got the wrong result:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Judges `rows` in one workspace, one invocation per (problem, tests) group,
+/// the groups in parallel; returns one line per thing that went wrong.
+fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>) -> Vec<String> {
+    let workspace = Workspace::new();
+    let mut groups: BTreeMap<(&str, &[&str]), Vec<&Case>> = BTreeMap::new();
+    for case in rows {
+        groups
+            .entry((case.problem, case.tests))
+            .or_default()
+            .push(case);
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|((problem, tests), cases)| {
+                let workspace = &workspace;
+                scope.spawn(move || judge_group(workspace, problem, tests, cases))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("group thread panicked"))
+            .collect()
+    })
+}
+
+/// Judges the cases of one (problem, tests) group in one invocation; returns
+/// one line per case that did not get what it must.
+fn judge_group(
+    workspace: &Workspace,
+    problem: &str,
+    tests: &[&str],
+    cases: &[&Case],
+) -> Vec<String> {
+    let mut args = vec!["run".to_string(), problem_arg(problem)];
+    args.extend(cases.iter().map(|c| submission(c.file)));
+    args.extend(["--format".to_string(), "json".to_string()]);
+    args.extend(tests_args(tests));
+    let judged = workspace.judge(&args);
+    let reports = judged.reports();
+    assert_eq!(
+        reports.len(),
+        cases.len(),
+        "one report per submission; {judged:#?}"
+    );
+    let mut failures = Vec::new();
+    for (case, report) in cases.iter().zip(&reports) {
+        assert_eq!(
+            str_field(report, "submission"),
+            submission(case.file),
+            "reports come in the order of the files"
+        );
+        for wrong in mismatches(case, report) {
+            failures.push(format!("{problem} {}: {wrong}", case.file));
+        }
+    }
+    let verdicts: Vec<&str> = reports.iter().map(|r| str_field(r, "verdict")).collect();
+    let code = exit_code_for(&verdicts);
+    if judged.code != Some(code) {
+        failures.push(format!(
+            "{problem}: exit code {:?} for verdicts {verdicts:?}, expected {code}",
+            judged.code
+        ));
+    }
+    failures
+}
+
+#[test]
+fn table_covers_every_fixture_and_every_verdict() {
+    let listed: BTreeSet<&str> = TABLE.iter().map(|c| c.file).collect();
+    let root = repo().join("tests/fixtures/submissions");
+    let mut on_disk = BTreeSet::new();
+    for dir in std::fs::read_dir(&root).expect("read the fixtures") {
+        let dir = dir.expect("read the fixtures").path();
+        for file in std::fs::read_dir(&dir).expect("read a fixture folder") {
+            let path = file.expect("read a fixture folder").path();
+            let relative = path.strip_prefix(&root).expect("under the root");
+            on_disk.insert(relative.to_str().expect("UTF-8 names").to_string());
+        }
+    }
+    let missing: Vec<&String> = on_disk
+        .iter()
+        .filter(|f| !listed.contains(f.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "fixtures without a row: {missing:?}");
+    for file in &listed {
+        assert!(root.join(file).is_file(), "row without a fixture: {file}");
+    }
+    let verdicts: BTreeSet<&str> = TABLE.iter().map(|c| c.verdict).collect();
+    for verdict in ["AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "CE", "IE"] {
+        assert!(verdicts.contains(verdict), "no fixture gets {verdict}");
+    }
+    for (language, extension) in [("C", "c"), ("C++", "cpp"), ("Rust", "rs"), ("Python", "py")] {
+        for verdict in ["AC", "WA", "RE"] {
+            assert!(
+                TABLE.iter().any(|c| c.verdict == verdict
+                    && Path::new(c.file)
+                        .extension()
+                        .is_some_and(|e| e == extension)),
+                "no {language} fixture gets {verdict}"
+            );
+        }
+    }
+}
