@@ -81,6 +81,11 @@ impl Cache {
         &self.root
     }
 
+    /// The directory of compiled programs (shown read-only to sandboxed runs).
+    pub fn builds_dir(&self) -> PathBuf {
+        self.root.join(Kind::Build.dir())
+    }
+
     /// Where the entry `key` of `kind` lives (whether or not it exists).
     pub fn path(&self, kind: Kind, key: &Key) -> PathBuf {
         self.root.join(kind.dir()).join(&key.0[..2]).join(&key.0)

@@ -12,6 +12,7 @@ use crate::error::{exit_code, render_chain, Error, Result};
 use crate::judge::{Judge, RunOptions, Submission};
 use crate::problem::Problem;
 use crate::report::{human::Human, json, SubmissionReport};
+use crate::sandbox::IsolationMode;
 use crate::testset::{self, TestFilter};
 use crate::units::{format_kib, parse_duration, parse_size};
 use crate::verdict::Verdict;
@@ -29,6 +30,11 @@ pub struct Cli {
     /// When to use colours in human output.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// How submissions are isolated: `strict` refuses to judge without full
+    /// isolation (namespaces + cgroup), `auto` uses the best available and
+    /// warns when weaker, `none` runs with process groups and rlimits only.
+    #[arg(long, global = true, value_enum, default_value_t = IsolationChoice::Auto)]
+    pub isolation: IsolationChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -43,6 +49,27 @@ pub enum ColorChoice {
     Always,
     /// Never.
     Never,
+}
+
+/// Isolation choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IsolationChoice {
+    /// Full isolation or an error (exit 2).
+    Strict,
+    /// The best available, with a warning when weaker than full.
+    Auto,
+    /// Process group and rlimits only.
+    None,
+}
+
+impl From<IsolationChoice> for IsolationMode {
+    fn from(c: IsolationChoice) -> IsolationMode {
+        match c {
+            IsolationChoice::Strict => IsolationMode::Strict,
+            IsolationChoice::Auto => IsolationMode::Auto,
+            IsolationChoice::None => IsolationMode::None,
+        }
+    }
 }
 
 /// Output format.
@@ -164,10 +191,11 @@ fn run_cli(cli: Cli) -> Result<i32> {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
+    let isolation = IsolationMode::from(cli.isolation);
     match cli.command {
-        Command::Run(args) => run(config, args, color),
+        Command::Run(args) => run(config, args, color, isolation),
         Command::List(args) => list(&config, args),
-        Command::Verify(args) => verify(config, args),
+        Command::Verify(args) => verify(config, args, isolation),
         Command::New(args) => {
             let dir = crate::scaffold::new_package(&config, &args.id)?;
             println!(
@@ -216,7 +244,24 @@ fn block_on_interruptible<T>(
     result
 }
 
-fn run(config: Config, args: RunArgs, color: bool) -> Result<i32> {
+/// Creates the engine and prints the sandbox's warning, if any, once.
+fn start_judge(
+    config: Config,
+    isolation: IsolationMode,
+    problems: &[Arc<Problem>],
+) -> Result<Judge> {
+    let hide: Vec<PathBuf> = problems
+        .iter()
+        .flat_map(|p| [p.dir.clone(), p.testdata_dir.clone()])
+        .collect();
+    let judge = Judge::new(config, isolation, &hide)?;
+    if let Some(warning) = judge.sandbox().warning() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(judge)
+}
+
+fn run(config: Config, args: RunArgs, color: bool, isolation: IsolationMode) -> Result<i32> {
     let mut problem = Problem::find(&args.problem, &config)?;
     if let Some(t) = args.time_limit {
         problem.limits.time = t;
@@ -250,7 +295,7 @@ fn run(config: Config, args: RunArgs, color: bool) -> Result<i32> {
         keep_output: args.input.is_some(),
     };
     let jobs = config.jobs;
-    let judge = Judge::new(config);
+    let judge = start_judge(config, isolation, std::slice::from_ref(&problem))?;
     let reports = block_on_interruptible(jobs, async {
         let tests = match &args.input {
             Some(input) => {
@@ -326,7 +371,7 @@ pub fn exit_code_for(reports: &[SubmissionReport]) -> i32 {
     }
 }
 
-fn verify(config: Config, args: VerifyArgs) -> Result<i32> {
+fn verify(config: Config, args: VerifyArgs, isolation: IsolationMode) -> Result<i32> {
     let names = if args.problems.is_empty() {
         Problem::list_ids(&config)
     } else {
@@ -350,7 +395,7 @@ fn verify(config: Config, args: VerifyArgs) -> Result<i32> {
         }
     }
     let jobs = config.jobs;
-    let judge = Judge::new(config);
+    let judge = start_judge(config, isolation, &problems)?;
     let format = args.format;
     let all_ok = block_on_interruptible(jobs, async {
         let mut all_ok = true;

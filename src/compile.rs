@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::cache::{Cache, Key, Kind};
 use crate::config::{DefaultLimits, Language};
 use crate::error::{Error, Result};
-use crate::sandbox::{self, Environment, LimitHit, RunError, RunRequest, Stdin};
+use crate::sandbox::{self, Environment, LimitHit, Profile, RunError, RunRequest, Sandbox, Stdin};
 
 /// Name of the produced executable inside a build directory.
 const EXE_NAME: &str = "prog";
@@ -109,21 +109,16 @@ impl Compiler {
     }
 
     /// Builds `source` as `language`, from the cache when possible.
-    pub async fn build(&self, source: &Path, language: &Language) -> Result<Build> {
+    /// Compilation runs in `sandbox`; a ready executable is copied into the
+    /// build cache like a source, so the sandbox can show it to runs.
+    pub async fn build(
+        &self,
+        source: &Path,
+        language: &Language,
+        sandbox: &Sandbox,
+    ) -> Result<Build> {
         let source = crate::config::absolute(source);
         let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
-        if language.id == crate::config::EXECUTABLE {
-            let key = Key::of(&[b"exe", &bytes]);
-            let dir = source.parent().unwrap_or(Path::new("/")).to_path_buf();
-            let exe = Executable {
-                language: language.clone(),
-                source: source.clone(),
-                key,
-                dir,
-                src: source,
-            };
-            return Ok(Build::Ready(Box::new(exe), none_report()));
-        }
         let version = self.version(language).await?;
         let name = source_name(&source, language);
         let key = Key::of(&[
@@ -146,8 +141,11 @@ impl Compiler {
         let scratch = self.cache.scratch_dir()?;
         let src = scratch.path().join(&name);
         std::fs::write(&src, &bytes).map_err(|e| Error::io(&src, e))?;
+        if language.id == crate::config::EXECUTABLE {
+            set_mode(&src, 0o755)?;
+        }
         let Some(compile) = &language.compile else {
-            let dir = self.cache.put_dir(Kind::Build, &key, &scratch.keep())?;
+            let dir = self.publish(&key, scratch)?;
             return Ok(self.cached_build(&source, language, key, dir, &name));
         };
         let argv = fill(
@@ -173,7 +171,10 @@ impl Compiler {
                 file_size: 1 << 30,
             },
         };
-        let outcome = sandbox::run(&request).await.map_err(|e| match e {
+        let profile = Profile::Compile {
+            memory: self.limits.compile_memory,
+        };
+        let outcome = sandbox.run(&request, profile).await.map_err(|e| match e {
             RunError::Spawn { program, source } => Error::MissingTool {
                 language: language.id.clone(),
                 program,
@@ -187,7 +188,8 @@ impl Compiler {
             &outcome.stdout.to_vec().unwrap_or_default(),
         ));
         let prefix = format!("{}/", scratch.path().display());
-        let message = trim_message(&text.replace(&prefix, ""));
+        let inner = format!("{}/", crate::sandbox::keeper::WORK_MOUNT);
+        let message = trim_message(&text.replace(&prefix, "").replace(&inner, ""));
         let stopped = match outcome.limit_hit {
             Some(LimitHit::CpuTime | LimitHit::WallTime) => Some(format!(
                 "compilation exceeded the compile time limit of {}",
@@ -224,7 +226,7 @@ impl Compiler {
             };
             let marker = scratch.path().join(ERROR_FILE);
             std::fs::write(&marker, &message).map_err(|e| Error::io(&marker, e))?;
-            self.cache.put_dir(Kind::Build, &key, &scratch.keep())?;
+            self.publish(&key, scratch)?;
             return Ok(Build::Failed(CompileReport {
                 status: CompileStatus::Error,
                 message,
@@ -232,7 +234,7 @@ impl Compiler {
                 cached: false,
             }));
         }
-        let dir = self.cache.put_dir(Kind::Build, &key, &scratch.keep())?;
+        let dir = self.publish(&key, scratch)?;
         let exe = Executable {
             language: language.clone(),
             source,
@@ -249,6 +251,13 @@ impl Compiler {
                 cached: false,
             },
         ))
+    }
+
+    /// Moves a finished build directory into the cache, readable by the
+    /// sandbox's unprivileged uid.
+    fn publish(&self, key: &Key, scratch: tempfile::TempDir) -> Result<PathBuf> {
+        set_mode(scratch.path(), 0o755)?;
+        self.cache.put_dir(Kind::Build, key, &scratch.keep())
     }
 
     fn cached_build(
@@ -326,6 +335,12 @@ impl Compiler {
         versions.insert(language.id.clone(), version.clone());
         Ok(version)
     }
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| Error::io(path, e))
 }
 
 fn none_report() -> CompileReport {

@@ -42,6 +42,7 @@ struct LimitsDeserialize {
     output: Option<Bytes>,
     compile_time: Option<Millis>,
     compile_output: Option<Bytes>,
+    compile_memory: Option<Bytes>,
     wall_factor: Option<f64>,
 }
 
@@ -97,6 +98,8 @@ pub struct DefaultLimits {
     pub compile_time: Duration,
     /// Compiler output kept, bytes.
     pub compile_output: u64,
+    /// Memory of a compilation (in the sandbox's cgroup), bytes.
+    pub compile_memory: u64,
     /// Wall-time limit as a multiple of the time limit.
     pub wall_factor: f64,
 }
@@ -209,6 +212,7 @@ impl Config {
             output: l.output.map_or(64 << 20, |b| b.0),
             compile_time: l.compile_time.map_or(Duration::from_secs(30), |m| m.0),
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
+            compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
             wall_factor,
         };
         let mut languages = Vec::new();

@@ -110,6 +110,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// `--isolation strict` and full isolation cannot be set up.
+    #[error("cannot isolate submissions: {0}")]
+    Isolation(String),
     /// Bad command-line usage that clap cannot express.
     #[error("{0}")]
     Usage(String),

@@ -24,7 +24,10 @@ use crate::problem::{CheckerSpec, Problem, ProblemLimits, ProgramSpec};
 use crate::report::{
     overall_verdict, LimitsReport, SubmissionReport, Summary, TestReport, SCHEMA_VERSION,
 };
-use crate::sandbox::{self, Environment, Exit, LimitHit, RunError, RunOutcome, RunRequest, Stdin};
+use crate::sandbox::{
+    self, Environment, Exit, IsolationMode, LimitHit, Profile, RunError, RunOutcome, RunRequest,
+    Sandbox, SandboxPaths, Stdin,
+};
 use crate::testset::{TestCase, TestSet};
 use crate::verdict::Verdict;
 
@@ -47,6 +50,7 @@ struct Inner {
     cache: Cache,
     compiler: Compiler,
     slots: Semaphore,
+    sandbox: Sandbox,
 }
 
 /// A submission: a file and its language.
@@ -77,19 +81,56 @@ pub enum Checker {
 }
 
 impl Judge {
-    /// An engine for `config`.
-    pub fn new(config: Config) -> Judge {
+    /// An engine for `config`, isolating submissions as `isolation` asks.
+    /// `also_hide` are more directories submissions must not see (the
+    /// packages and tests of problems kept outside the workspace).
+    pub fn new(
+        config: Config,
+        isolation: IsolationMode,
+        also_hide: &[std::path::PathBuf],
+    ) -> Result<Judge> {
         let cache = Cache::new(config.cache_dir.clone());
         let compiler = Compiler::new(cache.clone(), config.limits);
         let slots = Semaphore::new(config.jobs.max(1));
-        Judge {
+        let builds = cache.builds_dir();
+        std::fs::create_dir_all(&builds).map_err(|e| Error::Cache {
+            path: builds.clone(),
+            source: e,
+        })?;
+        // Submissions must not see answers: hide the workspace, the cache and
+        // the problem and test folders (which may live outside the workspace).
+        let mut hide = vec![
+            config.root.clone(),
+            config.cache_dir.clone(),
+            config.problems_dir.clone(),
+            config.testdata_dir.clone(),
+        ];
+        hide.extend(also_hide.iter().cloned());
+        let hide_from_compile = hide.clone();
+        if let Some(home) = std::env::var_os("HOME") {
+            hide.push(home.into());
+        }
+        let keep = |p: &std::path::PathBuf| p.is_absolute() && p.parent().is_some() && p.is_dir();
+        let paths = SandboxPaths {
+            hide: hide.into_iter().filter(keep).collect(),
+            hide_from_compile: hide_from_compile.into_iter().filter(keep).collect(),
+            builds,
+        };
+        let sandbox = Sandbox::new(isolation, paths).map_err(Error::Isolation)?;
+        Ok(Judge {
             inner: Arc::new(Inner {
                 config,
                 cache,
                 compiler,
                 slots,
+                sandbox,
             }),
-        }
+        })
+    }
+
+    /// The sandbox (its isolation level and warning).
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.inner.sandbox
     }
 
     /// The settings.
@@ -113,7 +154,10 @@ impl Judge {
     /// Compiles a submission (CE is a result, not an error).
     pub async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
         let _slot = self.inner.slots.acquire().await.expect("never closed");
-        self.inner.compiler.build(path, language).await
+        self.inner
+            .compiler
+            .build(path, language, &self.inner.sandbox)
+            .await
     }
 
     /// Compiles a program of the package; a compile error is an error of the package.
@@ -206,7 +250,7 @@ impl Judge {
                 memory_kib: limits.memory / 1024,
                 output_kib: limits.output / 1024,
             },
-            isolation: sandbox::Isolation::Rlimit.as_str().into(),
+            isolation: self.inner.sandbox.isolation().as_str().into(),
             tests: Vec::new(),
             skipped: Vec::new(),
             summary: Summary::of(&[]),
@@ -283,7 +327,7 @@ impl Judge {
         keep_output: bool,
     ) -> Result<TestReport> {
         let scratch = tempfile::Builder::new()
-            .prefix("judge-run-")
+            .prefix(&format!("judge-run-{}-", std::process::id()))
             .tempdir()
             .map_err(|e| Error::io(std::env::temp_dir(), e))?;
         let request = RunRequest {
@@ -315,7 +359,7 @@ impl Judge {
             signal: None,
             output: None,
         };
-        let outcome = match sandbox::run(&request).await {
+        let outcome = match self.inner.sandbox.run(&request, Profile::Submission).await {
             Ok(o) => o,
             Err(RunError::Spawn { program, source }) => {
                 if exe.language.id == crate::config::EXECUTABLE {
@@ -489,6 +533,16 @@ pub fn classify(
         ));
     }
     let memory_kib = limits.memory / 1024;
+    if outcome.memory_exceeded {
+        return Some((
+            Verdict::MLE,
+            format!(
+                "killed at the memory limit of {} (cgroup OOM kill, peak {})",
+                crate::units::format_kib(memory_kib),
+                crate::units::format_kib(outcome.peak_memory_kib)
+            ),
+        ));
+    }
     if outcome.peak_memory_kib > memory_kib {
         return Some((
             Verdict::MLE,
@@ -560,7 +614,8 @@ mod tests {
             stdout: Captured::Memory(Vec::new()),
             stderr: stderr.as_bytes().to_vec(),
             stderr_truncated: false,
-            isolation: Isolation::Rlimit,
+            memory_exceeded: false,
+            isolation: Isolation::RlimitOnly,
         }
     }
 

@@ -1,13 +1,23 @@
 //! Running one process under limits and measuring it. The interface is narrow
 //! on purpose: a [`RunRequest`] (argv, working directory, stdin file, limits)
 //! goes in, a [`RunOutcome`] (how it ended, which limit stopped it, CPU time,
-//! wall time, peak memory, captured output) comes out. Nothing else in the
-//! judge spawns processes, so hardening the isolation changes only this module.
+//! wall time, peak memory, captured output, isolation level) comes out.
+//! Nothing else in the judge spawns processes.
 //!
-//! Current isolation level: [`Isolation::Rlimit`]: an own process group killed as
-//! a whole, rlimits (CPU backstop, address space, stack, file size, no core
-//! dumps), a polled CPU-time limit and a monotonic wall-clock deadline.
+//! Two runners share that interface:
+//! - [`run`]: the plain runner ([`Isolation::RlimitOnly`]): an own process
+//!   group killed as a whole, rlimits, a polled CPU limit, a monotonic wall
+//!   deadline. Package programs (generators, references, validators,
+//!   checkers) run this way: they are trusted.
+//! - [`Sandbox::run`]: hostile code (submissions and their compilation) runs in
+//!   a keeper's namespaces and cgroup (see [`keeper`]), falling back loudly to
+//!   weaker levels where the machine cannot do better.
+//!
+//! The security model and measurement method are in docs/sandbox.md.
 
+pub mod cgroup;
+mod isolated;
+pub mod keeper;
 mod sys;
 
 use std::ffi::OsString;
@@ -21,27 +31,45 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::io::AsyncReadExt;
 
+pub use isolated::KEEPER_COMMAND;
+pub use keeper::keeper_main;
 pub use sys::signal_name;
 
 /// How strongly a run was isolated and how it was measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Isolation {
-    /// Process group, rlimits, CPU time and peak RSS from wait4.
-    Rlimit,
+    /// Full: namespaces (user when not root, mount, pid, network, ipc, uts),
+    /// uid 65534, a read-only root with the workspace hidden, and a cgroup
+    /// for memory (limit, peak, OOM evidence), processes and CPU of every
+    /// process of the run.
+    Cgroup(cgroup::Version),
+    /// Namespaces as above but no cgroup: memory by address-space rlimit and
+    /// ru_maxrss, processes by RLIMIT_NPROC, CPU of the main process.
+    Namespaces,
+    /// Process group and rlimits only; CPU time and peak RSS from wait4.
+    RlimitOnly,
 }
 
 impl Isolation {
-    /// The name shown in reports.
+    /// The name shown in reports (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
     pub fn as_str(self) -> &'static str {
         match self {
-            Isolation::Rlimit => "rlimit",
+            Isolation::Cgroup(cgroup::Version::V1) => "cgroup-v1",
+            Isolation::Cgroup(cgroup::Version::V2) => "cgroup-v2",
+            Isolation::Namespaces => "namespaces",
+            Isolation::RlimitOnly => "rlimit-only",
         }
     }
 
     /// Whether this is weaker than full isolation (shown as a warning).
     pub fn is_weak(self) -> bool {
-        true
+        !matches!(self, Isolation::Cgroup(_))
+    }
+}
+
+impl Serialize for Isolation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -191,6 +219,8 @@ pub struct RunOutcome {
     pub stderr: Vec<u8>,
     /// Whether the process wrote more stderr than was kept.
     pub stderr_truncated: bool,
+    /// Evidence that the memory limit stopped it (a cgroup OOM kill).
+    pub memory_exceeded: bool,
     /// Isolation level and measurement method.
     pub isolation: Isolation,
 }
@@ -289,25 +319,21 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     command.process_group(0);
     if request.environment == Environment::Minimal {
         command.env_clear();
-        command.env("PATH", SYSTEM_PATH);
-        command.env("HOME", &request.cwd);
-        command.env("TMPDIR", &request.cwd);
-        command.env("LANG", "C.UTF-8");
+        for (key, value) in minimal_env(&request.cwd) {
+            command.env(key, value);
+        }
     }
-    command.stdin(match &request.stdin {
-        Stdin::Null => Stdio::null(),
-        Stdin::File(path) => Stdio::from(File::open(path).map_err(|source| RunError::Spawn {
-            program: format!("{program} (stdin {})", path.display()),
-            source,
-        })?),
-    });
+    command.stdin(Stdio::from(open_stdin(&request.stdin, &program)?));
     command.stdout(Stdio::piped()).stderr(Stdio::piped());
     let cpu_backstop = limits.cpu_time.as_secs() + 1;
     sys::apply_in_child(
         &mut command,
         sys::Rlimits {
             cpu_seconds: Some(cpu_backstop),
-            address_space: limits.memory.filter(|_| limits.address_space),
+            address_space: limits
+                .memory
+                .filter(|_| limits.address_space)
+                .map(address_space_backstop),
             stack: limits.memory,
             file_size: Some(limits.file_size),
             open_files: None,
@@ -331,37 +357,21 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         .map_err(watch_err)?;
     drop(child);
 
-    // Told to stop when a descendant that escaped the group holds a pipe open
-    // after the program exited: the drains then return what they have.
-    let (stop_stdout, stdout_stop) = tokio::sync::oneshot::channel();
-    let (stop_stderr, stderr_stop) = tokio::sync::oneshot::channel();
-    let mut stdout_task = tokio::spawn(drain_stdout(
-        stdout,
-        limits.stdout,
-        request.stdout_spill.clone(),
-        stdout_stop,
-    ));
-    let mut stderr_task = tokio::spawn(drain_keep(stderr, limits.stderr, stderr_stop));
+    let mut drains = Drains::start(stdout, stderr, &limits, request.stdout_spill.clone());
     let mut exited = tokio::task::spawn_blocking(move || sys::wait_exited(pid));
-
     let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
     let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + poll, poll);
     let mut limit_hit = None;
-    let mut stdout_result = None;
     loop {
         tokio::select! {
             done = &mut exited => {
                 done.expect("waiter thread panicked").map_err(watch_err)?;
                 break;
             }
-            drained = &mut stdout_task, if stdout_result.is_none() => {
-                let drained = drained.expect("stdout task panicked");
-                if matches!(drained, Ok((_, true))) {
-                    sys::kill_group(pid);
-                    limit_hit.get_or_insert(LimitHit::Output);
-                }
-                stdout_result = Some(drained);
+            _ = drains.exceeded(), if limit_hit.is_none() => {
+                sys::kill_group(pid);
+                limit_hit = Some(LimitHit::Output);
             }
             _ = tokio::time::sleep_until(deadline), if limit_hit.is_none() => {
                 sys::kill_group(pid);
@@ -381,36 +391,11 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     sys::kill_group(pid);
     let reaped = sys::reap(pid).map_err(watch_err)?;
     guard.pid = None;
-
-    let stdout_result = match stdout_result {
-        Some(r) => r,
-        None => match tokio::time::timeout(DRAIN_GRACE, &mut stdout_task).await {
-            Ok(r) => r.expect("stdout task panicked"),
-            Err(_) => {
-                let _ = stop_stdout.send(());
-                stdout_task.await.expect("stdout task panicked")
-            }
-        },
-    };
-    let (stdout, over) = stdout_result.map_err(watch_err)?;
-    if over {
+    let drained = drains.finish().await.map_err(watch_err)?;
+    if drained.stdout_over {
         limit_hit.get_or_insert(LimitHit::Output);
     }
-    let (stderr, stderr_truncated) = match tokio::time::timeout(DRAIN_GRACE, &mut stderr_task).await
-    {
-        Ok(r) => r.expect("stderr task panicked").unwrap_or_default(),
-        Err(_) => {
-            let _ = stop_stderr.send(());
-            let drained = stderr_task.await.expect("stderr task panicked");
-            drained.unwrap_or_default()
-        }
-    };
-
-    let exit = match (reaped.code, reaped.signal) {
-        (Some(code), _) => Exit::Code(code),
-        (None, Some(signal)) => Exit::Signal(signal),
-        (None, None) => Exit::Signal(sys::signals::SIGKILL),
-    };
+    let exit = exit_of(reaped.code, reaped.signal);
     if limit_hit.is_none() {
         limit_hit = match exit {
             Exit::Signal(sys::signals::SIGXCPU) => Some(LimitHit::CpuTime),
@@ -427,11 +412,136 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         cpu_time: reaped.cpu_time,
         wall_time,
         peak_memory_kib: reaped.max_rss_kib,
-        stdout,
-        stderr,
-        stderr_truncated,
-        isolation: Isolation::Rlimit,
+        stdout: drained.stdout,
+        stderr: drained.stderr,
+        stderr_truncated: drained.stderr_truncated,
+        memory_exceeded: false,
+        isolation: Isolation::RlimitOnly,
     })
+}
+
+/// The address-space rlimit for a memory limit when no cgroup measures real
+/// memory: above the limit, so that a program that goes over it is seen going
+/// over it (its peak RSS exceeds the limit: MLE from evidence) before the
+/// backstop stops it.
+pub fn address_space_backstop(memory: u64) -> u64 {
+    memory.saturating_mul(2).saturating_add(64 << 20)
+}
+
+fn exit_of(code: Option<i32>, signal: Option<i32>) -> Exit {
+    match (code, signal) {
+        (Some(code), _) => Exit::Code(code),
+        (None, Some(signal)) => Exit::Signal(signal),
+        (None, None) => Exit::Signal(sys::signals::SIGKILL),
+    }
+}
+
+fn open_stdin(stdin: &Stdin, program: &str) -> Result<File, RunError> {
+    let path = match stdin {
+        Stdin::Null => Path::new("/dev/null"),
+        Stdin::File(path) => path.as_path(),
+    };
+    File::open(path).map_err(|source| RunError::Spawn {
+        program: format!("{program} (stdin {})", path.display()),
+        source,
+    })
+}
+
+/// The environment of runs in [`Environment::Minimal`], with `home` as HOME and TMPDIR.
+fn minimal_env(home: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), SYSTEM_PATH.into()),
+        ("HOME".into(), home.into()),
+        ("TMPDIR".into(), home.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+    ]
+}
+
+/// The concurrent readers of a run's stdout and stderr.
+struct Drains {
+    stdout: tokio::task::JoinHandle<io::Result<(Captured, bool)>>,
+    stderr: tokio::task::JoinHandle<io::Result<(Vec<u8>, bool)>>,
+    stop_stdout: tokio::sync::oneshot::Sender<()>,
+    stop_stderr: tokio::sync::oneshot::Sender<()>,
+    exceeded: Option<tokio::sync::oneshot::Receiver<()>>,
+}
+
+/// What the drains read.
+struct Drained {
+    stdout: Captured,
+    stdout_over: bool,
+    stderr: Vec<u8>,
+    stderr_truncated: bool,
+}
+
+impl Drains {
+    fn start(
+        stdout: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+        stderr: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+        limits: &Limits,
+        spill: Option<PathBuf>,
+    ) -> Drains {
+        // Told to stop when a descendant that escaped holds a pipe open after
+        // the program exited: the drains then return what they have.
+        let (stop_stdout, stdout_stop) = tokio::sync::oneshot::channel();
+        let (stop_stderr, stderr_stop) = tokio::sync::oneshot::channel();
+        let (exceeded_tx, exceeded) = tokio::sync::oneshot::channel();
+        Drains {
+            stdout: tokio::spawn(drain_stdout(
+                stdout,
+                limits.stdout,
+                spill,
+                stdout_stop,
+                exceeded_tx,
+            )),
+            stderr: tokio::spawn(drain_keep(stderr, limits.stderr, stderr_stop)),
+            stop_stdout,
+            stop_stderr,
+            exceeded: Some(exceeded),
+        }
+    }
+
+    /// Resolves when the process wrote more than the output limit (never otherwise).
+    async fn exceeded(&mut self) {
+        match &mut self.exceeded {
+            Some(rx) => {
+                if rx.await.is_err() {
+                    self.exceeded = None;
+                    std::future::pending::<()>().await;
+                }
+            }
+            None => std::future::pending::<()>().await,
+        }
+    }
+
+    /// Collects what was read, waiting at most [`DRAIN_GRACE`] for the pipes to close.
+    async fn finish(mut self) -> io::Result<Drained> {
+        let (stdout, stdout_over) = match tokio::time::timeout(DRAIN_GRACE, &mut self.stdout).await
+        {
+            Ok(r) => r.expect("stdout task panicked")?,
+            Err(_) => {
+                let _ = self.stop_stdout.send(());
+                self.stdout.await.expect("stdout task panicked")?
+            }
+        };
+        let (stderr, stderr_truncated) =
+            match tokio::time::timeout(DRAIN_GRACE, &mut self.stderr).await {
+                Ok(r) => r.expect("stderr task panicked").unwrap_or_default(),
+                Err(_) => {
+                    let _ = self.stop_stderr.send(());
+                    self.stderr
+                        .await
+                        .expect("stderr task panicked")
+                        .unwrap_or_default()
+                }
+            };
+        Ok(Drained {
+            stdout,
+            stdout_over,
+            stderr,
+            stderr_truncated,
+        })
+    }
 }
 
 /// Kills and reaps the process if the run is abandoned (its future dropped,
@@ -455,10 +565,11 @@ impl Drop for ReapGuard {
 /// threshold, then in `spill`). Returns the capture and whether the process
 /// tried to write more than `cap` (the output limit).
 async fn drain_stdout(
-    mut pipe: tokio::process::ChildStdout,
+    mut pipe: impl tokio::io::AsyncRead + Unpin,
     cap: u64,
     spill: Option<PathBuf>,
     mut stop: tokio::sync::oneshot::Receiver<()>,
+    exceeded: tokio::sync::oneshot::Sender<()>,
 ) -> io::Result<(Captured, bool)> {
     let mut memory = Vec::new();
     let mut file: Option<(io::BufWriter<File>, PathBuf)> = None;
@@ -487,6 +598,7 @@ async fn drain_stdout(
             _ => memory.extend_from_slice(chunk),
         }
         if keep < n {
+            let _ = exceeded.send(());
             return Ok((finish(memory, file, total)?, true));
         }
     }
@@ -509,7 +621,7 @@ fn finish(
 
 /// Reads a pipe to its end, keeping the first `cap` bytes; tells whether more came.
 async fn drain_keep(
-    mut pipe: tokio::process::ChildStderr,
+    mut pipe: impl tokio::io::AsyncRead + Unpin,
     cap: u64,
     mut stop: tokio::sync::oneshot::Receiver<()>,
 ) -> io::Result<(Vec<u8>, bool)> {
@@ -528,6 +640,429 @@ async fn drain_keep(
         truncated |= room < n;
         kept.extend_from_slice(&buf[..room]);
     }
+}
+
+/// How hard the judge insists on isolation (`--isolation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IsolationMode {
+    /// Refuse to judge unless full isolation (namespaces and a cgroup) works.
+    Strict,
+    /// Use the strongest level the machine allows; warn when weaker than full.
+    #[default]
+    Auto,
+    /// Plain runner only (process group and rlimits), e.g. as a baseline.
+    None,
+}
+
+/// What a sandboxed run is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Profile {
+    /// A submission on a test: uid 65534, private /tmp as cwd, build cache read-only.
+    Submission,
+    /// A compilation: the caller's identity, its work directory read-write.
+    Compile {
+        /// Memory limit of the compiler, bytes.
+        memory: u64,
+    },
+}
+
+/// Where the sandbox hides and shows things.
+#[derive(Debug, Clone)]
+pub struct SandboxPaths {
+    /// Host directories hidden from runs (workspace, cache, home).
+    pub hide: Vec<PathBuf>,
+    /// Directories hidden from compilations (workspace, cache).
+    pub hide_from_compile: Vec<PathBuf>,
+    /// The build cache, shown read-only.
+    pub builds: PathBuf,
+}
+
+/// Processes allowed per run (threads count too).
+const RUN_PROCESSES: u64 = 128;
+/// Processes allowed per compilation.
+const COMPILE_PROCESSES: u64 = 512;
+/// Size of a run's private /tmp.
+const RUN_TMP: u64 = 64 << 20;
+
+/// Runs hostile code at the strongest isolation level available. Create one
+/// per judge run; dropping it kills the keepers and removes their cgroups.
+#[derive(Debug)]
+pub struct Sandbox {
+    level: Isolation,
+    warning: Option<String>,
+    shared: Option<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    runtime: tempfile::TempDir,
+    paths: SandboxPaths,
+    user_namespace: bool,
+    cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
+    idle: std::sync::Mutex<Vec<isolated::Keeper>>,
+    next_index: std::sync::atomic::AtomicUsize,
+}
+
+impl Sandbox {
+    /// Sets up the sandbox; with [`IsolationMode::Strict`], fails with the
+    /// reason when full isolation cannot be had.
+    pub fn new(mode: IsolationMode, paths: SandboxPaths) -> Result<Sandbox, String> {
+        if mode == IsolationMode::None {
+            return Ok(Sandbox {
+                level: Isolation::RlimitOnly,
+                warning: None,
+                shared: None,
+            });
+        }
+        let is_root = sys::ids().0 == 0;
+        let runtime = tempfile::Builder::new()
+            .prefix(&format!("judge-sandbox-{}-", std::process::id()))
+            .tempdir_in("/tmp")
+            .map_err(|e| format!("cannot create the sandbox runtime directory in /tmp: {e}"))?;
+        let cgroups = match cgroup::Hierarchy::detect() {
+            Ok(h) => h
+                .judge_dirs()
+                .map(|dirs| (h.version, dirs))
+                .map_err(|e| format!("cannot create the judge's cgroups: {e}")),
+            Err(e) => Err(e),
+        };
+        let (cgroups, cgroup_problem) = match cgroups {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e)),
+        };
+        let mut shared = Shared {
+            runtime,
+            paths,
+            user_namespace: !is_root,
+            cgroups,
+            idle: std::sync::Mutex::new(Vec::new()),
+            next_index: std::sync::atomic::AtomicUsize::new(0),
+        };
+        // Probe with a real keeper, kept for the first run: full isolation,
+        // else namespaces without cgroups, else the plain runner.
+        let mut problems: Vec<String> = cgroup_problem.into_iter().collect();
+        if shared.cgroups.is_some() {
+            match shared.start_keeper(&Profile::Submission, None) {
+                Ok(keeper) => {
+                    let Some((version, _)) = shared.cgroups else {
+                        unreachable!("checked above")
+                    };
+                    shared.idle.lock().expect("not poisoned").push(keeper);
+                    return Ok(Sandbox {
+                        level: Isolation::Cgroup(version),
+                        warning: None,
+                        shared: Some(shared),
+                    });
+                }
+                Err(e) => problems.push(e),
+            }
+            shared.cgroups = None;
+        }
+        let (level, shared) = match shared.start_keeper(&Profile::Submission, None) {
+            Ok(keeper) => {
+                shared.idle.lock().expect("not poisoned").push(keeper);
+                (Isolation::Namespaces, Some(shared))
+            }
+            Err(e) => {
+                problems.push(format!("namespaces: {e}"));
+                (Isolation::RlimitOnly, None)
+            }
+        };
+        let why = problems.join("; ");
+        if mode == IsolationMode::Strict {
+            return Err(format!("full isolation is not available: {why}"));
+        }
+        Ok(Sandbox {
+            level,
+            warning: Some(format!(
+                "isolation level `{}` is weaker than full: {why}",
+                level.as_str()
+            )),
+            shared,
+        })
+    }
+
+    /// The isolation level runs get.
+    pub fn isolation(&self) -> Isolation {
+        self.level
+    }
+
+    /// Why the level is weaker than full, for a warning.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
+    /// Runs `request` under the sandbox as `profile`.
+    pub async fn run(
+        &self,
+        request: &RunRequest,
+        profile: Profile,
+    ) -> Result<RunOutcome, RunError> {
+        let Some(shared) = &self.shared else {
+            return run(request).await;
+        };
+        shared.run(request, &profile, self.level).await
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Kill the keepers (and so every process of their namespaces) and
+        // remove their cgroups, then the judge's own cgroup directories.
+        self.idle.lock().expect("not poisoned").clear();
+        if let Some((_, dirs)) = &self.cgroups {
+            for dir in dirs {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
+impl Shared {
+    fn start_keeper(
+        &self,
+        profile: &Profile,
+        work: Option<&Path>,
+    ) -> Result<isolated::Keeper, String> {
+        let index = self
+            .next_index
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let slot = match &self.cgroups {
+            Some((version, dirs)) => Some(
+                cgroup::Slot::create(*version, dirs, index)
+                    .map_err(|e| format!("cannot create a cgroup: {e}"))?,
+            ),
+            None => None,
+        };
+        let root_dir = isolated::root_dir(self.runtime.path(), index)
+            .map_err(|e| format!("cannot create the sandbox root: {e}"))?;
+        let (outer_uid, outer_gid) = sys::ids();
+        let submission = *profile == Profile::Submission;
+        let config = keeper::KeeperConfig {
+            user_namespace: self.user_namespace,
+            outer_ids: (outer_uid, outer_gid),
+            root_dir,
+            show: submission.then(|| keeper::SYSTEM_DIRS.iter().map(|s| s.to_string()).collect()),
+            hide: if submission {
+                self.paths.hide.clone()
+            } else {
+                self.paths.hide_from_compile.clone()
+            },
+            builds: submission.then(|| self.paths.builds.clone()),
+            work: work.map(Path::to_path_buf),
+            run_as: (submission && !self.user_namespace)
+                .then_some((keeper::RUN_ID, keeper::RUN_ID)),
+            cgroup_procs: slot.as_ref().map(|s| s.procs_files()).unwrap_or_default(),
+            cgroup_cpu: slot
+                .as_ref()
+                .map(|s| (s.cpu_file(), s.version == cgroup::Version::V2)),
+        };
+        isolated::Keeper::start(&config, slot)
+    }
+
+    async fn run(
+        &self,
+        request: &RunRequest,
+        profile: &Profile,
+        level: Isolation,
+    ) -> Result<RunOutcome, RunError> {
+        let program = request
+            .argv
+            .first()
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let spawn_err = |e: String| RunError::Spawn {
+            program: program.clone(),
+            source: io::Error::other(e),
+        };
+        let watch_err = |source: io::Error| RunError::Watch {
+            program: program.clone(),
+            source,
+        };
+        let submission = *profile == Profile::Submission;
+        // A keeper: an idle one for submissions, a fresh one-shot for a compilation.
+        let mut keeper = if submission {
+            let idle = self.idle.lock().expect("not poisoned").pop();
+            match idle {
+                Some(k) => k,
+                None => self.start_keeper(profile, None).map_err(spawn_err)?,
+            }
+        } else {
+            self.start_keeper(profile, Some(&request.cwd))
+                .map_err(spawn_err)?
+        };
+        let limits = request.limits;
+        let memory = match profile {
+            Profile::Submission => limits.memory,
+            Profile::Compile { memory } => Some(*memory),
+        };
+        let processes = if submission {
+            RUN_PROCESSES
+        } else {
+            COMPILE_PROCESSES
+        };
+        let before = match &keeper.slot {
+            Some(slot) => {
+                slot.prepare(memory, processes).map_err(watch_err)?;
+                Some(slot.usage().map_err(watch_err)?)
+            }
+            None => None,
+        };
+        let mounts = [
+            (self.paths.builds.clone(), keeper::BUILDS_MOUNT),
+            (request.cwd.clone(), keeper::WORK_MOUNT),
+        ];
+        let argv0 = match request.environment {
+            Environment::Minimal => resolve_program(&request.argv[0]),
+            Environment::Inherit => find_in_user_path(&request.argv[0]),
+        };
+        let argv: Vec<Vec<u8>> = std::iter::once(&argv0)
+            .chain(&request.argv[1..])
+            .map(|a| {
+                let bytes = std::os::unix::ffi::OsStrExt::as_bytes(a.as_os_str());
+                if submission {
+                    keeper::translate(bytes, &mounts[..1])
+                } else {
+                    keeper::translate(bytes, &mounts)
+                }
+            })
+            .collect();
+        let inner_cwd = if submission {
+            PathBuf::from("/tmp")
+        } else {
+            PathBuf::from(keeper::WORK_MOUNT)
+        };
+        let env: Vec<Vec<u8>> = match request.environment {
+            Environment::Minimal => minimal_env(&inner_cwd),
+            Environment::Inherit => std::env::vars_os().collect(),
+        }
+        .into_iter()
+        .map(|(k, v)| {
+            let mut kv = std::os::unix::ffi::OsStrExt::as_bytes(k.as_os_str()).to_vec();
+            kv.push(b'=');
+            kv.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(v.as_os_str()));
+            kv
+        })
+        .collect();
+        let cgroup_memory = keeper.slot.is_some();
+        let job = keeper::Job {
+            argv,
+            env,
+            cwd: inner_cwd,
+            cpu_limit: limits.cpu_time,
+            wall_limit: limits.wall_time,
+            rlimits: sys::Rlimits {
+                cpu_seconds: Some(limits.cpu_time.as_secs() + 1),
+                // With a cgroup the memory limit is on real memory, not address space.
+                address_space: if cgroup_memory {
+                    None
+                } else {
+                    memory
+                        .filter(|_| limits.address_space)
+                        .map(address_space_backstop)
+                },
+                stack: if submission { memory } else { None },
+                file_size: Some(limits.file_size),
+                open_files: Some(1024),
+            },
+            processes: (!cgroup_memory).then_some(processes),
+            tmp_size: RUN_TMP,
+        };
+        let stdin = open_stdin(&request.stdin, &program)?;
+        let (out_read, out_write) = sys::pipe().map_err(watch_err)?;
+        let (err_read, err_write) = sys::pipe().map_err(watch_err)?;
+        let out_read =
+            tokio::net::unix::pipe::Receiver::from_owned_fd(out_read).map_err(watch_err)?;
+        let err_read =
+            tokio::net::unix::pipe::Receiver::from_owned_fd(err_read).map_err(watch_err)?;
+        let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
+        let exceeded = drains.exceeded.take();
+        let kill = async move {
+            let fired = match exceeded {
+                Some(rx) => rx.await.is_ok(),
+                None => false,
+            };
+            if !fired {
+                std::future::pending::<()>().await;
+            }
+        };
+        let result = keeper
+            .run(&job, [stdin.into(), out_write, err_write], kill)
+            .await;
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => {
+                drop(keeper); // broken: never reused
+                return Err(watch_err(e));
+            }
+        };
+        let drained = drains.finish().await.map_err(watch_err)?;
+        let after = match &keeper.slot {
+            Some(slot) => Some(slot.usage().map_err(watch_err)?),
+            None => None,
+        };
+        if submission {
+            self.idle.lock().expect("not poisoned").push(keeper);
+        }
+        if let Some(error) = result.spawn_error {
+            return Err(spawn_err(error));
+        }
+        let mut limit_hit = match result.limit.as_deref() {
+            Some("cpu") => Some(LimitHit::CpuTime),
+            Some("wall") => Some(LimitHit::WallTime),
+            _ => None,
+        };
+        if drained.stdout_over {
+            limit_hit = Some(LimitHit::Output);
+        }
+        let exit = exit_of(result.code, result.signal);
+        if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXFSZ) {
+            limit_hit = Some(LimitHit::Output);
+        }
+        let (cpu_time, peak_memory_kib, memory_exceeded) = match (before, after) {
+            (Some(b), Some(a)) => (
+                Duration::from_nanos(a.cpu_ns),
+                a.peak_bytes / 1024,
+                a.oom_kills > b.oom_kills,
+            ),
+            _ => (result.cpu_time, result.max_rss_kib, false),
+        };
+        if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXCPU) {
+            limit_hit = Some(LimitHit::CpuTime);
+        }
+        Ok(RunOutcome {
+            exit,
+            limit_hit,
+            cpu_time,
+            wall_time: result.wall_time,
+            peak_memory_kib,
+            stdout: drained.stdout,
+            stderr: drained.stderr,
+            stderr_truncated: drained.stderr_truncated,
+            memory_exceeded,
+            isolation: if submission {
+                level
+            } else {
+                compile_level(level)
+            },
+        })
+    }
+}
+
+fn compile_level(level: Isolation) -> Isolation {
+    level
+}
+
+/// Resolves a bare program name against the judge's own PATH (compilers).
+fn find_in_user_path(program: &OsString) -> OsString {
+    if Path::new(program).components().count() != 1 {
+        return program.clone();
+    }
+    let user_path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&user_path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| is_executable_file(candidate))
+        .map_or_else(|| program.clone(), PathBuf::into_os_string)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::io;
 use std::time::Duration;
 
 /// Resource limits applied in the child between fork and exec.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct Rlimits {
     /// RLIMIT_CPU in whole seconds (soft; the hard limit is one second more).
     pub cpu_seconds: Option<u64>,
@@ -222,5 +222,597 @@ mod tests {
         assert_eq!(signal_name(11), "SIGSEGV");
         assert_eq!(signal_name(6), "SIGABRT");
         assert_eq!(signal_name(63), "signal 63");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Namespaces, mounts, identities and descriptor passing, for the keeper
+// (src/sandbox/keeper.rs) and its client (src/sandbox/isolated.rs).
+// ---------------------------------------------------------------------------
+
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
+    if rc < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(rc)
+    }
+}
+
+fn cstr(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path has a NUL byte"))
+}
+
+/// Namespace flags for [`unshare`].
+pub mod ns {
+    /// User namespace.
+    pub const USER: i32 = libc::CLONE_NEWUSER;
+    /// Mount namespace.
+    pub const MOUNT: i32 = libc::CLONE_NEWNS;
+    /// PID namespace (for children).
+    pub const PID: i32 = libc::CLONE_NEWPID;
+    /// Network namespace.
+    pub const NET: i32 = libc::CLONE_NEWNET;
+    /// IPC namespace.
+    pub const IPC: i32 = libc::CLONE_NEWIPC;
+    /// UTS namespace.
+    pub const UTS: i32 = libc::CLONE_NEWUTS;
+}
+
+/// unshare(2).
+pub fn unshare(flags: i32) -> io::Result<()> {
+    // SAFETY: unshare takes flags only.
+    check(unsafe { libc::unshare(flags) }).map(|_| ())
+}
+
+/// Mount flags used by the keeper.
+pub mod mnt {
+    /// Bind mount.
+    pub const BIND: u64 = libc::MS_BIND;
+    /// Recursive.
+    pub const REC: u64 = libc::MS_REC;
+    /// Private propagation.
+    pub const PRIVATE: u64 = libc::MS_PRIVATE;
+    /// Remount.
+    pub const REMOUNT: u64 = libc::MS_REMOUNT;
+    /// Read-only.
+    pub const RDONLY: u64 = libc::MS_RDONLY;
+    /// No set-uid.
+    pub const NOSUID: u64 = libc::MS_NOSUID;
+    /// No devices.
+    pub const NODEV: u64 = libc::MS_NODEV;
+    /// No exec.
+    pub const NOEXEC: u64 = libc::MS_NOEXEC;
+}
+
+/// mount(2); `source`/`fstype`/`data` may be absent.
+pub fn mount(
+    source: Option<&Path>,
+    target: &Path,
+    fstype: Option<&str>,
+    flags: u64,
+    data: Option<&str>,
+) -> io::Result<()> {
+    let source = source.map(cstr).transpose()?;
+    let target = cstr(target)?;
+    let fstype = fstype.map(|f| CString::new(f).expect("no NUL"));
+    let data = data.map(|d| CString::new(d).expect("no NUL"));
+    let ptr = |c: &Option<CString>| c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+    // SAFETY: every pointer is null or a valid NUL-terminated string alive for the call.
+    check(unsafe {
+        libc::mount(
+            ptr(&source),
+            target.as_ptr(),
+            ptr(&fstype),
+            flags as libc::c_ulong,
+            ptr(&data) as *const libc::c_void,
+        )
+    })
+    .map(|_| ())
+}
+
+/// umount2(2) with MNT_DETACH.
+pub fn umount_detach(target: &Path) -> io::Result<()> {
+    let target = cstr(target)?;
+    // SAFETY: valid C string.
+    check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) }).map(|_| ())
+}
+
+/// Makes the mount at `target` and every mount below it read-only and
+/// nosuid (mount_setattr(2) with AT_RECURSIVE, Linux 5.12+).
+pub fn make_tree_readonly(target: &Path) -> io::Result<()> {
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    const MOUNT_ATTR_RDONLY: u64 = 0x1;
+    const MOUNT_ATTR_NOSUID: u64 = 0x2;
+    const AT_RECURSIVE: libc::c_int = 0x8000;
+    let target = cstr(target)?;
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: valid C string and a properly sized mount_attr struct.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            target.as_ptr(),
+            AT_RECURSIVE,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    check(rc as libc::c_int).map(|_| ())
+}
+
+/// Makes `new_root` the root of the calling process's mount namespace
+/// (the `pivot_root(".", ".")` idiom) and detaches the old root.
+pub fn pivot_into(new_root: &Path) -> io::Result<()> {
+    std::env::set_current_dir(new_root)?;
+    let dot = CString::new(".").expect("no NUL");
+    // SAFETY: valid C strings.
+    check(
+        unsafe { libc::syscall(libc::SYS_pivot_root, dot.as_ptr(), dot.as_ptr()) } as libc::c_int,
+    )?;
+    umount_detach(Path::new("."))?;
+    std::env::set_current_dir("/")
+}
+
+/// fork(2). Only for the single-threaded keeper.
+pub enum Forked {
+    /// In the child.
+    Child,
+    /// In the parent, with the child's pid.
+    Parent(i32),
+}
+
+/// fork(2); the caller must be single-threaded (the keeper is).
+pub fn fork() -> io::Result<Forked> {
+    // SAFETY: the keeper is single-threaded, so the child may run any code.
+    let pid = check(unsafe { libc::fork() })?;
+    Ok(if pid == 0 {
+        Forked::Child
+    } else {
+        Forked::Parent(pid)
+    })
+}
+
+/// Exits immediately without running destructors or flushing stdio (for a
+/// forked child whose buffers belong to its parent).
+pub fn exit_now(code: i32) -> ! {
+    // SAFETY: _exit never returns and has no preconditions.
+    unsafe { libc::_exit(code) }
+}
+
+/// Asks for SIGKILL when the parent dies.
+pub fn die_with_parent() -> io::Result<()> {
+    // SAFETY: prctl with integer arguments.
+    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) }).map(|_| ())
+}
+
+/// Forbids gaining privileges through exec (set-uid binaries, file capabilities).
+pub fn no_new_privs() -> io::Result<()> {
+    // SAFETY: prctl with integer arguments.
+    check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }).map(|_| ())
+}
+
+/// Drops supplementary groups and switches real, effective and saved ids.
+pub fn become_user(uid: u32, gid: u32) -> io::Result<()> {
+    // SAFETY: plain id system calls.
+    unsafe {
+        check(libc::setgroups(0, std::ptr::null()))?;
+        check(libc::setresgid(gid, gid, gid))?;
+        check(libc::setresuid(uid, uid, uid))?;
+    }
+    Ok(())
+}
+
+/// Effective uid and gid of the calling process.
+pub fn ids() -> (u32, u32) {
+    // SAFETY: no preconditions.
+    unsafe { (libc::geteuid(), libc::getegid()) }
+}
+
+/// Sets the hostname (in a private UTS namespace).
+pub fn set_hostname(name: &str) -> io::Result<()> {
+    // SAFETY: pointer and length of a valid buffer.
+    check(unsafe { libc::sethostname(name.as_ptr() as *const libc::c_char, name.len()) })
+        .map(|_| ())
+}
+
+/// Makes `fd` the descriptor number `target` (clearing close-on-exec).
+pub fn dup_to(fd: RawFd, target: RawFd) -> io::Result<()> {
+    if fd == target {
+        // SAFETY: fcntl on a descriptor we own.
+        let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFD) })?;
+        // SAFETY: as above.
+        check(unsafe { libc::fcntl(fd, libc::F_SETFD, flags & !libc::FD_CLOEXEC) })?;
+        return Ok(());
+    }
+    // SAFETY: dup2 on descriptors; `target` is replaced atomically.
+    check(unsafe { libc::dup2(fd, target) }).map(|_| ())
+}
+
+/// Closes every descriptor from `first` up.
+pub fn close_from(first: RawFd) {
+    // SAFETY: close_range only closes descriptors.
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            first as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        );
+    }
+}
+
+/// execve(2) with an explicit environment; returns only on failure.
+pub fn exec(program: &CStr, argv: &[CString], env: &[CString]) -> io::Error {
+    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
+    argv_ptrs.push(std::ptr::null());
+    let mut env_ptrs: Vec<*const libc::c_char> = env.iter().map(|a| a.as_ptr()).collect();
+    env_ptrs.push(std::ptr::null());
+    // SAFETY: NULL-terminated arrays of valid C strings that outlive the call.
+    unsafe {
+        libc::execve(program.as_ptr(), argv_ptrs.as_ptr(), env_ptrs.as_ptr());
+    }
+    io::Error::last_os_error()
+}
+
+/// kill(2).
+pub fn kill(pid: i32, signal: i32) {
+    // SAFETY: kill takes integers.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
+/// Kills every process of the caller's pid namespace except the caller
+/// (meaningful for the namespace's init).
+pub fn kill_all_others() {
+    kill(-1, libc::SIGKILL);
+}
+
+/// Reaps any child, blocking; `None` when there are no children left.
+pub fn reap_any() -> Option<i32> {
+    loop {
+        // SAFETY: waitpid with a null status pointer.
+        let rc = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::__WALL) };
+        if rc > 0 {
+            return Some(rc);
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return None;
+        }
+    }
+}
+
+/// pidfd_open(2): a descriptor that becomes readable when `pid` exits.
+pub fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
+    // SAFETY: plain syscall; on success the result is a new descriptor we own.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let fd = check(fd as libc::c_int)?;
+    // SAFETY: fd is a fresh descriptor owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// poll(2) for readability of `fds`; returns which are readable (or hung up).
+pub fn poll_readable(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
+    let mut pfds: Vec<libc::pollfd> = fds
+        .iter()
+        .map(|&fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        })
+        .collect();
+    let ms = timeout.map_or(-1, |t| t.as_millis().min(i32::MAX as u128) as libc::c_int);
+    // SAFETY: pfds is a valid array of pollfd for the call.
+    let rc = unsafe { libc::poll(pfds.as_mut_ptr(), pfds.len() as libc::nfds_t, ms) };
+    if rc < 0 {
+        let err = io::Error::last_os_error();
+        if err.kind() == io::ErrorKind::Interrupted {
+            return Ok(vec![false; fds.len()]);
+        }
+        return Err(err);
+    }
+    Ok(pfds.iter().map(|p| p.revents != 0).collect())
+}
+
+/// Reaps `pid` if it has exited (WNOHANG), with its rusage.
+pub fn try_reap(pid: i32) -> io::Result<Option<Reaped>> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain data.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers to locals.
+    let rc = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if rc == 0 {
+        return Ok(None);
+    }
+    Ok(Some(reaped_from(status, &usage)))
+}
+
+fn reaped_from(status: libc::c_int, usage: &libc::rusage) -> Reaped {
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let (code, signal) = if libc::WIFEXITED(status) {
+        (Some(libc::WEXITSTATUS(status)), None)
+    } else if libc::WIFSIGNALED(status) {
+        (None, Some(libc::WTERMSIG(status)))
+    } else {
+        (None, None)
+    };
+    Reaped {
+        code,
+        signal,
+        cpu_time: tv(usage.ru_utime) + tv(usage.ru_stime),
+        max_rss_kib: usage.ru_maxrss.max(0) as u64,
+    }
+}
+
+/// A pipe whose ends are closed on exec: (read, write).
+pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds is a two-element array.
+    check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+    // SAFETY: both are fresh descriptors we own.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// A connected pair of SOCK_SEQPACKET sockets (message boundaries kept), close-on-exec.
+pub fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: fds is a two-element array.
+    check(unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    })?;
+    // SAFETY: both are fresh descriptors we own.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Sets or clears O_NONBLOCK.
+pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor the caller owns.
+    let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFL) })?;
+    let flags = if on {
+        flags | libc::O_NONBLOCK
+    } else {
+        flags & !libc::O_NONBLOCK
+    };
+    // SAFETY: as above.
+    check(unsafe { libc::fcntl(fd, libc::F_SETFL, flags) }).map(|_| ())
+}
+
+/// Most descriptors passed in one message.
+const MAX_FDS: usize = 4;
+
+/// Sends one message with descriptors attached (SCM_RIGHTS).
+pub fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    assert!(fds.len() <= MAX_FDS);
+    let mut iov = libc::iovec {
+        iov_base: data.as_ptr() as *mut libc::c_void,
+        iov_len: data.len(),
+    };
+    // SAFETY: CMSG_SPACE is a pure computation.
+    let space =
+        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
+    let mut control = vec![0u8; space];
+    // SAFETY: msghdr is plain data, filled below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    if !fds.is_empty() {
+        msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+        // SAFETY: pure computation.
+        msg.msg_controllen = unsafe { libc::CMSG_SPACE(std::mem::size_of_val(fds) as u32) } as _;
+        // SAFETY: msg_control points to a buffer large enough for one header.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of_val(fds) as u32) as _;
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr(),
+                libc::CMSG_DATA(cmsg) as *mut RawFd,
+                fds.len(),
+            );
+        }
+    }
+    loop {
+        // SAFETY: msg and its buffers are valid for the call.
+        let rc = unsafe { libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) };
+        if rc >= 0 {
+            return Ok(());
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// Receives one message and its descriptors. `Ok(None)` at end of stream.
+pub fn recv_with_fds(
+    socket: RawFd,
+    buf: &mut [u8],
+    nonblocking: bool,
+) -> io::Result<Option<(usize, Vec<OwnedFd>)>> {
+    let mut iov = libc::iovec {
+        iov_base: buf.as_mut_ptr() as *mut libc::c_void,
+        iov_len: buf.len(),
+    };
+    // SAFETY: pure computation.
+    let space =
+        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
+    let mut control = vec![0u8; space];
+    // SAFETY: msghdr is plain data.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr() as *mut libc::c_void;
+    msg.msg_controllen = space as _;
+    let flags = libc::MSG_CMSG_CLOEXEC | if nonblocking { libc::MSG_DONTWAIT } else { 0 };
+    let n = loop {
+        // SAFETY: msg and its buffers are valid for the call.
+        let rc = unsafe { libc::recvmsg(socket, &mut msg, flags) };
+        if rc >= 0 {
+            break rc as usize;
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    };
+    if n == 0 && msg.msg_controllen == 0 {
+        return Ok(None);
+    }
+    let mut fds = Vec::new();
+    // SAFETY: walking the control buffer the kernel filled, with the libc macros.
+    unsafe {
+        let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+        while !cmsg.is_null() {
+            if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                let count = ((*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize)
+                    / std::mem::size_of::<RawFd>();
+                let data = libc::CMSG_DATA(cmsg) as *const RawFd;
+                for i in 0..count {
+                    fds.push(OwnedFd::from_raw_fd(std::ptr::read_unaligned(data.add(i))));
+                }
+            }
+            cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
+        }
+    }
+    Ok(Some((n, fds)))
+}
+
+/// Reads from a descriptor (retrying on EINTR).
+pub fn read_fd(fd: &impl AsRawFd, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        // SAFETY: buf is valid for writes of its length.
+        let rc = unsafe {
+            libc::read(
+                fd.as_raw_fd(),
+                buf.as_mut_ptr() as *mut libc::c_void,
+                buf.len(),
+            )
+        };
+        if rc >= 0 {
+            return Ok(rc as usize);
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// pread(2) from offset 0 (re-reading a cgroup counter through an open descriptor).
+pub fn pread_start(fd: &impl AsRawFd, buf: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: buf is valid for writes of its length.
+    let rc = unsafe {
+        libc::pread(
+            fd.as_raw_fd(),
+            buf.as_mut_ptr() as *mut libc::c_void,
+            buf.len(),
+            0,
+        )
+    };
+    if rc < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(rc as usize)
+}
+
+/// Writes all of `data` to a descriptor.
+pub fn write_fd(fd: &impl AsRawFd, data: &[u8]) -> io::Result<()> {
+    let mut done = 0;
+    while done < data.len() {
+        // SAFETY: the slice is valid for reads.
+        let rc = unsafe {
+            libc::write(
+                fd.as_raw_fd(),
+                data[done..].as_ptr() as *const libc::c_void,
+                data.len() - done,
+            )
+        };
+        if rc < 0 {
+            let err = io::Error::last_os_error();
+            if err.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        done += rc as usize;
+    }
+    Ok(())
+}
+
+/// Applies rlimits in the calling process (the keeper's child before exec).
+pub fn apply_rlimits(limits: &Rlimits, processes: Option<u64>) -> io::Result<()> {
+    limits.apply()?;
+    if let Some(n) = processes {
+        set(libc::RLIMIT_NPROC, n, n)?;
+    }
+    Ok(())
+}
+
+/// Lets `command`'s child keep `fd` open as descriptor `target`.
+pub fn pass_fd(command: &mut std::process::Command, fd: RawFd, target: RawFd) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs between fork and exec and only calls dup2/fcntl,
+    // which are async-signal-safe.
+    unsafe {
+        command.pre_exec(move || dup_to(fd, target));
+    }
+}
+
+/// Takes ownership of descriptor `fd` (one this process was started with).
+pub fn own_fd(fd: RawFd) -> OwnedFd {
+    // SAFETY: the keeper is started with its socket at this number and
+    // nothing else owns it.
+    unsafe { OwnedFd::from_raw_fd(fd) }
+}
+
+/// Sets close-on-exec on a descriptor.
+pub fn set_cloexec(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor the caller owns.
+    let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFD) })?;
+    // SAFETY: as above.
+    check(unsafe { libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) }).map(|_| ())
+}
+
+/// Restores default signal dispositions and an empty signal mask, as a fresh
+/// process expects (the keeper, like every Rust program, ignores SIGPIPE,
+/// and ignored signals survive exec).
+pub fn reset_signals() {
+    // SAFETY: signal and sigprocmask with valid arguments; the set is a local.
+    unsafe {
+        for signal in 1..libc::SIGRTMIN() {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
     }
 }

@@ -38,6 +38,11 @@ pub struct Workspace {
 impl Workspace {
     /// A fresh workspace with an empty cache.
     pub fn new() -> Workspace {
+        Workspace::with_limits("")
+    }
+
+    /// A fresh workspace whose judge.toml `[limits]` also gets `limits` (TOML lines).
+    pub fn with_limits(limits: &str) -> Workspace {
         let dir = tempfile::Builder::new()
             .prefix("judge-cli-test-")
             .tempdir()
@@ -51,6 +56,15 @@ impl Workspace {
         set("cache_dir", &dir.path().join("cache"));
         set("problems_dir", &repo().join("problems"));
         set("testdata_dir", &repo().join("testdata"));
+        if !limits.is_empty() {
+            let extra: toml::Table = limits.parse().expect("limits parse");
+            let table = config
+                .entry("limits")
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            if let toml::Value::Table(t) = table {
+                t.extend(extra);
+            }
+        }
         let path = dir.path().join("judge.toml");
         std::fs::write(
             &path,
@@ -58,6 +72,11 @@ impl Workspace {
         )
         .expect("write judge.toml");
         Workspace { dir, config: path }
+    }
+
+    /// The workspace's judge.toml.
+    pub fn config_path(&self) -> &Path {
+        &self.config
     }
 
     /// The temporary directory. Its path appears in the argv of every program

@@ -1,0 +1,429 @@
+//! Control groups for runs: memory limit and peak, process limit, and CPU
+//! accounting of every process of a run. The main type is [`Slot`]: one cgroup
+//! (per controller on v1) that a keeper reuses run after run, reset between.
+//!
+//! Cgroups are created only below the judge's own cgroup (read from
+//! /proc/self/cgroup), under `judge-<pid>/slot-<n>`, and removed when the
+//! judge ends. Stale `judge-<pid>` directories of judges that died are
+//! removed at start. Both cgroup v1 (memory, pids and cpuacct controllers)
+//! and v2 (the unified hierarchy with memory, pids and cpu enabled) are
+//! supported.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Which cgroup version a slot uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// Separate memory, pids and cpuacct hierarchies.
+    V1,
+    /// The unified hierarchy.
+    V2,
+}
+
+/// Where the judge may create cgroups.
+#[derive(Debug, Clone)]
+pub struct Hierarchy {
+    /// The version.
+    pub version: Version,
+    /// v1: the judge's own directories in the memory, pids and cpuacct
+    /// hierarchies; v2: one entry, the judge's own directory.
+    bases: Vec<PathBuf>,
+}
+
+const V1_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpuacct"];
+
+impl Hierarchy {
+    /// Finds a writable hierarchy with the needed controllers, or says why not.
+    pub fn detect() -> Result<Hierarchy, String> {
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        let mounts = fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+        let v1 = detect_v1(&own, &mounts);
+        let v2 = detect_v2(&own, &mounts);
+        let mut reasons = Vec::new();
+        for candidate in [v1, v2] {
+            match candidate {
+                Ok(h) => match h.check_writable() {
+                    Ok(()) => return Ok(h),
+                    Err(e) => reasons.push(e),
+                },
+                Err(e) => reasons.push(e),
+            }
+        }
+        Err(reasons.join("; "))
+    }
+
+    fn check_writable(&self) -> Result<(), String> {
+        for base in &self.bases {
+            let probe = base.join(format!("judge-probe-{}", std::process::id()));
+            fs::create_dir(&probe)
+                .map_err(|e| format!("cannot create a cgroup under {}: {e}", base.display()))?;
+            let _ = fs::remove_dir(&probe);
+        }
+        if self.version == Version::V2 {
+            let controllers = fs::read_to_string(self.bases[0].join("cgroup.subtree_control"))
+                .unwrap_or_default();
+            for c in ["memory", "pids", "cpu"] {
+                if !controllers.split_whitespace().any(|x| x == c) {
+                    return Err(format!(
+                        "cgroup v2 at {}: controller `{c}` is not enabled for children",
+                        self.bases[0].display()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The judge's own parent cgroup directories, created now; stale ones of
+    /// dead judges are removed.
+    pub fn judge_dirs(&self) -> io::Result<Vec<PathBuf>> {
+        let name = format!("judge-{}", std::process::id());
+        let mut dirs = Vec::new();
+        for base in &self.bases {
+            remove_stale(base);
+            let dir = base.join(&name);
+            fs::create_dir_all(&dir)?;
+            if self.version == Version::V2 {
+                // Children of this cgroup get the controllers too.
+                let _ = fs::write(dir.join("cgroup.subtree_control"), "+memory +pids +cpu");
+            }
+            dirs.push(dir);
+        }
+        Ok(dirs)
+    }
+}
+
+fn remove_stale(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix("judge-")
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let dir = entry.path();
+        if let Ok(slots) = fs::read_dir(&dir) {
+            for slot in slots.flatten() {
+                if slot.path().is_dir() {
+                    let _ = fs::remove_dir(slot.path());
+                }
+            }
+        }
+        let _ = fs::remove_dir(&dir);
+    }
+}
+
+/// Parses "ID:CONTROLLERS:PATH" lines: the path of `controller` (v1) or of the
+/// unified hierarchy (`controller` empty).
+fn own_path<'a>(own: &'a str, controller: &str) -> Option<&'a str> {
+    own.lines().find_map(|line| {
+        let mut parts = line.splitn(3, ':');
+        let (_, ctrls, path) = (parts.next()?, parts.next()?, parts.next()?);
+        let hit = if controller.is_empty() {
+            ctrls.is_empty()
+        } else {
+            ctrls.split(',').any(|c| c == controller)
+        };
+        hit.then_some(path)
+    })
+}
+
+/// Mount points of cgroup file systems: (fstype, super options, mount point, root).
+fn cgroup_mounts(mounts: &str) -> Vec<(String, String, PathBuf, String)> {
+    mounts
+        .lines()
+        .filter_map(|line| {
+            let (left, right) = line.split_once(" - ")?;
+            let fields: Vec<&str> = left.split(' ').collect();
+            let rfields: Vec<&str> = right.split(' ').collect();
+            let fstype = *rfields.first()?;
+            if fstype != "cgroup" && fstype != "cgroup2" {
+                return None;
+            }
+            Some((
+                fstype.to_string(),
+                rfields.get(2).copied().unwrap_or("").to_string(),
+                PathBuf::from(unescape(fields.get(4)?)),
+                fields.get(3)?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("\\040", " ")
+}
+
+/// The directory of cgroup `path` (as in /proc/self/cgroup) in a hierarchy mounted at `mount` with `root`.
+fn join_cgroup(mount: &Path, root: &str, path: &str) -> PathBuf {
+    let rel = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .trim_start_matches('/');
+    if rel.is_empty() {
+        mount.to_path_buf()
+    } else {
+        mount.join(rel)
+    }
+}
+
+fn detect_v1(own: &str, mounts: &str) -> Result<Hierarchy, String> {
+    let all = cgroup_mounts(mounts);
+    let mut bases = Vec::new();
+    for controller in V1_CONTROLLERS {
+        let (_, _, mount, root) = all
+            .iter()
+            .find(|(t, opts, _, _)| t == "cgroup" && opts.split(',').any(|o| o == controller))
+            .ok_or_else(|| format!("cgroup v1: no `{controller}` hierarchy mounted"))?;
+        let path = own_path(own, controller)
+            .ok_or_else(|| format!("cgroup v1: /proc/self/cgroup has no `{controller}` line"))?;
+        bases.push(join_cgroup(mount, root, path));
+    }
+    Ok(Hierarchy {
+        version: Version::V1,
+        bases,
+    })
+}
+
+fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, String> {
+    let all = cgroup_mounts(mounts);
+    let (_, _, mount, root) = all
+        .iter()
+        .find(|(t, _, _, _)| t == "cgroup2")
+        .ok_or("cgroup v2: not mounted")?;
+    let path = own_path(own, "").ok_or("cgroup v2: /proc/self/cgroup has no unified line")?;
+    let base = join_cgroup(mount, root, path);
+    let available = fs::read_to_string(base.join("cgroup.controllers")).unwrap_or_default();
+    for c in ["memory", "pids", "cpu"] {
+        if !available.split_whitespace().any(|x| x == c) {
+            return Err(format!(
+                "cgroup v2 at {}: controller `{c}` is not available",
+                base.display()
+            ));
+        }
+    }
+    // A process may not live in a cgroup whose children have controllers
+    // (no internal processes), so create the judge's cgroups beside it: the
+    // judge stays where it is and its runs go below judge-<pid>.
+    Ok(Hierarchy {
+        version: Version::V2,
+        bases: vec![base],
+    })
+}
+
+/// One reusable cgroup (a directory per v1 controller, or one on v2).
+#[derive(Debug)]
+pub struct Slot {
+    /// The version.
+    pub version: Version,
+    /// v1: memory, pids, cpuacct directories; v2: one directory.
+    pub dirs: Vec<PathBuf>,
+}
+
+/// What a run used, read from its cgroup.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Usage {
+    /// CPU time of every process of the run, ns.
+    pub cpu_ns: u64,
+    /// Peak memory (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`), bytes.
+    pub peak_bytes: u64,
+    /// OOM kills counted by the cgroup so far.
+    pub oom_kills: u64,
+    /// Times the memory limit was hit so far (v1 `memory.failcnt`, v2 `max` events).
+    pub limit_hits: u64,
+}
+
+impl Slot {
+    /// Creates slot `index` below the judge's directories.
+    pub fn create(version: Version, judge_dirs: &[PathBuf], index: usize) -> io::Result<Slot> {
+        let mut dirs = Vec::new();
+        for base in judge_dirs {
+            let dir = base.join(format!("slot-{index}"));
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            dirs.push(dir);
+        }
+        Ok(Slot { version, dirs })
+    }
+
+    fn file(&self, controller: usize, name: &str) -> PathBuf {
+        match self.version {
+            Version::V1 => self.dirs[controller].join(name),
+            Version::V2 => self.dirs[0].join(name),
+        }
+    }
+
+    /// The `cgroup.procs` files a process writes "0" into to join the slot.
+    pub fn procs_files(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|d| d.join("cgroup.procs")).collect()
+    }
+
+    /// The file to read CPU usage from.
+    pub fn cpu_file(&self) -> PathBuf {
+        match self.version {
+            Version::V1 => self.file(2, "cpuacct.usage"),
+            Version::V2 => self.file(0, "cpu.stat"),
+        }
+    }
+
+    /// Sets the limits for the next run and resets the counters.
+    pub fn prepare(&self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+        match self.version {
+            Version::V1 => {
+                let limit = memory.map_or("-1".to_string(), |m| m.to_string());
+                // Lower the limit only after usage is reset; raise it first otherwise.
+                fs::write(self.file(0, "memory.limit_in_bytes"), &limit)?;
+                let memsw = self.file(0, "memory.memsw.limit_in_bytes");
+                if memsw.exists() {
+                    let _ = fs::write(&memsw, &limit);
+                }
+                fs::write(self.file(0, "memory.max_usage_in_bytes"), "0")?;
+                fs::write(self.file(1, "pids.max"), pids.to_string())?;
+                fs::write(self.file(2, "cpuacct.usage"), "0")?;
+            }
+            Version::V2 => {
+                let limit = memory.map_or("max".to_string(), |m| m.to_string());
+                fs::write(self.file(0, "memory.max"), &limit)?;
+                let _ = fs::write(self.file(0, "memory.swap.max"), "0");
+                fs::write(self.file(0, "pids.max"), pids.to_string())?;
+                // memory.peak is reset by writing to it (Linux 6.12+).
+                let _ = fs::write(self.file(0, "memory.peak"), "0");
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what the slot used since `prepare`.
+    pub fn usage(&self) -> io::Result<Usage> {
+        match self.version {
+            Version::V1 => {
+                let cpu_ns = read_u64(&self.file(2, "cpuacct.usage"))?;
+                let peak_bytes = read_u64(&self.file(0, "memory.max_usage_in_bytes"))?;
+                let oom = fs::read_to_string(self.file(0, "memory.oom_control"))?;
+                let limit_hits = read_u64(&self.file(0, "memory.failcnt")).unwrap_or(0);
+                Ok(Usage {
+                    cpu_ns,
+                    peak_bytes,
+                    oom_kills: keyed(&oom, "oom_kill").unwrap_or(0),
+                    limit_hits,
+                })
+            }
+            Version::V2 => {
+                let stat = fs::read_to_string(self.file(0, "cpu.stat"))?;
+                let events = fs::read_to_string(self.file(0, "memory.events"))?;
+                Ok(Usage {
+                    cpu_ns: keyed(&stat, "usage_usec").unwrap_or(0) * 1000,
+                    peak_bytes: read_u64(&self.file(0, "memory.peak")).unwrap_or(0),
+                    oom_kills: keyed(&events, "oom_kill").unwrap_or(0),
+                    limit_hits: keyed(&events, "max").unwrap_or(0),
+                })
+            }
+        }
+    }
+
+    /// Whether no process is left in the slot.
+    pub fn is_empty(&self) -> bool {
+        self.procs_files().iter().all(|f| {
+            fs::read_to_string(f)
+                .map(|s| s.trim().is_empty())
+                .unwrap_or(true)
+        })
+    }
+
+    /// Removes the slot's directories (they must be empty of processes).
+    pub fn remove(&self) {
+        for dir in &self.dirs {
+            for _ in 0..50 {
+                if fs::remove_dir(dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+/// Reads the CPU usage (ns) from the slot's CPU file.
+pub fn parse_cpu(version: Version, text: &str) -> u64 {
+    match version {
+        Version::V1 => text.trim().parse().unwrap_or(0),
+        Version::V2 => keyed(text, "usage_usec").unwrap_or(0) * 1000,
+    }
+}
+
+fn read_u64(path: &Path) -> io::Result<u64> {
+    fs::read_to_string(path)?.trim().parse().map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })
+}
+
+/// The value of `key` in "key value" lines.
+fn keyed(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWN: &str =
+        "9:name=systemd:/\n8:pids:/\n4:memory:/process_api/abc\n2:cpuacct:/\n1:cpu:/\n0::/\n";
+    const MOUNTS: &str = "\
+30 25 0:26 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct
+31 25 0:27 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+32 25 0:28 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+33 25 0:29 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+";
+
+    #[test]
+    fn finds_v1_paths_below_our_own_cgroup() {
+        let h = detect_v1(OWN, MOUNTS).unwrap();
+        assert_eq!(
+            h.bases,
+            [
+                PathBuf::from("/sys/fs/cgroup/memory/process_api/abc"),
+                PathBuf::from("/sys/fs/cgroup/pids"),
+                PathBuf::from("/sys/fs/cgroup/cpuacct"),
+            ]
+        );
+    }
+
+    #[test]
+    fn v1_needs_every_controller() {
+        let err = detect_v1(OWN, &MOUNTS.replace("rw,pids", "rw,net_cls")).unwrap_err();
+        assert_eq!(err, "cgroup v1: no `pids` hierarchy mounted");
+    }
+
+    #[test]
+    fn parses_counters() {
+        assert_eq!(
+            keyed("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n", "oom_kill"),
+            Some(3)
+        );
+        assert_eq!(
+            parse_cpu(Version::V2, "usage_usec 1500\nuser_usec 1000\n"),
+            1_500_000
+        );
+        assert_eq!(parse_cpu(Version::V1, "123456\n"), 123_456);
+    }
+}

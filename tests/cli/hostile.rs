@@ -1,0 +1,435 @@
+//! Hostile submissions (tests/fixtures/hostile): each must be contained,
+//! measured, and leave nothing behind. Runs at full isolation (`--isolation
+//! strict`) when the tests run as root, as on CI; as an ordinary user at the
+//! best level available. With `JUDGE_TEST_UNPRIVILEGED_USER` set (as .ci/run
+//! does), the containment suite also runs as that unprivileged user.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::{processes_matching, repo, str_field, tests_of, u64_field, Workspace};
+
+fn hostile(name: &str) -> String {
+    format!("tests/fixtures/hostile/{name}")
+}
+
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// `--isolation strict` as root (full isolation must work there), else `auto`.
+fn isolation() -> &'static str {
+    if is_root() {
+        "strict"
+    } else {
+        "auto"
+    }
+}
+
+/// Processes whose name (comm) is exactly `name`.
+fn named(name: &str) -> Vec<String> {
+    let output = std::process::Command::new("pgrep")
+        .args(["-x", name])
+        .output()
+        .expect("run pgrep");
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits up to two seconds for processes named `name` to be gone.
+fn assert_none_named(name: &str) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = named(name);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = named(name);
+    }
+    assert!(
+        left.is_empty(),
+        "processes named {name} left behind: {left:?}"
+    );
+}
+
+/// Directories a judge with process id `pid` leaves behind: its temp dirs
+/// in /tmp and its cgroups.
+fn leftovers_of(pid: u32) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for prefix in [format!("judge-sandbox-{pid}-"), format!("judge-run-{pid}-")] {
+        for entry in std::fs::read_dir("/tmp").expect("read /tmp").flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                found.push(entry.path());
+            }
+        }
+    }
+    let name = format!("judge-{pid}");
+    for entry in walkdir::WalkDir::new("/sys/fs/cgroup")
+        .max_depth(5)
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_dir() && entry.file_name().to_string_lossy() == name {
+            found.push(entry.path().to_path_buf());
+        }
+    }
+    found
+}
+
+/// The verdicts (and first messages) of a multi-file JSON run, by file name.
+fn verdicts(reports: &[Value]) -> Vec<(String, String, String)> {
+    reports
+        .iter()
+        .map(|r| {
+            let file = str_field(r, "submission")
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .to_string();
+            let message = tests_of(r)
+                .first()
+                .map(|t| str_field(t, "message").to_string())
+                .unwrap_or_default();
+            (file, str_field(r, "verdict").to_string(), message)
+        })
+        .collect()
+}
+
+#[test]
+fn hostile_submissions_are_contained() {
+    // A listener the network fixture must not reach.
+    let listener = std::net::TcpListener::bind("127.0.0.1:47111").expect("bind 127.0.0.1:47111");
+    let workspace = Workspace::new();
+    let files = [
+        "fork-bomb.c",
+        "memory-bomb.c",
+        "daemon.c",
+        "network.c",
+        "filesystem.c",
+        "sigpipe.c",
+    ];
+    let mut args = vec![
+        "--isolation".to_string(),
+        isolation().to_string(),
+        "run".into(),
+        "acwing-891".into(),
+    ];
+    args.extend(files.iter().map(|f| hostile(f)));
+    args.extend(["--tests", "sample-1", "--format", "json"].map(String::from));
+    let started = Instant::now();
+    let judged = workspace.judge(&args);
+    let elapsed = started.elapsed();
+    drop(listener);
+    let reports = judged.reports();
+    assert_eq!(reports.len(), files.len(), "{judged:#?}");
+    let got = verdicts(&reports);
+    let level = str_field(&reports[0], "isolation");
+    if is_root() {
+        assert!(
+            level.starts_with("cgroup-"),
+            "root must get full isolation, got {level}"
+        );
+    }
+    let expect = |file: &str, allowed: &[&str]| {
+        let (_, verdict, message) = got.iter().find(|(f, _, _)| f == file).expect("reported");
+        assert!(
+            allowed.contains(&verdict.as_str()),
+            "{file}: {verdict} ({message}); all: {got:#?}"
+        );
+    };
+    expect("fork-bomb.c", &["RE", "TLE"]);
+    expect("memory-bomb.c", &["MLE"]);
+    expect("daemon.c", &["AC"]);
+    expect("network.c", &["AC"]);
+    expect("filesystem.c", &["AC"]);
+    expect("sigpipe.c", &["RE"]);
+    let memory = &reports[1];
+    assert!(
+        u64_field(&tests_of(memory)[0], "memory_kib") >= 60 * 1024,
+        "peak reported: {memory}"
+    );
+    let sigpipe = &reports[5];
+    assert!(
+        str_field(&tests_of(sigpipe)[0], "message").contains("SIGPIPE"),
+        "{sigpipe}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(30),
+        "the judge took {elapsed:?}"
+    );
+    assert_none_named("forkbomb4711");
+    assert_none_named("daemon4711");
+    for path in [
+        "/judge-pwned-4711",
+        "/etc/judge-pwned-4711",
+        "/var/tmp/judge-pwned-4711",
+        "/tmp/judge-private-4711",
+    ] {
+        assert!(!Path::new(path).exists(), "{path} was created on the host");
+    }
+}
+
+#[test]
+fn network_fixture_does_detect_a_reachable_listener() {
+    // Without isolation the same program reaches the listener: the
+    // containment test above is not passing by accident.
+    let listener = std::net::TcpListener::bind("127.0.0.1:47112").expect("bind");
+    let port = listener.local_addr().unwrap().port();
+    let workspace = Workspace::new();
+    let source = workspace.path().join("network-47112.c");
+    let text = std::fs::read_to_string(repo().join(hostile("network.c"))).unwrap();
+    std::fs::write(&source, text.replace("47111", &port.to_string())).unwrap();
+    let judged = workspace.judge([
+        "--isolation",
+        "none",
+        "run",
+        "acwing-891",
+        source.to_str().unwrap(),
+        "--tests",
+        "sample-1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(judged.report()["verdict"], "WA", "{judged:#?}");
+}
+
+#[test]
+fn compilation_is_limited_too() {
+    let workspace = Workspace::with_limits("compile_time = \"3s\"\n");
+    let started = Instant::now();
+    let judged = workspace.judge([
+        "--isolation",
+        isolation(),
+        "run",
+        "acwing-891",
+        &hostile("compile-dev-random.cpp"),
+        &hostile("compile-template-bomb.cpp"),
+        "--tests",
+        "sample-1",
+        "--format",
+        "json",
+    ]);
+    let elapsed = started.elapsed();
+    for report in judged.reports() {
+        assert_eq!(report["verdict"], "CE", "{report}");
+        let message = report["compile"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("compilation exceeded the compile time limit of 3s"),
+            "{message}"
+        );
+    }
+    assert!(
+        elapsed < Duration::from_secs(20),
+        "compiles took {elapsed:?}"
+    );
+}
+
+#[test]
+fn sigterm_kills_everything_and_exits_130() {
+    let workspace = Workspace::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .current_dir(repo())
+        .arg("--config")
+        .arg(workspace.config_path())
+        .args([
+            "--isolation",
+            isolation(),
+            "run",
+            "acwing-891",
+            &hostile("sleeper.c"),
+            "--jobs",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let pid = child.id();
+    // Wait until sleepers run, then interrupt.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while named("sleeper4711").is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !named("sleeper4711").is_empty(),
+        "the sleepers never started"
+    );
+    std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    let stopped = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(10),
+            "the judge ignored SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    assert_none_named("sleeper4711");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers_of(pid), Vec::<PathBuf>::new());
+    let cache_tmp = workspace.path().join("cache/tmp");
+    let scratch: Vec<_> = std::fs::read_dir(&cache_tmp)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(
+        scratch.is_empty(),
+        "scratch left in {}: {scratch:?}",
+        cache_tmp.display()
+    );
+}
+
+#[test]
+fn a_thousand_runs_leave_nothing_behind() {
+    let workspace = Workspace::new();
+    let problem = crate::support::problem("many");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .current_dir(repo())
+        .arg("--config")
+        .arg(workspace.config_path())
+        .args(["--isolation", isolation(), "run", &problem])
+        .arg(format!("{problem}/echo.c"))
+        .arg(hostile("many-sometimes-hang.c"))
+        .args(["--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let pid = child.id();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{stdout}");
+    let reports: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(reports[0]["verdict"], "AC");
+    assert_eq!(tests_of(&reports[0]).len(), 1000);
+    assert_eq!(reports[1]["verdict"], "TLE");
+    let killed = tests_of(&reports[1])
+        .iter()
+        .filter(|t| t["verdict"] == "TLE")
+        .count();
+    assert_eq!(killed, 100, "every tenth run is killed");
+    assert_none_named("many4711");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(leftovers_of(pid), Vec::<PathBuf>::new());
+}
+
+/// The containment suite again, as an unprivileged user (set up by .ci/run):
+/// the judge must work without root, at the `namespaces` level.
+#[test]
+fn contained_as_an_unprivileged_user() {
+    let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") else {
+        eprintln!(
+            "skipped: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run this as root"
+        );
+        return;
+    };
+    assert!(
+        is_root(),
+        "JUDGE_TEST_UNPRIVILEGED_USER needs the tests to run as root"
+    );
+    // A world-readable copy of everything the user needs, owned by the user.
+    let dir = tempfile::Builder::new()
+        .prefix("judge-unprivileged-")
+        .tempdir()
+        .unwrap();
+    let root = dir.path();
+    // A package with Python programs only: the user has gcc and python3 but
+    // no Rust toolchain (rustup lives in root's home). Its sample-2 answers Yes.
+    crate::verify::copy_dir(
+        &repo().join("tests/fixtures/problems/mini-nim"),
+        &root.join("mini-nim"),
+    );
+    crate::verify::copy_dir(
+        &repo().join("tests/fixtures/hostile"),
+        &root.join("hostile"),
+    );
+    std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
+    std::fs::write(root.join("judge.toml"), "").unwrap();
+    let chown = std::process::Command::new("chown")
+        .args(["-R", &user])
+        .arg(root)
+        .status()
+        .unwrap();
+    assert!(chown.success());
+    std::process::Command::new("chmod")
+        .args(["755"])
+        .arg(root)
+        .status()
+        .unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:47113").expect("bind");
+    let network = std::fs::read_to_string(root.join("hostile/network.c"))
+        .unwrap()
+        .replace("47111", "47113");
+    std::fs::write(root.join("hostile/network.c"), network).unwrap();
+    let files = [
+        "fork-bomb.c",
+        "memory-bomb.c",
+        "daemon.c",
+        "network.c",
+        "filesystem.c",
+        "sigpipe.c",
+    ];
+    let output = std::process::Command::new("runuser")
+        .args(["-u", &user, "--"])
+        .arg(root.join("judge"))
+        .args(["--isolation", "auto", "run", "./mini-nim"])
+        .args(files.iter().map(|f| format!("hostile/{f}")))
+        .args(["--tests", "sample-2", "--format", "json"])
+        .current_dir(root)
+        .output()
+        .expect("run judge as the unprivileged user");
+    drop(listener);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let reports: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect(&stderr))
+        .collect();
+    assert_eq!(
+        reports.len(),
+        files.len(),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+    assert_eq!(
+        str_field(&reports[0], "isolation"),
+        "namespaces",
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: isolation level `namespaces` is weaker than full"),
+        "{stderr}"
+    );
+    let got = verdicts(&reports);
+    let want: [(&str, &[&str]); 6] = [
+        ("fork-bomb.c", &["RE", "TLE"]),
+        ("memory-bomb.c", &["MLE"]),
+        ("daemon.c", &["AC"]),
+        ("network.c", &["AC"]),
+        ("filesystem.c", &["AC"]),
+        ("sigpipe.c", &["RE"]),
+    ];
+    for (file, allowed) in want {
+        let (_, verdict, message) = got.iter().find(|(f, _, _)| f == file).unwrap();
+        assert!(
+            allowed.contains(&verdict.as_str()),
+            "{file}: {verdict} ({message}); {got:#?}"
+        );
+    }
+    assert_none_named("forkbomb4711");
+    assert_none_named("daemon4711");
+    let _ = processes_matching("judge-unprivileged-");
+}
