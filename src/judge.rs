@@ -51,6 +51,31 @@ struct Inner {
     compiler: Compiler,
     slots: Semaphore,
     sandbox: Sandbox,
+    spill: SpillFiles,
+}
+
+/// Fresh file names for outputs that outgrow memory, in one directory made
+/// once per judge run (instead of a directory per test).
+#[derive(Debug)]
+struct SpillFiles {
+    dir: tempfile::TempDir,
+    next: AtomicUsize,
+}
+
+impl SpillFiles {
+    fn next(&self) -> std::path::PathBuf {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        self.dir.path().join(format!("{n}.out"))
+    }
+}
+
+/// Removes a file (if it was ever created) when dropped.
+struct RemoveOnDrop(std::path::PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// A submission: a file and its language.
@@ -117,6 +142,13 @@ impl Judge {
             builds,
         };
         let sandbox = Sandbox::new(isolation, paths).map_err(Error::Isolation)?;
+        let spill = SpillFiles {
+            dir: tempfile::Builder::new()
+                .prefix(&format!("judge-run-{}-", std::process::id()))
+                .tempdir()
+                .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+            next: AtomicUsize::new(0),
+        };
         Ok(Judge {
             inner: Arc::new(Inner {
                 config,
@@ -124,6 +156,7 @@ impl Judge {
                 compiler,
                 slots,
                 sandbox,
+                spill,
             }),
         })
     }
@@ -326,15 +359,33 @@ impl Judge {
         wall: Duration,
         keep_output: bool,
     ) -> Result<TestReport> {
-        let scratch = tempfile::Builder::new()
-            .prefix(&format!("judge-run-{}-", std::process::id()))
-            .tempdir()
-            .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+        // A scratch directory: the working directory of unsandboxed runs (a
+        // sandboxed run works in the keeper's private /tmp), and where a large
+        // output spills and a custom checker works. Only made when needed.
+        let needs_scratch = self.inner.sandbox.isolation() == sandbox::Isolation::RlimitOnly
+            || matches!(checker, Checker::External(_));
+        let scratch = if needs_scratch {
+            Some(
+                tempfile::Builder::new()
+                    .prefix(&format!("judge-run-{}-", std::process::id()))
+                    .tempdir()
+                    .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+            )
+        } else {
+            None
+        };
+        let spill = match &scratch {
+            Some(dir) => dir.path().join("stdout"),
+            None => self.inner.spill.next(),
+        };
+        let _remove_spill = RemoveOnDrop(spill.clone());
         let request = RunRequest {
             argv: exe.argv(Some(limits.memory)),
-            cwd: scratch.path().to_path_buf(),
+            cwd: scratch
+                .as_ref()
+                .map_or_else(std::env::temp_dir, |d| d.path().to_path_buf()),
             stdin: Stdin::File(test.input.clone()),
-            stdout_spill: Some(scratch.path().join("stdout")),
+            stdout_spill: Some(spill),
             environment: Environment::Minimal,
             limits: sandbox::Limits {
                 cpu_time: limits.time,
@@ -425,7 +476,7 @@ impl Judge {
                     &test.input,
                     &outcome.stdout,
                     answer,
-                    scratch.path(),
+                    scratch.as_ref().expect("made for external checkers").path(),
                     checker_limits,
                 )
                 .await

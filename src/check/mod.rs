@@ -50,10 +50,31 @@ impl CheckResult {
 /// Compares `output` with the answer file using a built-in checker.
 /// Panics if given a custom checker (those run through [`external`]).
 pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Result<CheckResult> {
-    let open_answer = || std::fs::File::open(answer);
+    // The common case, a small output in memory: read the answer and compare
+    // slices, with no streaming buffers.
+    if let Captured::Memory(out) = output {
+        if std::fs::metadata(answer)?.len() <= SMALL {
+            let expected = std::fs::read(answer)?;
+            if *out == expected && !matches!(spec, CheckerSpec::Custom(_)) {
+                return Ok(CheckResult::accepted());
+            }
+            return compare_readers(spec, || Ok(&out[..]), || Ok(&expected[..]));
+        }
+    }
+    compare_readers(spec, || output.reader(), || std::fs::File::open(answer))
+}
+
+/// Answers up to this size are read whole.
+const SMALL: u64 = 1 << 20;
+
+fn compare_readers<O: Read, A: Read>(
+    spec: &CheckerSpec,
+    open_output: impl Fn() -> io::Result<O>,
+    open_answer: impl Fn() -> io::Result<A>,
+) -> io::Result<CheckResult> {
     match spec {
         CheckerSpec::Tokens { case_sensitive } => {
-            if bytes_equal(output.reader()?, open_answer()?)? {
+            if bytes_equal(open_output()?, open_answer()?)? {
                 return Ok(CheckResult::accepted());
             }
             let eq = |a: &[u8], b: &[u8]| {
@@ -63,23 +84,23 @@ pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Resu
                     a.eq_ignore_ascii_case(b)
                 }
             };
-            compare_tokens(output.reader()?, open_answer()?, eq)
+            compare_tokens(open_output()?, open_answer()?, eq)
         }
         CheckerSpec::Float { abs, rel } => {
-            if bytes_equal(output.reader()?, open_answer()?)? {
+            if bytes_equal(open_output()?, open_answer()?)? {
                 return Ok(CheckResult::accepted());
             }
             let (abs, rel) = (*abs, *rel);
-            compare_tokens(output.reader()?, open_answer()?, |got, expected| {
+            compare_tokens(open_output()?, open_answer()?, |got, expected| {
                 float_token_eq(got, expected, abs, rel)
             })
         }
-        CheckerSpec::Lines => compare_lines(output.reader()?, open_answer()?),
+        CheckerSpec::Lines => compare_lines(open_output()?, open_answer()?),
         CheckerSpec::Exact => {
-            let Some(line) = first_difference_line(output.reader()?, open_answer()?)? else {
+            let Some(line) = first_difference_line(open_output()?, open_answer()?)? else {
                 return Ok(CheckResult::accepted());
             };
-            let by_tokens = compare_tokens(output.reader()?, open_answer()?, |a, b| a == b)?;
+            let by_tokens = compare_tokens(open_output()?, open_answer()?, |a, b| a == b)?;
             if by_tokens.verdict == Verdict::AC {
                 Ok(CheckResult {
                     verdict: Verdict::PE,
@@ -95,7 +116,7 @@ pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Resu
     }
 }
 
-const CHUNK: usize = 256 << 10;
+const CHUNK: usize = 64 << 10;
 
 /// Reads as much as possible into `buf` (short only at end of input).
 fn fill(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {

@@ -222,13 +222,32 @@ fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, String> {
     })
 }
 
-/// One reusable cgroup (a directory per v1 controller, or one on v2).
+/// One reusable cgroup (a directory per v1 controller, or one on v2), with
+/// its control files kept open: a run costs two writes and three reads.
 #[derive(Debug)]
 pub struct Slot {
     /// The version.
     pub version: Version,
     /// v1: memory, pids, cpuacct directories; v2: one directory.
     pub dirs: Vec<PathBuf>,
+    files: Option<Files>,
+    /// Limits last written, so unchanged ones are not written again.
+    memory_set: Option<Option<u64>>,
+    pids_set: Option<u64>,
+    /// The OOM-kill counter after the last run.
+    oom_seen: u64,
+    /// v2: CPU usage at `prepare` (cpu.stat cannot be reset).
+    cpu_base: u64,
+}
+
+#[derive(Debug)]
+struct Files {
+    memory_limit: fs::File,
+    memsw_limit: Option<fs::File>,
+    peak: fs::File,
+    pids: fs::File,
+    cpu: fs::File,
+    oom: fs::File,
 }
 
 /// What a run used, read from its cgroup.
@@ -238,10 +257,8 @@ pub struct Usage {
     pub cpu_ns: u64,
     /// Peak memory (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`), bytes.
     pub peak_bytes: u64,
-    /// OOM kills counted by the cgroup so far.
-    pub oom_kills: u64,
-    /// Times the memory limit was hit so far (v1 `memory.failcnt`, v2 `max` events).
-    pub limit_hits: u64,
+    /// Whether the OOM killer acted in this run (evidence of MLE).
+    pub oom_killed: bool,
 }
 
 impl Slot {
@@ -257,7 +274,37 @@ impl Slot {
             }
             dirs.push(dir);
         }
-        Ok(Slot { version, dirs })
+        let mut slot = Slot {
+            version,
+            dirs,
+            files: None,
+            memory_set: None,
+            pids_set: None,
+            oom_seen: 0,
+            cpu_base: 0,
+        };
+        let rw = |p: PathBuf| fs::OpenOptions::new().read(true).write(true).open(p);
+        let files = match version {
+            Version::V1 => Files {
+                memory_limit: rw(slot.file(0, "memory.limit_in_bytes"))?,
+                memsw_limit: rw(slot.file(0, "memory.memsw.limit_in_bytes")).ok(),
+                peak: rw(slot.file(0, "memory.max_usage_in_bytes"))?,
+                pids: rw(slot.file(1, "pids.max"))?,
+                cpu: rw(slot.file(2, "cpuacct.usage"))?,
+                oom: fs::File::open(slot.file(0, "memory.oom_control"))?,
+            },
+            Version::V2 => Files {
+                memory_limit: rw(slot.file(0, "memory.max"))?,
+                memsw_limit: rw(slot.file(0, "memory.swap.max")).ok(),
+                peak: rw(slot.file(0, "memory.peak"))?,
+                pids: rw(slot.file(0, "pids.max"))?,
+                cpu: fs::File::open(slot.file(0, "cpu.stat"))?,
+                oom: fs::File::open(slot.file(0, "memory.events"))?,
+            },
+        };
+        slot.oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
+        slot.files = Some(files);
+        Ok(slot)
     }
 
     fn file(&self, controller: usize, name: &str) -> PathBuf {
@@ -281,71 +328,61 @@ impl Slot {
     }
 
     /// Sets the limits for the next run and resets the counters.
-    pub fn prepare(&self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+    pub fn prepare(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+        let files = self.files.as_ref().expect("opened at creation");
+        if self.memory_set != Some(memory) {
+            let limit = match (memory, self.version) {
+                (Some(m), _) => m.to_string(),
+                (None, Version::V1) => "-1".into(),
+                (None, Version::V2) => "max".into(),
+            };
+            write_at(&files.memory_limit, &limit)?;
+            if let Some(f) = &files.memsw_limit {
+                let swap = if self.version == Version::V2 {
+                    "0"
+                } else {
+                    limit.as_str()
+                };
+                let _ = write_at(f, swap);
+            }
+            self.memory_set = Some(memory);
+        }
+        if self.pids_set != Some(pids) {
+            write_at(&files.pids, &pids.to_string())?;
+            self.pids_set = Some(pids);
+        }
         match self.version {
             Version::V1 => {
-                let limit = memory.map_or("-1".to_string(), |m| m.to_string());
-                // Lower the limit only after usage is reset; raise it first otherwise.
-                fs::write(self.file(0, "memory.limit_in_bytes"), &limit)?;
-                let memsw = self.file(0, "memory.memsw.limit_in_bytes");
-                if memsw.exists() {
-                    let _ = fs::write(&memsw, &limit);
-                }
-                fs::write(self.file(0, "memory.max_usage_in_bytes"), "0")?;
-                fs::write(self.file(1, "pids.max"), pids.to_string())?;
-                fs::write(self.file(2, "cpuacct.usage"), "0")?;
+                write_at(&files.peak, "0")?;
+                write_at(&files.cpu, "0")?;
             }
             Version::V2 => {
-                let limit = memory.map_or("max".to_string(), |m| m.to_string());
-                fs::write(self.file(0, "memory.max"), &limit)?;
-                let _ = fs::write(self.file(0, "memory.swap.max"), "0");
-                fs::write(self.file(0, "pids.max"), pids.to_string())?;
                 // memory.peak is reset by writing to it (Linux 6.12+).
-                let _ = fs::write(self.file(0, "memory.peak"), "0");
+                let _ = write_at(&files.peak, "0");
+                self.cpu_base = parse_cpu(Version::V2, &read_at(&files.cpu)?);
             }
         }
         Ok(())
     }
 
-    /// Reads what the slot used since `prepare`.
-    pub fn usage(&self) -> io::Result<Usage> {
-        match self.version {
-            Version::V1 => {
-                let cpu_ns = read_u64(&self.file(2, "cpuacct.usage"))?;
-                let peak_bytes = read_u64(&self.file(0, "memory.max_usage_in_bytes"))?;
-                let oom = fs::read_to_string(self.file(0, "memory.oom_control"))?;
-                let limit_hits = read_u64(&self.file(0, "memory.failcnt")).unwrap_or(0);
-                Ok(Usage {
-                    cpu_ns,
-                    peak_bytes,
-                    oom_kills: keyed(&oom, "oom_kill").unwrap_or(0),
-                    limit_hits,
-                })
-            }
-            Version::V2 => {
-                let stat = fs::read_to_string(self.file(0, "cpu.stat"))?;
-                let events = fs::read_to_string(self.file(0, "memory.events"))?;
-                Ok(Usage {
-                    cpu_ns: keyed(&stat, "usage_usec").unwrap_or(0) * 1000,
-                    peak_bytes: read_u64(&self.file(0, "memory.peak")).unwrap_or(0),
-                    oom_kills: keyed(&events, "oom_kill").unwrap_or(0),
-                    limit_hits: keyed(&events, "max").unwrap_or(0),
-                })
-            }
-        }
-    }
-
-    /// Whether no process is left in the slot.
-    pub fn is_empty(&self) -> bool {
-        self.procs_files().iter().all(|f| {
-            fs::read_to_string(f)
-                .map(|s| s.trim().is_empty())
-                .unwrap_or(true)
+    /// What the run since `prepare` used.
+    pub fn usage(&mut self) -> io::Result<Usage> {
+        let files = self.files.as_ref().expect("opened at creation");
+        let cpu_ns = parse_cpu(self.version, &read_at(&files.cpu)?).saturating_sub(self.cpu_base);
+        let peak_bytes = read_at(&files.peak)?.trim().parse().unwrap_or(0);
+        let oom = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
+        let oom_killed = oom > self.oom_seen;
+        self.oom_seen = oom;
+        Ok(Usage {
+            cpu_ns,
+            peak_bytes,
+            oom_killed,
         })
     }
 
     /// Removes the slot's directories (they must be empty of processes).
-    pub fn remove(&self) {
+    pub fn remove(&mut self) {
+        self.files = None;
         for dir in &self.dirs {
             for _ in 0..50 {
                 if fs::remove_dir(dir).is_ok() || !dir.exists() {
@@ -357,21 +394,24 @@ impl Slot {
     }
 }
 
+fn read_at(file: &fs::File) -> io::Result<String> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 1024];
+    let n = file.read_at(&mut buf, 0)?;
+    Ok(String::from_utf8_lossy(&buf[..n]).into_owned())
+}
+
+fn write_at(file: &fs::File, value: &str) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    file.write_at(value.as_bytes(), 0).map(|_| ())
+}
+
 /// Reads the CPU usage (ns) from the slot's CPU file.
 pub fn parse_cpu(version: Version, text: &str) -> u64 {
     match version {
         Version::V1 => text.trim().parse().unwrap_or(0),
         Version::V2 => keyed(text, "usage_usec").unwrap_or(0) * 1000,
     }
-}
-
-fn read_u64(path: &Path) -> io::Result<u64> {
-    fs::read_to_string(path)?.trim().parse().map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{}: {e}", path.display()),
-        )
-    })
 }
 
 /// The value of `key` in "key value" lines.

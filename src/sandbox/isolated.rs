@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::io::unix::AsyncFd;
 
 use super::cgroup::Slot;
-use super::keeper::{Job, JobResult, KeeperConfig, Ready, KILL, MAX_MESSAGE, SOCKET_FD};
+use super::keeper::{Job, JobResult, KeeperConfig, Ready, KILL, SOCKET_FD};
 use super::sys;
 
 /// A running keeper with its slot.
@@ -19,6 +19,8 @@ pub struct Keeper {
     /// The socket, until it is registered with the runtime on first use.
     unregistered: Option<OwnedFd>,
     socket: Option<AsyncFd<OwnedFd>>,
+    /// Reused for every answer.
+    buffer: Vec<u8>,
     /// The slot's cgroup, when cgroups are used.
     pub slot: Option<Slot>,
 }
@@ -66,6 +68,7 @@ impl Keeper {
             process,
             unregistered: Some(ours),
             socket: None,
+            buffer: vec![0u8; 64 << 10],
             slot,
         })
     }
@@ -91,20 +94,22 @@ impl Keeper {
     ) -> std::io::Result<JobResult> {
         let data = serde_json::to_vec(job).map_err(std::io::Error::other)?;
         let raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
-        let socket = self.socket()?;
+        self.socket()?;
+        let (Some(socket), buf) = (&self.socket, &mut self.buffer) else {
+            unreachable!("registered above")
+        };
         sys::send_with_fds(socket.as_raw_fd(), &data, &raw)?;
         drop(stdio);
         let mut guard = KillOnDrop {
             socket: Some(socket),
         };
-        let mut buf = vec![0u8; MAX_MESSAGE];
         tokio::pin!(kill);
         let mut killed = false;
         loop {
             tokio::select! {
                 readable = socket.readable() => {
                     let mut ready = readable?;
-                    match ready.try_io(|fd| sys::recv_with_fds(fd.as_raw_fd(), &mut buf, true)) {
+                    match ready.try_io(|fd| sys::recv_with_fds(fd.as_raw_fd(), &mut buf[..], true)) {
                         Ok(Ok(Some((n, _)))) => {
                             guard.socket = None;
                             return serde_json::from_slice(&buf[..n]).map_err(std::io::Error::other);
@@ -147,7 +152,7 @@ impl Drop for Keeper {
         // kill covers a keeper that is stuck.
         let _ = self.process.kill();
         let _ = self.process.wait();
-        if let Some(slot) = &self.slot {
+        if let Some(slot) = &mut self.slot {
             slot.remove();
         }
     }

@@ -45,6 +45,10 @@ pub const SYSTEM_DIRS: &[&str] = &[
 ];
 /// The uid and gid runs use (nobody).
 pub const RUN_ID: u32 = 65534;
+/// Size of the private /tmp, bytes (its pages count as the run's memory).
+pub const TMP_SIZE: u64 = 64 << 20;
+/// Files and directories the private /tmp can hold (bounds its cleanup).
+pub const TMP_INODES: u64 = 16384;
 /// The descriptor number of the keeper's socket.
 pub const SOCKET_FD: RawFd = 3;
 /// Largest message on the socket.
@@ -69,7 +73,8 @@ pub struct KeeperConfig {
     pub work: Option<PathBuf>,
     /// Switch to this uid/gid before exec (when running as root).
     pub run_as: Option<(u32, u32)>,
-    /// The slot's `cgroup.procs` files, joined by every job.
+    /// The slot's `cgroup.procs` files: the keeper joins the slot, and its
+    /// jobs are born in it.
     pub cgroup_procs: Vec<PathBuf>,
     /// The slot's CPU counter and whether it is v2's `cpu.stat`.
     pub cgroup_cpu: Option<(PathBuf, bool)>,
@@ -92,8 +97,6 @@ pub struct Job {
     pub rlimits: sys::Rlimits,
     /// RLIMIT_NPROC, when there is no pids cgroup.
     pub processes: Option<u64>,
-    /// Size of the private /tmp, bytes.
-    pub tmp_size: u64,
 }
 
 /// How a job ended.
@@ -180,9 +183,8 @@ fn enter_namespaces(config: &KeeperConfig) -> io::Result<()> {
     sys::unshare(sys::ns::MOUNT | sys::ns::PID | sys::ns::NET | sys::ns::IPC | sys::ns::UTS)
 }
 
-/// Descriptors opened before the root changes: the slot's cgroup files.
+/// Descriptors opened before the root changes: the slot's CPU counter.
 struct SlotFiles {
-    procs: Vec<std::fs::File>,
     cpu: Option<(std::fs::File, bool)>,
 }
 
@@ -255,12 +257,20 @@ fn build_root(config: &KeeperConfig) -> io::Result<SlotFiles> {
             )?;
         }
     }
+    // Join the slot's cgroup once: every run is forked from here and so born
+    // in it. Moving a task per run would take cgroup v1's global threadgroup
+    // lock (an RCU sync) on every run. The keeper itself must never be the
+    // OOM killer's choice.
+    for procs in &config.cgroup_procs {
+        std::fs::write(procs, "0")
+            .map_err(|e| io::Error::new(e.kind(), format!("joining {}: {e}", procs.display())))?;
+    }
+    if !config.cgroup_procs.is_empty() {
+        // Best effort: needs CAP_SYS_RESOURCE. Runs raise their own score to
+        // the maximum anyway, so the OOM killer always picks them first.
+        let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
+    }
     let files = SlotFiles {
-        procs: config
-            .cgroup_procs
-            .iter()
-            .map(|p| std::fs::OpenOptions::new().write(true).open(p))
-            .collect::<io::Result<_>>()?,
         cpu: config
             .cgroup_cpu
             .as_ref()
@@ -270,6 +280,17 @@ fn build_root(config: &KeeperConfig) -> io::Result<SlotFiles> {
     sys::mount(None, root, None, REMOUNT | RDONLY | NOSUID | NODEV, None)?;
     sys::pivot_into(root)?;
     let _ = sys::set_hostname("judge");
+    // The private /tmp (and working directory of runs): mounted once and
+    // emptied between jobs; unmounting per job would cost an expedited RCU
+    // grace period every time.
+    let options = format!("size={TMP_SIZE},nr_inodes={TMP_INODES},mode=1777");
+    sys::mount(
+        Some(Path::new("tmpfs")),
+        Path::new("/tmp"),
+        Some("tmpfs"),
+        NOSUID | NODEV,
+        Some(&options),
+    )?;
     Ok(files)
 }
 
@@ -310,17 +331,7 @@ fn run_job(
     job: &Job,
     fds: Vec<OwnedFd>,
 ) -> io::Result<Option<JobResult>> {
-    use sys::mnt::*;
-    let (uid, gid) = config.run_as.unwrap_or_else(sys::ids);
-    let _ = sys::umount_detach(Path::new("/tmp"));
-    let options = format!("size={},mode=0700,uid={uid},gid={gid}", job.tmp_size);
-    sys::mount(
-        Some(Path::new("tmpfs")),
-        Path::new("/tmp"),
-        Some("tmpfs"),
-        NOSUID | NODEV,
-        Some(&options),
-    )?;
+    empty_dir(Path::new("/tmp"));
     let argv: Vec<CString> = job
         .argv
         .iter()
@@ -414,6 +425,27 @@ fn run_job(
     }))
 }
 
+/// Removes everything inside `dir` (what the previous job left in /tmp).
+fn empty_dir(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => {
+                // A job may have left a directory it made unreadable.
+                use std::os::unix::fs::PermissionsExt;
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700));
+                let _ = std::fs::remove_dir_all(&path);
+            }
+            _ => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
 /// A raw descriptor number (the child's fixed fd 3) usable with the sys helpers.
 struct SysFd(RawFd);
 
@@ -448,8 +480,8 @@ fn prepare_child(
     err_write: &OwnedFd,
 ) -> io::Result<()> {
     sys::reset_signals();
-    for procs in &slot.procs {
-        sys::write_fd(procs, b"0")?;
+    if slot.cpu.is_some() {
+        std::fs::write("/proc/self/oom_score_adj", "1000")?;
     }
     sys::dup_to(err_write.as_raw_fd(), 3)?;
     sys::set_cloexec(3)?;

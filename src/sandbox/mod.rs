@@ -681,8 +681,6 @@ pub struct SandboxPaths {
 const RUN_PROCESSES: u64 = 128;
 /// Processes allowed per compilation.
 const COMPILE_PROCESSES: u64 = 512;
-/// Size of a run's private /tmp.
-const RUN_TMP: u64 = 64 << 20;
 
 /// Runs hostile code at the strongest isolation level available. Create one
 /// per judge run; dropping it kills the keepers and removes their cgroups.
@@ -901,13 +899,9 @@ impl Shared {
         } else {
             COMPILE_PROCESSES
         };
-        let before = match &keeper.slot {
-            Some(slot) => {
-                slot.prepare(memory, processes).map_err(watch_err)?;
-                Some(slot.usage().map_err(watch_err)?)
-            }
-            None => None,
-        };
+        if let Some(slot) = &mut keeper.slot {
+            slot.prepare(memory, processes).map_err(watch_err)?;
+        }
         let mounts = [
             (self.paths.builds.clone(), keeper::BUILDS_MOUNT),
             (request.cwd.clone(), keeper::WORK_MOUNT),
@@ -966,7 +960,6 @@ impl Shared {
                 open_files: Some(1024),
             },
             processes: (!cgroup_memory).then_some(processes),
-            tmp_size: RUN_TMP,
         };
         let stdin = open_stdin(&request.stdin, &program)?;
         let (out_read, out_write) = sys::pipe().map_err(watch_err)?;
@@ -997,7 +990,7 @@ impl Shared {
             }
         };
         let drained = drains.finish().await.map_err(watch_err)?;
-        let after = match &keeper.slot {
+        let usage = match &mut keeper.slot {
             Some(slot) => Some(slot.usage().map_err(watch_err)?),
             None => None,
         };
@@ -1019,13 +1012,13 @@ impl Shared {
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXFSZ) {
             limit_hit = Some(LimitHit::Output);
         }
-        let (cpu_time, peak_memory_kib, memory_exceeded) = match (before, after) {
-            (Some(b), Some(a)) => (
-                Duration::from_nanos(a.cpu_ns),
-                a.peak_bytes / 1024,
-                a.oom_kills > b.oom_kills,
+        let (cpu_time, peak_memory_kib, memory_exceeded) = match usage {
+            Some(u) => (
+                Duration::from_nanos(u.cpu_ns),
+                u.peak_bytes / 1024,
+                u.oom_killed,
             ),
-            _ => (result.cpu_time, result.max_rss_kib, false),
+            None => (result.cpu_time, result.max_rss_kib, false),
         };
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXCPU) {
             limit_hit = Some(LimitHit::CpuTime);
