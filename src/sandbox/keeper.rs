@@ -130,6 +130,9 @@ pub const KILL: &[u8] = b"k";
 
 /// Entry point of `judge __sandbox-keeper CONFIG`; returns the exit code.
 pub fn keeper_main(config_json: &str) -> i32 {
+    // Runs must start with SIGPIPE at its default (a program writing to a
+    // closed pipe dies by SIGPIPE); the keeper itself never writes to pipes.
+    sys::default_sigpipe();
     let socket = sys::own_fd(SOCKET_FD);
     let config: KeeperConfig = match serde_json::from_str(config_json) {
         Ok(c) => c,
@@ -141,7 +144,7 @@ pub fn keeper_main(config_json: &str) -> i32 {
     // pid 1 of the new pid namespace is our child; we only wait for it.
     match sys::fork() {
         Err(e) => return fail(&socket, format!("cannot fork the namespace init: {e}")),
-        Ok(sys::Forked::Parent(_)) => {
+        Ok(sys::Forked::Parent) => {
             drop(socket);
             while sys::reap_any().is_some() {}
             return 0;
@@ -296,6 +299,9 @@ fn build_root(config: &KeeperConfig) -> io::Result<SlotFiles> {
 
 fn serve(socket: &OwnedFd, config: &KeeperConfig, slot: &SlotFiles) {
     let mut buf = vec![0u8; MAX_MESSAGE];
+    // The stack runs' children start on (they share the keeper's memory
+    // until they exec).
+    let mut stack = vec![0u8; 256 << 10];
     loop {
         let Ok(Some((n, fds))) = sys::recv_with_fds(socket.as_raw_fd(), &mut buf, false) else {
             return;
@@ -304,7 +310,8 @@ fn serve(socket: &OwnedFd, config: &KeeperConfig, slot: &SlotFiles) {
             continue; // a kill that arrived after its job ended
         }
         let result = match serde_json::from_slice::<Job>(&buf[..n]) {
-            Ok(job) if fds.len() == 3 => match run_job(socket, config, slot, &job, fds) {
+            Ok(job) if fds.len() == 3 => match run_job(socket, config, slot, &job, fds, &mut stack)
+            {
                 Ok(Some(r)) => r,
                 Ok(None) => return, // the judge went away
                 Err(e) => JobResult {
@@ -330,6 +337,7 @@ fn run_job(
     slot: &SlotFiles,
     job: &Job,
     fds: Vec<OwnedFd>,
+    stack: &mut [u8],
 ) -> io::Result<Option<JobResult>> {
     empty_dir(Path::new("/tmp"));
     let argv: Vec<CString> = job
@@ -342,36 +350,34 @@ fn run_job(
         .iter()
         .map(|a| CString::new(a.clone()))
         .collect::<Result<_, _>>()?;
-    let Some(program) = argv.first().cloned() else {
-        return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty argv"));
-    };
-    let (err_read, err_write) = sys::pipe()?;
+    let program = argv
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stdio = [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()];
+    let plan = sys::SpawnPlan::new(
+        argv,
+        env,
+        &job.cwd,
+        stdio,
+        config.run_as,
+        &job.rlimits,
+        job.processes,
+        slot.cpu.is_some(),
+    )?;
     let start = Instant::now();
-    let child = match sys::fork()? {
-        sys::Forked::Child => {
-            let error = prepare_child(config, slot, job, &fds, &err_write)
-                .err()
-                .unwrap_or_else(|| sys::exec(&program, &argv, &env));
-            let code = error.raw_os_error().unwrap_or(0);
-            let _ = sys::write_fd(&SysFd(3), &code.to_le_bytes());
-            sys::exit_now(127);
-        }
-        sys::Forked::Parent(pid) => pid,
-    };
+    let spawned = sys::spawn(&plan, stack)?;
     drop(fds);
-    drop(err_write);
-    let mut errno = [0u8; 4];
-    if sys::read_fd(&err_read, &mut errno)? == 4 {
-        while sys::reap_any().is_some() {}
-        let error = io::Error::from_raw_os_error(i32::from_le_bytes(errno));
-        return Ok(Some(JobResult {
-            spawn_error: Some(format!(
-                "cannot start `{}`: {error}",
-                program.to_string_lossy()
-            )),
-            ..JobResult::default()
-        }));
-    }
+    let child = match spawned {
+        Ok(pid) => pid,
+        Err((_, error)) => {
+            while sys::reap_any().is_some() {}
+            return Ok(Some(JobResult {
+                spawn_error: Some(format!("cannot start `{program}`: {error}")),
+                ..JobResult::default()
+            }));
+        }
+    };
     let exited = sys::pidfd_open(child)?;
     let tick = (job.cpu_limit / 10).clamp(Duration::from_millis(5), Duration::from_millis(50));
     let mut limit = None;
@@ -446,15 +452,6 @@ fn empty_dir(dir: &Path) {
     }
 }
 
-/// A raw descriptor number (the child's fixed fd 3) usable with the sys helpers.
-struct SysFd(RawFd);
-
-impl AsRawFd for SysFd {
-    fn as_raw_fd(&self) -> RawFd {
-        self.0
-    }
-}
-
 fn cpu_used(slot: &SlotFiles, child: i32) -> Duration {
     if let Some((file, v2)) = &slot.cpu {
         let mut buf = [0u8; 512];
@@ -469,32 +466,6 @@ fn cpu_used(slot: &SlotFiles, child: i32) -> Duration {
         }
     }
     sys::cpu_time_so_far(child as u32).unwrap_or_default()
-}
-
-/// In the forked child: join the cgroup, take the descriptors, drop privileges.
-fn prepare_child(
-    config: &KeeperConfig,
-    slot: &SlotFiles,
-    job: &Job,
-    fds: &[OwnedFd],
-    err_write: &OwnedFd,
-) -> io::Result<()> {
-    sys::reset_signals();
-    if slot.cpu.is_some() {
-        std::fs::write("/proc/self/oom_score_adj", "1000")?;
-    }
-    sys::dup_to(err_write.as_raw_fd(), 3)?;
-    sys::set_cloexec(3)?;
-    for (i, fd) in fds.iter().enumerate() {
-        sys::dup_to(fd.as_raw_fd(), i as RawFd)?;
-    }
-    sys::close_from(4);
-    if let Some((uid, gid)) = config.run_as {
-        sys::become_user(uid, gid)?;
-    }
-    sys::no_new_privs()?;
-    sys::apply_rlimits(&job.rlimits, job.processes)?;
-    std::env::set_current_dir(&job.cwd)
 }
 
 /// Rewrites host paths in an argument to where they appear inside the sandbox.

@@ -230,7 +230,7 @@ mod tests {
 // (src/sandbox/keeper.rs) and its client (src/sandbox/isolated.rs).
 // ---------------------------------------------------------------------------
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -374,8 +374,8 @@ pub fn pivot_into(new_root: &Path) -> io::Result<()> {
 pub enum Forked {
     /// In the child.
     Child,
-    /// In the parent, with the child's pid.
-    Parent(i32),
+    /// In the parent.
+    Parent,
 }
 
 /// fork(2); the caller must be single-threaded (the keeper is).
@@ -385,38 +385,14 @@ pub fn fork() -> io::Result<Forked> {
     Ok(if pid == 0 {
         Forked::Child
     } else {
-        Forked::Parent(pid)
+        Forked::Parent
     })
-}
-
-/// Exits immediately without running destructors or flushing stdio (for a
-/// forked child whose buffers belong to its parent).
-pub fn exit_now(code: i32) -> ! {
-    // SAFETY: _exit never returns and has no preconditions.
-    unsafe { libc::_exit(code) }
 }
 
 /// Asks for SIGKILL when the parent dies.
 pub fn die_with_parent() -> io::Result<()> {
     // SAFETY: prctl with integer arguments.
     check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) }).map(|_| ())
-}
-
-/// Forbids gaining privileges through exec (set-uid binaries, file capabilities).
-pub fn no_new_privs() -> io::Result<()> {
-    // SAFETY: prctl with integer arguments.
-    check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }).map(|_| ())
-}
-
-/// Drops supplementary groups and switches real, effective and saved ids.
-pub fn become_user(uid: u32, gid: u32) -> io::Result<()> {
-    // SAFETY: plain id system calls.
-    unsafe {
-        check(libc::setgroups(0, std::ptr::null()))?;
-        check(libc::setresgid(gid, gid, gid))?;
-        check(libc::setresuid(uid, uid, uid))?;
-    }
-    Ok(())
 }
 
 /// Effective uid and gid of the calling process.
@@ -443,32 +419,6 @@ pub fn dup_to(fd: RawFd, target: RawFd) -> io::Result<()> {
     }
     // SAFETY: dup2 on descriptors; `target` is replaced atomically.
     check(unsafe { libc::dup2(fd, target) }).map(|_| ())
-}
-
-/// Closes every descriptor from `first` up.
-pub fn close_from(first: RawFd) {
-    // SAFETY: close_range only closes descriptors.
-    unsafe {
-        libc::syscall(
-            libc::SYS_close_range,
-            first as libc::c_uint,
-            libc::c_uint::MAX,
-            0,
-        );
-    }
-}
-
-/// execve(2) with an explicit environment; returns only on failure.
-pub fn exec(program: &CStr, argv: &[CString], env: &[CString]) -> io::Error {
-    let mut argv_ptrs: Vec<*const libc::c_char> = argv.iter().map(|a| a.as_ptr()).collect();
-    argv_ptrs.push(std::ptr::null());
-    let mut env_ptrs: Vec<*const libc::c_char> = env.iter().map(|a| a.as_ptr()).collect();
-    env_ptrs.push(std::ptr::null());
-    // SAFETY: NULL-terminated arrays of valid C strings that outlive the call.
-    unsafe {
-        libc::execve(program.as_ptr(), argv_ptrs.as_ptr(), env_ptrs.as_ptr());
-    }
-    io::Error::last_os_error()
 }
 
 /// kill(2).
@@ -704,27 +654,6 @@ pub fn recv_with_fds(
     Ok(Some((n, fds)))
 }
 
-/// Reads from a descriptor (retrying on EINTR).
-pub fn read_fd(fd: &impl AsRawFd, buf: &mut [u8]) -> io::Result<usize> {
-    loop {
-        // SAFETY: buf is valid for writes of its length.
-        let rc = unsafe {
-            libc::read(
-                fd.as_raw_fd(),
-                buf.as_mut_ptr() as *mut libc::c_void,
-                buf.len(),
-            )
-        };
-        if rc >= 0 {
-            return Ok(rc as usize);
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
-    }
-}
-
 /// pread(2) from offset 0 (re-reading a cgroup counter through an open descriptor).
 pub fn pread_start(fd: &impl AsRawFd, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: buf is valid for writes of its length.
@@ -740,39 +669,6 @@ pub fn pread_start(fd: &impl AsRawFd, buf: &mut [u8]) -> io::Result<usize> {
         return Err(io::Error::last_os_error());
     }
     Ok(rc as usize)
-}
-
-/// Writes all of `data` to a descriptor.
-pub fn write_fd(fd: &impl AsRawFd, data: &[u8]) -> io::Result<()> {
-    let mut done = 0;
-    while done < data.len() {
-        // SAFETY: the slice is valid for reads.
-        let rc = unsafe {
-            libc::write(
-                fd.as_raw_fd(),
-                data[done..].as_ptr() as *const libc::c_void,
-                data.len() - done,
-            )
-        };
-        if rc < 0 {
-            let err = io::Error::last_os_error();
-            if err.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
-        }
-        done += rc as usize;
-    }
-    Ok(())
-}
-
-/// Applies rlimits in the calling process (the keeper's child before exec).
-pub fn apply_rlimits(limits: &Rlimits, processes: Option<u64>) -> io::Result<()> {
-    limits.apply()?;
-    if let Some(n) = processes {
-        set(libc::RLIMIT_NPROC, n, n)?;
-    }
-    Ok(())
 }
 
 /// Lets `command`'s child keep `fd` open as descriptor `target`.
@@ -792,27 +688,188 @@ pub fn own_fd(fd: RawFd) -> OwnedFd {
     unsafe { OwnedFd::from_raw_fd(fd) }
 }
 
-/// Sets close-on-exec on a descriptor.
-pub fn set_cloexec(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor the caller owns.
-    let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFD) })?;
-    // SAFETY: as above.
-    check(unsafe { libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) }).map(|_| ())
+/// Restores the default disposition of SIGPIPE, which every Rust program
+/// ignores at start-up; ignored signals survive fork and exec. The keeper
+/// calls this once, so the runs it forks start with default dispositions.
+pub fn default_sigpipe() {
+    // SAFETY: signal with a valid signal number and handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
-/// Restores default signal dispositions and an empty signal mask, as a fresh
-/// process expects (the keeper, like every Rust program, ignores SIGPIPE,
-/// and ignored signals survive exec).
-pub fn reset_signals() {
-    // SAFETY: signal and sigprocmask with valid arguments; the set is a local.
-    unsafe {
-        for signal in 1..libc::SIGRTMIN() {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
+/// Everything a run's child needs, prepared before it is cloned, so the child
+/// performs only raw system calls (it shares the keeper's memory).
+pub struct SpawnPlan {
+    program: CString,
+    _argv: Vec<CString>,
+    argv_ptrs: Vec<*const libc::c_char>,
+    _env: Vec<CString>,
+    env_ptrs: Vec<*const libc::c_char>,
+    cwd: CString,
+    stdio: [RawFd; 3],
+    run_as: Option<(u32, u32)>,
+    limits: Vec<(libc::__rlimit_resource_t, libc::rlimit)>,
+    oom_score_path: Option<CString>,
+    /// Set by the child when exec fails.
+    errno: std::sync::atomic::AtomicI32,
+}
+
+impl SpawnPlan {
+    /// A plan to exec `argv` (its first element the program) with `env`, in
+    /// `cwd`, with `stdio` as descriptors 0, 1 and 2.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        argv: Vec<CString>,
+        env: Vec<CString>,
+        cwd: &Path,
+        stdio: [RawFd; 3],
+        run_as: Option<(u32, u32)>,
+        rlimits: &Rlimits,
+        processes: Option<u64>,
+        raise_oom_score: bool,
+    ) -> io::Result<SpawnPlan> {
+        let program = argv
+            .first()
+            .cloned()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "empty argv"))?;
+        let mut argv_ptrs: Vec<_> = argv.iter().map(|a| a.as_ptr()).collect();
+        argv_ptrs.push(std::ptr::null());
+        let mut env_ptrs: Vec<_> = env.iter().map(|a| a.as_ptr()).collect();
+        env_ptrs.push(std::ptr::null());
+        let lim = |soft: u64, hard: u64| libc::rlimit {
+            rlim_cur: soft as libc::rlim_t,
+            rlim_max: hard as libc::rlim_t,
+        };
+        let mut limits = vec![(libc::RLIMIT_CORE, lim(0, 0))];
+        if let Some(s) = rlimits.cpu_seconds {
+            limits.push((libc::RLIMIT_CPU, lim(s, s + 1)));
+        }
+        for (resource, value) in [
+            (libc::RLIMIT_AS, rlimits.address_space),
+            (libc::RLIMIT_STACK, rlimits.stack),
+            (libc::RLIMIT_FSIZE, rlimits.file_size),
+            (libc::RLIMIT_NOFILE, rlimits.open_files),
+            (libc::RLIMIT_NPROC, processes),
+        ] {
+            if let Some(v) = value {
+                limits.push((resource, lim(v, v)));
             }
         }
+        Ok(SpawnPlan {
+            program,
+            _argv: argv,
+            argv_ptrs,
+            _env: env,
+            env_ptrs,
+            cwd: cstr(cwd)?,
+            stdio,
+            run_as,
+            limits,
+            oom_score_path: raise_oom_score
+                .then(|| CString::new("/proc/self/oom_score_adj").expect("no NUL")),
+            errno: std::sync::atomic::AtomicI32::new(0),
+        })
+    }
+}
+
+/// The child side of [`spawn`]: raw system calls only, then exec. On failure
+/// it stores errno in the plan (shared memory) and exits.
+extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `SpawnPlan` that `spawn` passed, alive and not
+    // mutated while the parent is suspended (CLONE_VFORK).
+    let plan = unsafe { &*(arg as *const SpawnPlan) };
+    // SAFETY: raw system calls on prepared data; no allocation, no locks.
+    unsafe {
+        let fail = |plan: &SpawnPlan| -> libc::c_int {
+            plan.errno.store(
+                *libc::__errno_location(),
+                std::sync::atomic::Ordering::SeqCst,
+            );
+            libc::_exit(127)
+        };
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
-        libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+        libc::syscall(
+            libc::SYS_rt_sigprocmask,
+            libc::SIG_SETMASK,
+            &set as *const libc::sigset_t,
+            std::ptr::null_mut::<libc::sigset_t>(),
+            std::mem::size_of::<libc::c_ulong>(),
+        );
+        if let Some(path) = &plan.oom_score_path {
+            let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd < 0 || libc::write(fd, b"1000".as_ptr() as *const libc::c_void, 4) != 4 {
+                return fail(plan);
+            }
+            libc::close(fd);
+        }
+        for (i, &fd) in plan.stdio.iter().enumerate() {
+            if libc::dup2(fd, i as libc::c_int) < 0 {
+                return fail(plan);
+            }
+        }
+        libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        );
+        if let Some((uid, gid)) = plan.run_as {
+            // Raw calls: glibc's wrappers would try to synchronise the
+            // threads of the process whose memory this child shares.
+            if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) < 0
+                || libc::syscall(libc::SYS_setresgid, gid, gid, gid) < 0
+                || libc::syscall(libc::SYS_setresuid, uid, uid, uid) < 0
+            {
+                return fail(plan);
+            }
+        }
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 {
+            return fail(plan);
+        }
+        for (resource, limit) in &plan.limits {
+            if libc::setrlimit(*resource, limit) < 0 {
+                return fail(plan);
+            }
+        }
+        if libc::chdir(plan.cwd.as_ptr()) < 0 {
+            return fail(plan);
+        }
+        libc::execve(
+            plan.program.as_ptr(),
+            plan.argv_ptrs.as_ptr(),
+            plan.env_ptrs.as_ptr(),
+        );
+        fail(plan)
     }
+}
+
+/// Starts `plan` as a child sharing this process's memory until it execs
+/// (CLONE_VM | CLONE_VFORK, as posix_spawn does): no page tables are copied
+/// and this returns only once the child has exec'd or failed. Returns the
+/// child's pid, or the error that kept it from exec'ing (the child is then
+/// already exiting and must still be reaped).
+pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32, io::Error)>> {
+    plan.errno.store(0, std::sync::atomic::Ordering::SeqCst);
+    // The stack grows down: pass its (16-byte aligned) top.
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    // SAFETY: `spawn_child` runs on the provided stack and only reads `plan`,
+    // which outlives the call because CLONE_VFORK suspends us until exec/exit.
+    let pid = unsafe {
+        libc::clone(
+            spawn_child,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            plan as *const SpawnPlan as *mut libc::c_void,
+        )
+    };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let errno = plan.errno.load(std::sync::atomic::Ordering::SeqCst);
+    if errno != 0 {
+        return Ok(Err((pid, io::Error::from_raw_os_error(errno))));
+    }
+    Ok(Ok(pid))
 }
