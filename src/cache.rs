@@ -51,6 +51,8 @@ pub enum Kind {
     Answer,
     /// Marks that an input passed its validator.
     Valid,
+    /// Judged test results (the result cache).
+    Result,
 }
 
 impl Kind {
@@ -60,6 +62,7 @@ impl Kind {
             Kind::Input => "inputs",
             Kind::Answer => "answers",
             Kind::Valid => "valid",
+            Kind::Result => "results",
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::config::Config;
 use crate::error::{exit_code, render_chain, Error, Result};
 use crate::judge::{Judge, RunOptions, Submission};
 use crate::problem::Problem;
+use crate::report::junit::{self, JunitSubmission};
 use crate::report::{human::Human, json, SubmissionReport};
 use crate::sandbox::IsolationMode;
 use crate::testset::{self, TestFilter};
@@ -35,6 +36,9 @@ pub struct Cli {
     /// warns when weaker, `none` runs with process groups and rlimits only.
     #[arg(long, global = true, value_enum, default_value_t = IsolationChoice::Auto)]
     pub isolation: IsolationChoice,
+    /// Judge every test again instead of reusing results from the result cache.
+    #[arg(long, global = true)]
+    pub no_cache: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -79,6 +83,8 @@ pub enum Format {
     Human,
     /// One JSON object per submission, one per line (schema: docs/json-report.md).
     Json,
+    /// JUnit XML: a testcase per submission x test (for CI systems).
+    Junit,
 }
 
 /// The subcommands.
@@ -151,8 +157,17 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 pub struct ListArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ListFormat::Human)]
+    pub format: ListFormat,
+}
+
+/// Output format of `judge list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A table.
+    Human,
+    /// One JSON object per problem per line.
+    Json,
 }
 
 /// Parses the command line, runs it, and returns the process exit code.
@@ -192,10 +207,11 @@ fn run_cli(cli: Cli) -> Result<i32> {
         }
     };
     let isolation = IsolationMode::from(cli.isolation);
+    let no_cache = cli.no_cache;
     match cli.command {
-        Command::Run(args) => run(config, args, color, isolation),
+        Command::Run(args) => run(config, args, color, isolation, no_cache),
         Command::List(args) => list(&config, args),
-        Command::Verify(args) => verify(config, args, isolation),
+        Command::Verify(args) => verify(config, args, isolation, no_cache),
         Command::New(args) => {
             let dir = crate::scaffold::new_package(&config, &args.id)?;
             println!(
@@ -261,7 +277,13 @@ fn start_judge(
     Ok(judge)
 }
 
-fn run(config: Config, args: RunArgs, color: bool, isolation: IsolationMode) -> Result<i32> {
+fn run(
+    config: Config,
+    args: RunArgs,
+    color: bool,
+    isolation: IsolationMode,
+    no_cache: bool,
+) -> Result<i32> {
     let mut problem = Problem::find(&args.problem, &config)?;
     if let Some(t) = args.time_limit {
         problem.limits.time = t;
@@ -293,6 +315,7 @@ fn run(config: Config, args: RunArgs, color: bool, isolation: IsolationMode) -> 
     let options = RunOptions {
         fail_fast: args.fail_fast,
         keep_output: args.input.is_some(),
+        no_cache,
     };
     let jobs = config.jobs;
     let judge = start_judge(config, isolation, std::slice::from_ref(&problem))?;
@@ -347,12 +370,24 @@ fn run(config: Config, args: RunArgs, color: bool, isolation: IsolationMode) -> 
                 Format::Json => {
                     let _ = out.write_all(json::render(&report).as_bytes());
                 }
+                Format::Junit => {}
             }
             let _ = out.flush();
             reports.push(report);
         }
         Ok(reports)
     })?;
+    if args.format == Format::Junit {
+        let suites: Vec<JunitSubmission> = reports
+            .iter()
+            .map(|r| JunitSubmission {
+                suite: format!("{} {}", r.problem, r.submission),
+                report: r,
+                expected: None,
+            })
+            .collect();
+        print!("{}", junit::render("judge run", &suites));
+    }
     Ok(exit_code_for(&reports))
 }
 
@@ -371,7 +406,12 @@ pub fn exit_code_for(reports: &[SubmissionReport]) -> i32 {
     }
 }
 
-fn verify(config: Config, args: VerifyArgs, isolation: IsolationMode) -> Result<i32> {
+fn verify(
+    config: Config,
+    args: VerifyArgs,
+    isolation: IsolationMode,
+    no_cache: bool,
+) -> Result<i32> {
     let names = if args.problems.is_empty() {
         Problem::list_ids(&config)
     } else {
@@ -397,21 +437,41 @@ fn verify(config: Config, args: VerifyArgs, isolation: IsolationMode) -> Result<
     let jobs = config.jobs;
     let judge = start_judge(config, isolation, &problems)?;
     let format = args.format;
-    let all_ok = block_on_interruptible(jobs, async {
+    let (all_ok, verified) = block_on_interruptible(jobs, async {
         let mut all_ok = true;
+        let mut verified = Vec::new();
         for problem in &problems {
-            let report = crate::verify::verify(&judge, problem).await?;
+            let options = RunOptions {
+                no_cache,
+                ..RunOptions::default()
+            };
+            let report = crate::verify::verify(&judge, problem, &options).await?;
             all_ok &= report.ok;
             let text = match format {
                 Format::Human => crate::verify::render_human(&report),
                 Format::Json => serde_json::to_string(&report).expect("serialisable") + "\n",
+                Format::Junit => String::new(),
             };
             let mut out = std::io::stdout();
             let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
+            verified.push(report);
         }
-        Ok(all_ok)
+        Ok((all_ok, verified))
     })?;
+    if format == Format::Junit {
+        let suites: Vec<JunitSubmission> = verified
+            .iter()
+            .flat_map(|v| {
+                v.solutions.iter().map(|s| JunitSubmission {
+                    suite: format!("{} {}", v.problem, s.report.submission),
+                    report: &s.report,
+                    expected: Some(&s.expected),
+                })
+            })
+            .collect();
+        print!("{}", junit::render("judge verify", &suites));
+    }
     if code == exit_code::OK && !all_ok {
         code = exit_code::NOT_ACCEPTED;
     }
@@ -436,7 +496,7 @@ fn list(config: &Config, args: ListArgs) -> Result<i32> {
     }
     let mut out = std::io::stdout();
     match args.format {
-        Format::Json => {
+        ListFormat::Json => {
             for (p, tests) in &rows {
                 let line = serde_json::json!({
                     "id": p.id,
@@ -450,7 +510,7 @@ fn list(config: &Config, args: ListArgs) -> Result<i32> {
                 let _ = writeln!(out, "{line}");
             }
         }
-        Format::Human => {
+        ListFormat::Human => {
             if rows.is_empty() {
                 let _ = writeln!(out, "no problems in {}", config.problems_dir.display());
             }

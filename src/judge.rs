@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::cache::Cache;
+use crate::cache::{Cache, Key, Kind};
 use crate::check::{self, CheckResult};
 use crate::compile::{Build, CompileReport, CompileStatus, Compiler, Executable};
 use crate::config::{Config, Language};
@@ -94,6 +94,8 @@ pub struct RunOptions {
     pub fail_fast: bool,
     /// Keep each test's output in the report (for `run --input`).
     pub keep_output: bool,
+    /// Do not reuse or store results in the result cache (`--no-cache`).
+    pub no_cache: bool,
 }
 
 /// How a problem's outputs are checked, ready to use.
@@ -315,7 +317,7 @@ impl Judge {
                     return (index, Ok(None));
                 }
                 let result = judge
-                    .judge_test(&exe, test, &checker, limits, wall, options.keep_output)
+                    .judge_test(&exe, test, &checker, limits, wall, &options)
                     .await;
                 if let Ok(t) = &result {
                     if !t.verdict.is_accepted() {
@@ -351,6 +353,81 @@ impl Judge {
     }
 
     async fn judge_test(
+        &self,
+        exe: &Executable,
+        test: &TestCase,
+        checker: &Checker,
+        limits: ProblemLimits,
+        wall: Duration,
+        options: &RunOptions,
+    ) -> Result<TestReport> {
+        let keep_output = options.keep_output;
+        let result_key = match (&test.answer, options.no_cache || keep_output) {
+            (Some(answer), false) => {
+                Some(self.result_key(exe, test, answer, checker, limits, wall)?)
+            }
+            _ => None,
+        };
+        if let Some(key) = &result_key {
+            if let Some(mut cached) = self
+                .cache()
+                .get(Kind::Result, key)
+                .and_then(|p| std::fs::read(p).ok())
+                .and_then(|b| serde_json::from_slice::<TestReport>(&b).ok())
+            {
+                cached.name = test.name.clone();
+                cached.group = test.group.clone();
+                cached.cached = true;
+                return Ok(cached);
+            }
+        }
+        let report = self
+            .run_test(exe, test, checker, limits, wall, keep_output)
+            .await?;
+        if let Some(key) = &result_key {
+            // An IE says nothing about the submission: judge it again next time.
+            if report.verdict != Verdict::IE {
+                let bytes = serde_json::to_vec(&report).expect("serialisable");
+                self.cache().put_bytes(Kind::Result, key, &bytes)?;
+            }
+        }
+        Ok(report)
+    }
+
+    /// The key of a test's result: everything the verdict depends on.
+    fn result_key(
+        &self,
+        exe: &Executable,
+        test: &TestCase,
+        answer: &std::path::Path,
+        checker: &Checker,
+        limits: ProblemLimits,
+        wall: Duration,
+    ) -> Result<Key> {
+        let answer_key = Key::of_file(answer).map_err(|e| Error::io(answer, e))?;
+        let checker_id = match checker {
+            Checker::Builtin(spec) => spec.describe(),
+            Checker::External(program) => format!("external {}", program.key.as_str()),
+        };
+        let limits_id = format!(
+            "{} {} {} {}",
+            limits.time.as_micros(),
+            limits.memory,
+            limits.output,
+            wall.as_micros()
+        );
+        Ok(Key::of(&[
+            b"result-v1",
+            exe.key.as_str().as_bytes(),
+            test.input_key.as_str().as_bytes(),
+            answer_key.as_str().as_bytes(),
+            checker_id.as_bytes(),
+            limits_id.as_bytes(),
+            self.inner.sandbox.isolation().as_str().as_bytes(),
+        ]))
+    }
+
+    async fn run_test(
         &self,
         exe: &Executable,
         test: &TestCase,
@@ -409,6 +486,7 @@ impl Judge {
             exit_code: None,
             signal: None,
             output: None,
+            cached: false,
         };
         let outcome = match self.inner.sandbox.run(&request, Profile::Submission).await {
             Ok(o) => o,

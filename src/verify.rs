@@ -67,7 +67,11 @@ pub struct SolutionResult {
 
 /// Verifies one package. Package faults (invalid tests, failing programs)
 /// are failures in the report; only environment problems are errors.
-pub async fn verify(judge: &Judge, problem: &Arc<Problem>) -> Result<VerifyReport> {
+pub async fn verify(
+    judge: &Judge,
+    problem: &Arc<Problem>,
+    options: &RunOptions,
+) -> Result<VerifyReport> {
     let mut report = VerifyReport {
         schema_version: SCHEMA_VERSION,
         problem: problem.id.clone(),
@@ -130,14 +134,7 @@ pub async fn verify(judge: &Judge, problem: &Arc<Problem>) -> Result<VerifyRepor
         let mut submission_abs = submission.clone();
         submission_abs.path = solution.program.path.clone();
         let mut run = judge
-            .judge_submission(
-                problem,
-                &tests,
-                &checker,
-                &submission_abs,
-                &RunOptions::default(),
-                |_| {},
-            )
+            .judge_submission(problem, &tests, &checker, &submission_abs, options, |_| {})
             .await?;
         run.submission = submission.path.display().to_string();
         let ok = solution.expect.contains(&run.verdict);

@@ -65,6 +65,9 @@ impl Human {
             line.push_str("  ");
             line.push_str(&t.message);
         }
+        if t.cached {
+            line.push_str(&self.paint(Style::new().dimmed(), "  (cached)"));
+        }
         line.push('\n');
         if with_diff {
             if let Some(diff) = &t.diff {
@@ -158,6 +161,7 @@ mod tests {
             exit_code: Some(0),
             signal: None,
             output: None,
+            cached: false,
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod human;
 pub mod json;
+pub mod junit;
 
 use serde::Serialize;
 
@@ -55,7 +56,7 @@ pub struct LimitsReport {
 }
 
 /// The result of one test.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct TestReport {
     /// Test name.
     pub name: String,
@@ -72,15 +73,19 @@ pub struct TestReport {
     /// Why, in one line (empty on AC).
     pub message: String,
     /// Expected vs got around the first difference (WA/PE).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
     /// Exit code, when the program exited.
     pub exit_code: Option<i32>,
     /// Signal name, when a signal ended the program.
     pub signal: Option<String>,
     /// The program's output (only with `run --input`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
+    /// Whether this result came from the result cache (the same program,
+    /// input, answer, checker, limits and isolation were judged before).
+    #[serde(default)]
+    pub cached: bool,
 }
 
 /// Totals of a submission.

@@ -1,0 +1,205 @@
+//! JUnit XML for CI systems: one `<testcase>` per submission x test, in one
+//! `<testsuite>` per submission. A failing test carries its verdict as the
+//! failure type, its message, and the diff as the failure text. Built with
+//! `quick-junit` (the serializer cargo-nextest uses).
+
+use std::time::Duration;
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::SubmissionReport;
+use crate::compile::CompileStatus;
+use crate::verdict::Verdict;
+
+/// One submission to put in the report, with what it was expected to get
+/// (`verify`: a wrong solution failing is a success) and a suite name.
+#[derive(Debug, Clone)]
+pub struct JunitSubmission<'a> {
+    /// Suite name (`acwing-891 solutions/wa.cpp`, `alice/hdu-1527.cpp`).
+    pub suite: String,
+    /// The judged submission.
+    pub report: &'a SubmissionReport,
+    /// Verdicts the submission may get; `None` means AC is expected of every test.
+    pub expected: Option<&'a [Verdict]>,
+}
+
+/// Renders the JUnit XML document for `submissions`.
+pub fn render(name: &str, submissions: &[JunitSubmission<'_>]) -> String {
+    let mut report = Report::new(name);
+    for s in submissions {
+        report.add_test_suite(suite(s));
+    }
+    report.to_string().expect("JUnit serialises to a string")
+}
+
+fn suite(s: &JunitSubmission<'_>) -> TestSuite {
+    let r = s.report;
+    let mut suite = TestSuite::new(s.suite.clone());
+    let classname = format!("{}.{}", r.problem, r.submission);
+    if r.compile.status == CompileStatus::Error {
+        let ok = s.expected.is_some_and(|e| e.contains(&Verdict::CE));
+        let status = if ok {
+            TestCaseStatus::success()
+        } else {
+            let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            st.set_type("CE")
+                .set_message("compile error")
+                .set_description(r.compile.message.clone());
+            st
+        };
+        let mut case = TestCase::new("compile", status);
+        case.set_classname(classname.clone());
+        suite.add_test_case(case);
+        return suite;
+    }
+    // With expectations (verify), a test fails only when the submission
+    // missed its expectation and this is the test that decided it.
+    let missed = s.expected.is_some_and(|e| !e.contains(&r.verdict));
+    for t in &r.tests {
+        let failed = match s.expected {
+            None => !t.verdict.is_accepted(),
+            Some(_) => missed && t.verdict == r.verdict && !t.verdict.is_accepted(),
+        };
+        let status = if failed {
+            let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            st.set_type(t.verdict.as_str());
+            let message = if t.message.is_empty() {
+                format!("{}: {}", t.verdict, t.verdict.description())
+            } else {
+                format!("{}: {}", t.verdict, t.message)
+            };
+            st.set_message(message);
+            if let Some(diff) = &t.diff {
+                st.set_description(diff.clone());
+            }
+            st
+        } else {
+            TestCaseStatus::success()
+        };
+        let mut case = TestCase::new(t.name.clone(), status);
+        case.set_classname(classname.clone());
+        case.set_time(Duration::from_millis(t.wall_ms));
+        suite.add_test_case(case);
+    }
+    for name in &r.skipped {
+        let mut st = TestCaseStatus::skipped();
+        st.set_message("not run (--fail-fast after an earlier failure)");
+        let mut case = TestCase::new(name.clone(), st);
+        case.set_classname(classname.clone());
+        suite.add_test_case(case);
+    }
+    if let (Some(expected), true) = (s.expected, missed) {
+        // A wrong solution that passes everything has no failing test: say so.
+        if r.verdict.is_accepted() {
+            let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let list: Vec<&str> = expected.iter().map(|v| v.as_str()).collect();
+            st.set_type("expectation").set_message(format!(
+                "expected {}, got AC on every test",
+                list.join(" or ")
+            ));
+            let mut case = TestCase::new("expected verdict", st);
+            case.set_classname(classname);
+            suite.add_test_case(case);
+        }
+    }
+    suite
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::CompileReport;
+    use crate::report::{LimitsReport, Summary, TestReport};
+
+    fn test(name: &str, verdict: Verdict) -> TestReport {
+        TestReport {
+            name: name.into(),
+            group: "g".into(),
+            verdict,
+            time_ms: 1,
+            wall_ms: 2,
+            memory_kib: 100,
+            message: if verdict == Verdict::WA {
+                "line 1: expected `Yes`, got `No`".into()
+            } else {
+                String::new()
+            },
+            diff: (verdict == Verdict::WA).then(|| "-     1 | Yes\n+     1 | No\n".to_string()),
+            exit_code: Some(0),
+            signal: None,
+            output: None,
+            cached: false,
+        }
+    }
+
+    fn report(verdict: Verdict, tests: Vec<TestReport>) -> SubmissionReport {
+        SubmissionReport {
+            schema_version: 1,
+            problem: "acwing-891".into(),
+            submission: "wa.cpp".into(),
+            language: "cpp".into(),
+            verdict,
+            compile: CompileReport {
+                status: CompileStatus::Ok,
+                message: String::new(),
+                time_ms: 0,
+                cached: true,
+            },
+            limits: LimitsReport {
+                time_ms: 1000,
+                wall_ms: 3000,
+                memory_kib: 65536,
+                output_kib: 1024,
+            },
+            isolation: "cgroup-v1".into(),
+            summary: Summary::of(&tests),
+            tests,
+            skipped: vec![],
+        }
+    }
+
+    #[test]
+    fn failures_carry_verdict_message_and_diff() {
+        let r = report(
+            Verdict::WA,
+            vec![test("sample-1", Verdict::AC), test("edge-1", Verdict::WA)],
+        );
+        let xml = render(
+            "judge run",
+            &[JunitSubmission {
+                suite: "acwing-891 wa.cpp".into(),
+                report: &r,
+                expected: None,
+            }],
+        );
+        insta::assert_snapshot!(xml);
+    }
+
+    #[test]
+    fn expected_wrong_answers_are_successes() {
+        let r = report(
+            Verdict::WA,
+            vec![test("sample-1", Verdict::AC), test("edge-1", Verdict::WA)],
+        );
+        let expected = [Verdict::WA];
+        let xml = render(
+            "judge verify",
+            &[JunitSubmission {
+                suite: "s".into(),
+                report: &r,
+                expected: Some(&expected),
+            }],
+        );
+        assert!(!xml.contains("<failure"), "{xml}");
+        let passing = report(Verdict::AC, vec![test("sample-1", Verdict::AC)]);
+        let xml = render(
+            "judge verify",
+            &[JunitSubmission {
+                suite: "s".into(),
+                report: &passing,
+                expected: Some(&expected),
+            }],
+        );
+        assert!(xml.contains("expected WA, got AC on every test"), "{xml}");
+    }
+}
