@@ -103,6 +103,7 @@ fn verdicts(reports: &[Value]) -> Vec<(String, String, String)> {
 
 #[test]
 fn hostile_submissions_are_contained() {
+    let _heavy = crate::support::cpu_heavy();
     // A listener the network fixture must not reach.
     let listener = std::net::TcpListener::bind("127.0.0.1:47111").expect("bind 127.0.0.1:47111");
     let workspace = Workspace::new();
@@ -292,6 +293,7 @@ fn sigterm_kills_everything_and_exits_130() {
 
 #[test]
 fn a_thousand_runs_leave_nothing_behind() {
+    let _heavy = crate::support::cpu_heavy();
     let workspace = Workspace::new();
     let problem = crate::support::problem("many");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))

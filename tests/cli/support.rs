@@ -56,6 +56,14 @@ impl Workspace {
         set("cache_dir", &dir.path().join("cache"));
         set("problems_dir", &repo().join("problems"));
         set("testdata_dir", &repo().join("testdata"));
+        // Tests share two cores: give CPU-bound runs room to reach their CPU
+        // limit before the wall clock stops them (the default is 3).
+        let table = config
+            .entry("limits")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(t) = table {
+            t.insert("wall_factor".into(), toml::Value::Float(5.0));
+        }
         if !limits.is_empty() {
             let extra: toml::Table = limits.parse().expect("limits parse");
             let table = config
@@ -107,6 +115,15 @@ impl Workspace {
             stderr: String::from_utf8(output.stderr).expect("judge prints UTF-8"),
         }
     }
+}
+
+/// Held by tests that saturate the CPU (fork bombs, a thousand runs, the
+/// verdict table) so they do not starve each other's time-limited runs.
+pub fn cpu_heavy() -> std::sync::MutexGuard<'static, ()> {
+    static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    HEAVY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// What a `judge` invocation printed and how it exited.

@@ -202,6 +202,7 @@ fn exit_code_for(verdicts: &[&str]) -> i32 {
 
 #[test]
 fn every_fixture_gets_its_verdict() {
+    let _heavy = crate::support::cpu_heavy();
     let failures = judge_rows(TABLE.iter());
     assert!(
         failures.is_empty(),
