@@ -99,6 +99,48 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Scaffold an empty problem package (stubs that fail `verify` until written).
     New(NewArgs),
+    /// Judge a contest directory (a folder per contestant) and write
+    /// results.json, scoreboard.txt, scoreboard.html and junit.xml.
+    Batch(BatchArgs),
+    /// Combine the results.json of partitioned runs into the outputs of one run.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `judge batch`.
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    /// The contest directory: DIR/CONTESTANT/PROBLEM.EXT, further attempts
+    /// PROBLEM.2.EXT, ...; an optional DIR/contest.toml.
+    pub dir: PathBuf,
+    /// Where to write the results and scoreboards.
+    #[arg(long, value_name = "OUTDIR")]
+    pub out: PathBuf,
+    /// Scoring mode (default: contest.toml's, else icpc).
+    #[arg(long, value_enum)]
+    pub scoring: Option<crate::contest::Scoring>,
+    /// ICPC penalty minutes per rejected attempt (default: contest.toml's, else 20).
+    #[arg(long, value_name = "MINUTES")]
+    pub penalty: Option<u64>,
+    /// Judge only part K of N of the submissions (slice:K/N); merge the parts with `judge merge`.
+    #[arg(long, value_name = "slice:K/N")]
+    pub partition: Option<crate::partition::Partition>,
+    /// What to print on stdout: the scoreboard, results.json, or JUnit XML.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Arguments of `judge merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The results.json of every part.
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Where to write the combined results and scoreboards.
+    #[arg(long, value_name = "OUTDIR")]
+    pub out: PathBuf,
+    /// What to print on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Arguments of `judge new`.
@@ -113,6 +155,9 @@ pub struct NewArgs {
 pub struct VerifyArgs {
     /// Problem ids or paths (default: every problem of the workspace).
     pub problems: Vec<String>,
+    /// Verify only part K of N of the problems (slice:K/N), for CI matrices.
+    #[arg(long, value_name = "slice:K/N")]
+    pub partition: Option<crate::partition::Partition>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -151,6 +196,9 @@ pub struct RunArgs {
     /// Show the diff of every failing test, not only the first.
     #[arg(long)]
     pub all_diffs: bool,
+    /// Judge only part K of N of the files (slice:K/N), for CI matrices.
+    #[arg(long, value_name = "slice:K/N")]
+    pub partition: Option<crate::partition::Partition>,
 }
 
 /// Arguments of `judge list`.
@@ -212,6 +260,8 @@ fn run_cli(cli: Cli) -> Result<i32> {
         Command::Run(args) => run(config, args, color, isolation, no_cache),
         Command::List(args) => list(&config, args),
         Command::Verify(args) => verify(config, args, isolation, no_cache),
+        Command::Batch(args) => batch(config, args, isolation, no_cache),
+        Command::Merge(args) => merge(args),
         Command::New(args) => {
             let dir = crate::scaffold::new_package(&config, &args.id)?;
             println!(
@@ -293,7 +343,14 @@ fn run(
     }
     let problem = Arc::new(problem);
     let mut submissions = Vec::new();
-    for file in &args.files {
+    let files: Vec<&PathBuf> = args
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| args.partition.is_none_or(|p| p.includes(*i)))
+        .map(|(_, f)| f)
+        .collect();
+    for file in files {
         if !file.is_file() {
             let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
             return Err(Error::io(file, source));
@@ -412,11 +469,16 @@ fn verify(
     isolation: IsolationMode,
     no_cache: bool,
 ) -> Result<i32> {
-    let names = if args.problems.is_empty() {
+    let names: Vec<String> = if args.problems.is_empty() {
         Problem::list_ids(&config)
     } else {
         args.problems.clone()
-    };
+    }
+    .into_iter()
+    .enumerate()
+    .filter(|(i, _)| args.partition.is_none_or(|p| p.includes(*i)))
+    .map(|(_, n)| n)
+    .collect();
     if names.is_empty() {
         return Err(Error::Usage(format!(
             "no problems in {}",
@@ -476,6 +538,137 @@ fn verify(
         code = exit_code::NOT_ACCEPTED;
     }
     Ok(code)
+}
+
+fn batch(
+    mut config: Config,
+    args: BatchArgs,
+    isolation: IsolationMode,
+    no_cache: bool,
+) -> Result<i32> {
+    use crate::contest::{run as contest_run, ContestSpec};
+    if !args.dir.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
+        return Err(Error::io(&args.dir, source));
+    }
+    let mut spec = ContestSpec::load(&args.dir)?;
+    if let Some(s) = args.scoring {
+        spec.scoring = s;
+    }
+    if let Some(p) = args.penalty {
+        spec.penalty = p;
+    }
+    let discovered = contest_run::discover(&args.dir, &spec, &config)?;
+    let info = contest_run::contest_info(&spec, &discovered);
+    // Several submissions are judged at once; each test still takes a slot.
+    config.jobs = config.jobs.max(1);
+    let jobs = config.jobs;
+    let judge = start_judge(config, isolation, &discovered.problems)?;
+    let options = RunOptions {
+        no_cache,
+        ..RunOptions::default()
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {msg}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar
+    });
+    let results = block_on_interruptible(jobs, async {
+        contest_run::judge_contest(
+            &judge,
+            info,
+            discovered,
+            args.partition,
+            &options,
+            |done, total, entry| {
+                let what = if entry.file.is_empty() {
+                    entry.contestant.clone()
+                } else {
+                    entry.file.clone()
+                };
+                let verdict = match (&entry.report, &entry.error) {
+                    (Some(r), _) => r.verdict.to_string(),
+                    (None, Some(_)) => "not judged".into(),
+                    (None, None) => String::new(),
+                };
+                match &bar {
+                    Some(bar) => {
+                        bar.set_length(total as u64);
+                        bar.set_position(done as u64);
+                        bar.set_message(format!("{what}: {verdict}"));
+                    }
+                    None => eprintln!("[{done}/{total}] {what}: {verdict}"),
+                }
+            },
+        )
+        .await
+    })?;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    write_contest_outputs(&results, &args.out, args.format)?;
+    Ok(exit_code::OK)
+}
+
+fn merge(args: MergeArgs) -> Result<i32> {
+    let mut parts = Vec::new();
+    for path in &args.parts {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let results: crate::contest::Results = serde_json::from_str(&text).map_err(|e| {
+            Error::Usage(format!(
+                "{} is not a results.json of `judge batch`: {e}",
+                path.display()
+            ))
+        })?;
+        parts.push((path.clone(), results));
+    }
+    let merged = crate::contest::Results::merge(parts)?;
+    write_contest_outputs(&merged, &args.out, args.format)?;
+    Ok(exit_code::OK)
+}
+
+/// Writes results.json, scoreboard.txt, scoreboard.html and junit.xml to
+/// `out`, and prints the chosen format on stdout.
+fn write_contest_outputs(
+    results: &crate::contest::Results,
+    out: &std::path::Path,
+    format: Format,
+) -> Result<()> {
+    use crate::report::scoreboard;
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let json = serde_json::to_string_pretty(results).expect("serialisable") + "\n";
+    let text = scoreboard::render_text(results);
+    let suites: Vec<JunitSubmission> = results
+        .entries
+        .iter()
+        .filter_map(|e| {
+            e.report.as_ref().map(|r| JunitSubmission {
+                suite: e.file.clone(),
+                report: r,
+                expected: None,
+            })
+        })
+        .collect();
+    let junit_xml = junit::render(&format!("judge batch: {}", results.contest.title), &suites);
+    for (name, content) in [
+        ("results.json", json.as_str()),
+        ("scoreboard.txt", text.as_str()),
+        ("scoreboard.html", &scoreboard::render_html(results)),
+        ("junit.xml", junit_xml.as_str()),
+    ] {
+        let path = out.join(name);
+        std::fs::write(&path, content).map_err(|e| Error::io(&path, e))?;
+    }
+    match format {
+        Format::Human => print!("{text}"),
+        Format::Json => print!("{json}"),
+        Format::Junit => print!("{junit_xml}"),
+    }
+    Ok(())
 }
 
 fn list(config: &Config, args: ListArgs) -> Result<i32> {

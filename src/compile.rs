@@ -57,7 +57,7 @@ impl Executable {
 }
 
 /// How compilation went, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct CompileReport {
     /// `ok`, `error`, or `none` (nothing to compile).
     pub status: CompileStatus,
@@ -70,7 +70,7 @@ pub struct CompileReport {
 }
 
 /// Compilation status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum CompileStatus {
     /// Compiled.

@@ -6,6 +6,7 @@
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod scoreboard;
 
 use serde::Serialize;
 
@@ -16,7 +17,7 @@ use crate::verdict::Verdict;
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// Everything known about one submission judged on one problem.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SubmissionReport {
     /// Schema version of this object.
     pub schema_version: u32,
@@ -43,7 +44,7 @@ pub struct SubmissionReport {
 }
 
 /// Limits as reported.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
 pub struct LimitsReport {
     /// CPU time limit, ms.
     pub time_ms: u64,
@@ -89,7 +90,7 @@ pub struct TestReport {
 }
 
 /// Totals of a submission.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Tests accepted.
     pub passed: usize,

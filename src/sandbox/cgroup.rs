@@ -336,14 +336,20 @@ impl Slot {
                 (None, Version::V1) => "-1".into(),
                 (None, Version::V2) => "max".into(),
             };
-            write_at(&files.memory_limit, &limit)?;
-            if let Some(f) = &files.memsw_limit {
-                let swap = if self.version == Version::V2 {
-                    "0"
-                } else {
-                    limit.as_str()
-                };
-                let _ = write_at(f, swap);
+            match (&files.memsw_limit, self.version) {
+                // v1 requires memory+swap >= memory at every step: lift the
+                // memory+swap limit, set the memory limit, then match it.
+                (Some(memsw), Version::V1) => {
+                    write_at(memsw, "-1")?;
+                    write_at(&files.memory_limit, &limit)?;
+                    write_at(memsw, &limit)?;
+                }
+                (swap, _) => {
+                    write_at(&files.memory_limit, &limit)?;
+                    if let Some(swap) = swap {
+                        let _ = write_at(swap, "0");
+                    }
+                }
             }
             self.memory_set = Some(memory);
         }

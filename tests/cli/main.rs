@@ -7,9 +7,11 @@
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
+//! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones.
 
+mod batch;
 mod exit_codes;
 mod hostile;
 mod processes;

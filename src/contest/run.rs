@@ -1,0 +1,375 @@
+//! Judging a contest directory: discovering contestants and their files,
+//! judging every submission under the sandbox, and scoring. The main function
+//! is [`judge_contest`]. Nothing in the directory is skipped silently: a file
+//! that names no problem, a file in an unknown language, an empty contestant
+//! folder, a problem that cannot be loaded are entries with an `error`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{
+    parse_submission_name, sort_entries, ContestInfo, ContestProblem, ContestSpec, Entry, Results,
+    CONTEST_FILE,
+};
+use crate::config::{Config, Language};
+use crate::error::{Error, Result};
+use crate::judge::{Judge, RunOptions, Submission};
+use crate::partition::Partition;
+use crate::problem::Problem;
+use crate::report::SubmissionReport;
+use crate::testset::{self, TestFilter};
+use crate::verdict::Verdict;
+
+/// A problem ready to judge on: its tests and checker.
+type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::judge::Checker);
+
+/// A file found in the contest directory, before judging.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The entry (report empty; `error` set when it cannot be judged).
+    pub entry: Entry,
+    /// The file and its language, when it can be judged.
+    pub submission: Option<(PathBuf, Language)>,
+}
+
+/// The contest's problems and files.
+#[derive(Debug)]
+pub struct Discovered {
+    /// The problems, loaded (a problem that failed to load is absent, and its
+    /// entries carry the error).
+    pub problems: Vec<Arc<Problem>>,
+    /// Contestant folders, sorted.
+    pub contestants: Vec<String>,
+    /// Every file, sorted by contestant, problem, attempt.
+    pub found: Vec<Found>,
+}
+
+/// Finds the contestants, their files and the problems of a contest.
+pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Discovered> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut contestants = Vec::new();
+    let mut loose = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name == CONTEST_FILE {
+            continue;
+        }
+        if entry.path().is_dir() {
+            contestants.push(name);
+        } else {
+            loose.push(name);
+        }
+    }
+    contestants.sort();
+    // The problems: listed in contest.toml, else every problem of the workspace
+    // (the contest then shows those some file names).
+    let (listed, known): (Option<Vec<Problem>>, BTreeSet<String>) = match &spec.problems {
+        Some(names) => {
+            let mut problems = Vec::new();
+            for name in names {
+                let as_path = dir.join(name);
+                let name = if as_path.is_dir() {
+                    as_path.display().to_string()
+                } else {
+                    name.clone()
+                };
+                problems.push(Problem::find(&name, config)?);
+            }
+            let ids = problems.iter().map(|p| p.id.clone()).collect();
+            (Some(problems), ids)
+        }
+        None => (None, Problem::list_ids(config).into_iter().collect()),
+    };
+    let mut found = Vec::new();
+    for name in loose {
+        found.push(error_entry(
+            "",
+            &name,
+            "not inside a contestant folder (expected CONTESTANT/PROBLEM.EXT)".into(),
+        ));
+    }
+    for who in &contestants {
+        let folder = dir.join(who);
+        let mut files: Vec<String> = std::fs::read_dir(&folder)
+            .map_err(|e| Error::io(&folder, e))?
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            found.push(error_entry(who, "", "no submissions in this folder".into()));
+        }
+        let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
+        for file in files {
+            let path = folder.join(&file);
+            let rel = format!("{who}/{file}");
+            if path.is_dir() {
+                found.push(error_entry(
+                    who,
+                    &rel,
+                    "a folder inside a contestant folder is not read".into(),
+                ));
+                continue;
+            }
+            let Some((problem, attempt)) = parse_submission_name(&file, &known) else {
+                let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
+                found.push(error_entry(
+                    who,
+                    &rel,
+                    format!("names no problem of the contest (expected PROBLEM.EXT or PROBLEM.N.EXT, PROBLEM one of: {})", known_list.join(", ")),
+                ));
+                continue;
+            };
+            let mut entry = Entry {
+                contestant: who.clone(),
+                file: rel.clone(),
+                problem: Some(problem.clone()),
+                attempt,
+                error: None,
+                score: None,
+                report: None,
+            };
+            if let Some(first) = attempts.insert((problem.clone(), attempt), rel.clone()) {
+                entry.error = Some(format!("attempt {attempt} of {problem} is also `{first}`: number attempts as {problem}.2.EXT, {problem}.3.EXT, ..."));
+                found.push(Found {
+                    entry,
+                    submission: None,
+                });
+                continue;
+            }
+            match config.detect_language(&path) {
+                Ok(language) => found.push(Found {
+                    entry,
+                    submission: Some((path, language)),
+                }),
+                Err(e) => {
+                    entry.error = Some(e.to_string());
+                    found.push(Found {
+                        entry,
+                        submission: None,
+                    });
+                }
+            }
+        }
+    }
+    let problems: Vec<Arc<Problem>> = match listed {
+        Some(list) => list.into_iter().map(Arc::new).collect(),
+        None => {
+            let named: BTreeSet<String> = found
+                .iter()
+                .filter_map(|f| f.entry.problem.clone())
+                .collect();
+            let mut problems = Vec::new();
+            for id in named {
+                match Problem::find(&id, config) {
+                    Ok(p) => problems.push(Arc::new(p)),
+                    Err(e) => {
+                        let why = crate::error::render_chain(&e);
+                        for f in found
+                            .iter_mut()
+                            .filter(|f| f.entry.problem.as_ref() == Some(&id))
+                        {
+                            f.entry.error = Some(format!("the problem could not be loaded: {why}"));
+                            f.submission = None;
+                        }
+                    }
+                }
+            }
+            problems
+        }
+    };
+    found.sort_by(|a, b| {
+        let (a, b) = (&a.entry, &b.entry);
+        (&a.contestant, &a.problem, a.attempt, &a.file).cmp(&(
+            &b.contestant,
+            &b.problem,
+            b.attempt,
+            &b.file,
+        ))
+    });
+    Ok(Discovered {
+        problems,
+        contestants,
+        found,
+    })
+}
+
+fn error_entry(contestant: &str, file: &str, error: String) -> Found {
+    Found {
+        entry: Entry {
+            contestant: contestant.into(),
+            file: file.into(),
+            problem: None,
+            attempt: 0,
+            error: Some(error),
+            score: None,
+            report: None,
+        },
+        submission: None,
+    }
+}
+
+/// The contest as reported (title, scoring, problems with their points).
+pub fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> ContestInfo {
+    ContestInfo {
+        title: spec.title.clone(),
+        scoring: spec.scoring,
+        penalty: spec.penalty,
+        problems: discovered
+            .problems
+            .iter()
+            .map(|p| ContestProblem {
+                id: p.id.clone(),
+                title: p.title.clone(),
+                points: available_points(p),
+            })
+            .collect(),
+        contestants: discovered.contestants.clone(),
+    }
+}
+
+/// Points a problem is worth: its groups' points, or 100 when it declares none.
+pub fn available_points(problem: &Problem) -> u64 {
+    let declared: u64 = problem
+        .groups
+        .iter()
+        .filter_map(|g| g.points)
+        .map(u64::from)
+        .sum();
+    if problem.groups.iter().any(|g| g.points.is_some()) {
+        declared
+    } else {
+        100
+    }
+}
+
+/// IOI points of a judged submission: each group with points counts when all
+/// its tests are accepted; a problem without points gives 100 for AC.
+pub fn ioi_score(problem: &Problem, report: &SubmissionReport) -> u64 {
+    if report.verdict == Verdict::CE {
+        return 0;
+    }
+    if !problem.groups.iter().any(|g| g.points.is_some()) {
+        return if report.verdict == Verdict::AC {
+            100
+        } else {
+            0
+        };
+    }
+    problem
+        .groups
+        .iter()
+        .filter_map(|g| g.points.map(|p| (g, u64::from(p))))
+        .filter(|(g, _)| {
+            let mut tests = report.tests.iter().filter(|t| t.group == g.name).peekable();
+            tests.peek().is_some() && tests.all(|t| t.verdict == Verdict::AC)
+        })
+        .map(|(_, p)| p)
+        .sum()
+}
+
+/// Judges the files of `discovered` that belong to `partition` (all without
+/// one). `progress` is called as each file is done, with (done, total, entry).
+pub async fn judge_contest(
+    judge: &Judge,
+    info: ContestInfo,
+    discovered: Discovered,
+    partition: Option<Partition>,
+    options: &RunOptions,
+    mut progress: impl FnMut(usize, usize, &Entry),
+) -> Result<Results> {
+    let mine: Vec<Found> = discovered
+        .found
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| partition.is_none_or(|p| p.includes(*i)))
+        .map(|(_, f)| f)
+        .collect();
+    // Tests and checkers of the problems this part needs.
+    let needed: BTreeSet<&String> = mine
+        .iter()
+        .filter(|f| f.submission.is_some())
+        .filter_map(|f| f.entry.problem.as_ref())
+        .collect();
+    let mut prepared: BTreeMap<String, std::result::Result<Prepared, String>> = BTreeMap::new();
+    for problem in discovered
+        .problems
+        .iter()
+        .filter(|p| needed.contains(&p.id))
+    {
+        let ready = async {
+            let tests = testset::materialise(judge, problem, &TestFilter::default()).await?;
+            let checker = judge.prepare_checker(problem).await?;
+            Ok::<_, Error>((Arc::clone(problem), Arc::new(tests), checker))
+        }
+        .await;
+        let ready = match ready {
+            Ok(r) => Ok(r),
+            Err(e @ Error::Package { .. }) => Err(crate::error::render_chain(&e)),
+            Err(e) => return Err(e),
+        };
+        prepared.insert(problem.id.clone(), ready);
+    }
+    let total = mine.len();
+    let mut done = 0;
+    let mut entries = Vec::new();
+    let mut tasks = tokio::task::JoinSet::new();
+    for found in mine {
+        let Some((path, language)) = found.submission.clone() else {
+            done += 1;
+            progress(done, total, &found.entry);
+            entries.push(found.entry);
+            continue;
+        };
+        let id = found
+            .entry
+            .problem
+            .clone()
+            .expect("judgeable entries name a problem");
+        match prepared.get(&id) {
+            Some(Ok((problem, tests, checker))) => {
+                let (judge, problem, tests, checker) = (
+                    judge.clone(),
+                    Arc::clone(problem),
+                    Arc::clone(tests),
+                    checker.clone(),
+                );
+                let options = options.clone();
+                tasks.spawn(async move {
+                    let submission = Submission { path, language };
+                    let report = judge
+                        .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
+                        .await;
+                    (found.entry, problem, report)
+                });
+            }
+            Some(Err(why)) => {
+                let mut entry = found.entry;
+                entry.error = Some(format!("the problem's tests could not be built: {why}"));
+                done += 1;
+                progress(done, total, &entry);
+                entries.push(entry);
+            }
+            None => unreachable!("every needed problem was prepared"),
+        }
+    }
+    while let Some(joined) = tasks.join_next().await {
+        let (mut entry, problem, report) = joined.expect("judging task panicked");
+        let mut report = report?;
+        report.submission = entry.file.clone();
+        entry.score = Some(ioi_score(&problem, &report));
+        entry.report = Some(report);
+        done += 1;
+        progress(done, total, &entry);
+        entries.push(entry);
+    }
+    sort_entries(&mut entries);
+    Ok(Results::new(
+        info,
+        partition.map(|p| p.to_string()),
+        entries,
+    ))
+}

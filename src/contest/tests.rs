@@ -1,0 +1,197 @@
+//! Scoring and standings: ICPC penalties and ties, IOI best attempts, file names.
+
+use super::*;
+use crate::compile::{CompileReport, CompileStatus};
+use crate::report::{LimitsReport, Summary};
+
+fn report(verdict: Verdict) -> SubmissionReport {
+    SubmissionReport {
+        schema_version: 1,
+        problem: "p".into(),
+        submission: "f".into(),
+        language: "cpp".into(),
+        verdict,
+        compile: CompileReport {
+            status: if verdict == Verdict::CE {
+                CompileStatus::Error
+            } else {
+                CompileStatus::Ok
+            },
+            message: String::new(),
+            time_ms: 0,
+            cached: false,
+        },
+        limits: LimitsReport {
+            time_ms: 1000,
+            wall_ms: 3000,
+            memory_kib: 1024,
+            output_kib: 1024,
+        },
+        isolation: "cgroup-v1".into(),
+        tests: vec![],
+        skipped: vec![],
+        summary: Summary::of(&[]),
+    }
+}
+
+fn entry(who: &str, problem: &str, attempt: u32, verdict: Verdict, score: u64) -> Entry {
+    Entry {
+        contestant: who.into(),
+        file: format!("{who}/{problem}.{attempt}.cpp"),
+        problem: Some(problem.into()),
+        attempt,
+        error: None,
+        score: Some(score),
+        report: Some(report(verdict)),
+    }
+}
+
+fn contest(scoring: Scoring, who: &[&str]) -> ContestInfo {
+    ContestInfo {
+        title: "t".into(),
+        scoring,
+        penalty: 20,
+        problems: ["a", "b"]
+            .iter()
+            .map(|id| ContestProblem {
+                id: id.to_string(),
+                title: id.to_string(),
+                points: 100,
+            })
+            .collect(),
+        contestants: who.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+#[test]
+fn icpc_counts_rejected_attempts_before_the_first_ac_but_not_compile_errors() {
+    use Verdict::*;
+    let entries = vec![
+        entry("alice", "a", 1, WA, 0),
+        entry("alice", "a", 2, CE, 0),
+        entry("alice", "a", 3, AC, 100),
+        entry("alice", "a", 4, WA, 0),
+        entry("alice", "b", 1, TLE, 0),
+        entry("bob", "a", 1, AC, 100),
+        entry("bob", "b", 1, AC, 100),
+        entry("carol", "a", 1, AC, 100),
+        entry("carol", "b", 1, WA, 0),
+        entry("carol", "b", 2, AC, 100),
+    ];
+    let rows = standings(
+        &contest(Scoring::Icpc, &["alice", "bob", "carol", "dave"]),
+        &entries,
+    );
+    let summary: Vec<(usize, &str, usize, u64)> = rows
+        .iter()
+        .map(|r| (r.rank, r.contestant.as_str(), r.solved, r.penalty))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, "bob", 2, 0),
+            (2, "carol", 2, 20),
+            (3, "alice", 1, 20),
+            (4, "dave", 0, 0)
+        ]
+    );
+    let alice_a = &rows[2].cells[0];
+    assert_eq!(
+        (alice_a.attempts, alice_a.counted, alice_a.verdict),
+        (4, 2, Some(AC))
+    );
+    let alice_b = &rows[2].cells[1];
+    assert_eq!((alice_b.solved, alice_b.verdict), (false, Some(TLE)));
+}
+
+#[test]
+fn ties_share_a_rank() {
+    let entries = vec![
+        entry("x", "a", 1, Verdict::AC, 100),
+        entry("y", "a", 1, Verdict::AC, 100),
+    ];
+    let rows = standings(&contest(Scoring::Icpc, &["x", "y", "z"]), &entries);
+    let ranks: Vec<usize> = rows.iter().map(|r| r.rank).collect();
+    assert_eq!(ranks, [1, 1, 3]);
+}
+
+#[test]
+fn ioi_takes_the_best_attempt_per_problem() {
+    use Verdict::*;
+    let entries = vec![
+        entry("alice", "a", 1, WA, 40),
+        entry("alice", "a", 2, WA, 10),
+        entry("alice", "b", 1, AC, 100),
+        entry("bob", "a", 1, AC, 100),
+    ];
+    let rows = standings(&contest(Scoring::Ioi, &["alice", "bob"]), &entries);
+    assert_eq!((rows[0].contestant.as_str(), rows[0].score), ("alice", 140));
+    assert_eq!(rows[0].cells[0].score, 40);
+    assert_eq!((rows[1].contestant.as_str(), rows[1].score), ("bob", 100));
+}
+
+#[test]
+fn file_names_give_problem_and_attempt() {
+    let known: BTreeSet<String> = ["hdu-1527", "a.b"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(
+        parse_submission_name("hdu-1527.cpp", &known),
+        Some(("hdu-1527".into(), 1))
+    );
+    assert_eq!(
+        parse_submission_name("hdu-1527.2.cpp", &known),
+        Some(("hdu-1527".into(), 2))
+    );
+    assert_eq!(
+        parse_submission_name("a.b.py", &known),
+        Some(("a.b".into(), 1))
+    );
+    assert_eq!(
+        parse_submission_name("a.b.3.py", &known),
+        Some(("a.b".into(), 3))
+    );
+    assert_eq!(parse_submission_name("hdu-1527.0.cpp", &known), None);
+    assert_eq!(parse_submission_name("hdu-9999.cpp", &known), None);
+    assert_eq!(parse_submission_name("notes.txt", &known), None);
+}
+
+#[test]
+fn merged_parts_equal_the_whole() {
+    let all = vec![
+        entry("alice", "a", 1, Verdict::WA, 0),
+        entry("alice", "a", 2, Verdict::AC, 100),
+        entry("bob", "b", 1, Verdict::AC, 100),
+    ];
+    let info = contest(Scoring::Icpc, &["alice", "bob"]);
+    let whole = Results::new(info.clone(), None, all.clone());
+    let parts = vec![
+        (
+            PathBuf::from("1.json"),
+            Results::new(
+                info.clone(),
+                Some("slice:1/2".into()),
+                vec![all[0].clone(), all[2].clone()],
+            ),
+        ),
+        (
+            PathBuf::from("2.json"),
+            Results::new(info.clone(), Some("slice:2/2".into()), vec![all[1].clone()]),
+        ),
+    ];
+    let merged = Results::merge(parts).unwrap();
+    assert_eq!(merged.standings, whole.standings);
+    assert_eq!(
+        serde_json::to_string(&merged.entries).unwrap(),
+        serde_json::to_string(&whole.entries).unwrap()
+    );
+    let dup = vec![
+        (
+            PathBuf::from("1.json"),
+            Results::new(info.clone(), None, all.clone()),
+        ),
+        (PathBuf::from("1.json"), Results::new(info, None, all)),
+    ];
+    assert!(Results::merge(dup)
+        .unwrap_err()
+        .to_string()
+        .contains("again"));
+}

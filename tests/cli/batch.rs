@@ -1,0 +1,348 @@
+//! `judge batch` and `judge merge`: a mock contest judged into results.json,
+//! scoreboards and JUnit; partitions merged equal to one full run; the HTML
+//! scoreboard rendered by headless Chromium, its DOM checked against
+//! results.json and a screenshot saved.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{repo, Workspace};
+
+fn contest(name: &str) -> String {
+    format!("tests/fixtures/{name}")
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// (rank, contestant, solved, penalty, score) of every row.
+fn rows(results: &Value) -> Vec<(u64, String, u64, u64, u64)> {
+    results["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["rank"].as_u64().unwrap(),
+                s["contestant"].as_str().unwrap().to_string(),
+                s["solved"].as_u64().unwrap(),
+                s["penalty"].as_u64().unwrap(),
+                s["score"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn icpc_contest_is_judged_scored_and_reported() {
+    let _heavy = crate::support::cpu_heavy();
+    let workspace = Workspace::new();
+    let out = workspace.path().join("out");
+    let judged = workspace.judge([
+        "batch",
+        &contest("contest-icpc"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    judged.expect_code(0);
+    let results = read_json(&out.join("results.json"));
+    assert_eq!(results["schema_version"], 1);
+    assert_eq!(results["contest"]["scoring"], "icpc");
+    assert_eq!(
+        rows(&results),
+        [
+            (1, "alice".into(), 2, 20, 200),
+            (1, "bob".into(), 2, 20, 200),
+            (3, "carol".into(), 0, 0, 0),
+            (3, "dave".into(), 0, 0, 0),
+        ]
+    );
+    let entries = results["entries"].as_array().unwrap();
+    let find = |file: &str| {
+        entries
+            .iter()
+            .find(|e| e["file"] == file)
+            .unwrap_or_else(|| panic!("no entry {file}"))
+    };
+    // Every file is in the results: judged with its full report, or with why not.
+    assert_eq!(find("bob/hdu-1846.2.cpp")["report"]["verdict"], "CE");
+    assert_eq!(find("bob/hdu-1846.2.cpp")["attempt"], 2);
+    assert_eq!(find("alice/poj-2484.py")["report"]["verdict"], "WA");
+    assert!(
+        find("alice/poj-2484.py")["report"]["tests"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 5
+    );
+    assert!(find("dave/hdu-9999.cpp")["error"]
+        .as_str()
+        .unwrap()
+        .contains("names no problem of the contest"));
+    assert!(find("dave/hdu-1846.zig")["error"]
+        .as_str()
+        .unwrap()
+        .contains("unknown extension `.zig`"));
+    assert!(
+        find("")["error"].is_null()
+            || entries.iter().any(
+                |e| e["contestant"] == "carol" && e["error"] == "no submissions in this folder"
+            )
+    );
+    assert!(find("README")["error"]
+        .as_str()
+        .unwrap()
+        .contains("not inside a contestant folder"));
+    let text = std::fs::read_to_string(out.join("scoreboard.txt")).unwrap();
+    assert_eq!(text, judged.stdout, "stdout shows the scoreboard");
+    assert!(
+        text.contains("   1  alice            2       20  + AC      +1 AC"),
+        "{text}"
+    );
+    let html = std::fs::read_to_string(out.join("scoreboard.html")).unwrap();
+    assert!(
+        !html.contains("<script")
+            && !html.contains("http://")
+            && !html.contains("https://")
+            && !html.contains("src=")
+    );
+    let junit = std::fs::read_to_string(out.join("junit.xml")).unwrap();
+    assert!(
+        junit.starts_with("<?xml") && junit.contains("<testsuite name=\"alice/poj-2484.py\""),
+        "{junit}"
+    );
+    assert!(junit.contains("type=\"CE\""), "{junit}");
+}
+
+#[test]
+fn ioi_contest_scores_subtasks() {
+    let workspace = Workspace::new();
+    let out = workspace.path().join("out");
+    workspace
+        .judge([
+            "batch",
+            &contest("contest-ioi"),
+            "--out",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .expect_code(0);
+    let results = read_json(&out.join("results.json"));
+    assert_eq!(results["contest"]["problems"][0]["points"], 100);
+    // carol's solution is right only on the small subtask: 40 of 100.
+    assert_eq!(
+        rows(&results),
+        [
+            (1, "alice".into(), 1, 0, 100),
+            (2, "carol".into(), 0, 0, 40)
+        ]
+    );
+}
+
+/// results.json without what differs between runs of the same judging.
+fn normalised(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for key in ["time_ms", "wall_ms", "memory_kib", "cached", "partition"] {
+                    map.remove(key);
+                }
+                map.values_mut().for_each(strip);
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[test]
+fn partitions_merged_equal_the_full_run() {
+    let _heavy = crate::support::cpu_heavy();
+    let workspace = Workspace::new();
+    let dir = workspace.path();
+    let full = dir.join("full");
+    workspace
+        .judge([
+            "batch",
+            &contest("contest-icpc"),
+            "--out",
+            full.to_str().unwrap(),
+        ])
+        .expect_code(0);
+    let mut parts: Vec<PathBuf> = Vec::new();
+    for k in 1..=3 {
+        let out = dir.join(format!("part{k}"));
+        let slice = format!("slice:{k}/3");
+        workspace
+            .judge([
+                "batch",
+                &contest("contest-icpc"),
+                "--out",
+                out.to_str().unwrap(),
+                "--partition",
+                &slice,
+            ])
+            .expect_code(0);
+        let part = read_json(&out.join("results.json"));
+        assert_eq!(part["partition"], slice.as_str());
+        parts.push(out.join("results.json"));
+    }
+    let sizes: Vec<usize> = parts
+        .iter()
+        .map(|p| read_json(p)["entries"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(
+        sizes.iter().sum::<usize>(),
+        read_json(&full.join("results.json"))["entries"]
+            .as_array()
+            .unwrap()
+            .len()
+    );
+    assert!(
+        sizes.iter().all(|&n| n > 0),
+        "every part has work: {sizes:?}"
+    );
+    let merged = dir.join("merged");
+    let mut args: Vec<String> = vec!["merge".into()];
+    args.extend(parts.iter().map(|p| p.display().to_string()));
+    args.extend(["--out".into(), merged.display().to_string()]);
+    workspace.judge(&args).expect_code(0);
+    assert_eq!(
+        normalised(read_json(&merged.join("results.json"))),
+        normalised(read_json(&full.join("results.json")))
+    );
+    // The scoreboard is the same too (the HTML also shows times, which vary).
+    assert_eq!(
+        std::fs::read_to_string(merged.join("scoreboard.txt")).unwrap(),
+        std::fs::read_to_string(full.join("scoreboard.txt")).unwrap()
+    );
+    // The same part twice is refused.
+    let twice = workspace.judge([
+        "merge",
+        parts[0].to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    twice.expect_code(2);
+    assert!(
+        twice.stderr.contains("were the same parts given twice?"),
+        "{}",
+        twice.stderr
+    );
+}
+
+/// Attribute `name` of every element whose opening tag contains `marker`.
+fn attributes(dom: &str, marker: &str, name: &str) -> Vec<String> {
+    dom.match_indices(marker)
+        .filter_map(|(at, _)| {
+            let tag_start = dom[..at].rfind('<')?;
+            let tag_end = at + dom[at..].find('>')?;
+            let tag = &dom[tag_start..tag_end];
+            let key = format!("{name}=\"");
+            let start = tag.find(&key)? + key.len();
+            let len = tag[start..].find('"')?;
+            Some(tag[start..start + len].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn scoreboard_renders_in_a_browser_and_matches_the_results() {
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("Chromium is needed for this test: apt-get install chromium (.ci/run installs it)");
+    let workspace = Workspace::new();
+    let out = workspace.path().join("out");
+    workspace
+        .judge([
+            "batch",
+            &contest("contest-ioi"),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .expect_code(0);
+    let results = read_json(&out.join("results.json"));
+    let page = format!("file://{}", out.join("scoreboard.html").display());
+    let profile = workspace.path().join("chromium-profile");
+    let flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ];
+    let dom = std::process::Command::new(chromium)
+        .args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(["--dump-dom", &page])
+        .output()
+        .expect("run chromium");
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    assert!(
+        dom.contains("id=\"scoreboard\""),
+        "chromium rendered no scoreboard: {dom}"
+    );
+    // Rows: rank and contestant as in results.json.
+    let ranks = attributes(&dom, "class=\"row\"", "data-rank");
+    let who = attributes(&dom, "class=\"row\"", "data-contestant");
+    let expected: Vec<(String, String)> = rows(&results)
+        .into_iter()
+        .map(|r| (r.0.to_string(), r.1))
+        .collect();
+    let got: Vec<(String, String)> = ranks.into_iter().zip(who).collect();
+    assert_eq!(got, expected);
+    // Cells: verdict and points of every contestant x problem.
+    let verdicts = attributes(&dom, "class=\"cell ", "data-verdict");
+    let scores = attributes(&dom, "class=\"cell ", "data-score");
+    let cells: Vec<(String, String)> = results["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["cells"].as_array().unwrap().iter())
+        .map(|c| {
+            (
+                c["verdict"].as_str().unwrap_or("").to_string(),
+                c["score"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(verdicts.into_iter().zip(scores).collect::<Vec<_>>(), cells);
+    // The expandable attempts hold each attempt's per-test verdicts.
+    assert!(dom.contains("<details>") && dom.contains("class=\"attempt\""));
+    // A screenshot, kept with the build for people to look at.
+    let shots = repo().join("target/test-artifacts");
+    std::fs::create_dir_all(&shots).unwrap();
+    let shot = shots.join("scoreboard.png");
+    let status = std::process::Command::new(chromium)
+        .args(flags)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args([
+            "--window-size=1200,600",
+            &format!("--screenshot={}", shot.display()),
+            &page,
+        ])
+        .output()
+        .expect("run chromium");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    assert!(
+        std::fs::metadata(&shot)
+            .map(|m| m.len() > 1000)
+            .unwrap_or(false),
+        "no screenshot at {}",
+        shot.display()
+    );
+}
