@@ -346,3 +346,81 @@ fn scoreboard_renders_in_a_browser_and_matches_the_results() {
         shot.display()
     );
 }
+
+#[test]
+fn results_are_cached_and_marked_unless_no_cache() {
+    let workspace = Workspace::new();
+    let file = crate::support::submission("acwing-891/wa-sum-parity.c");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "acwing-891",
+            file.as_str(),
+            "--tests",
+            "sample-*",
+            "edge-*",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let judged = workspace.judge(&args);
+        judged.expect_code(1);
+        judged.report()
+    };
+    let cached = |r: &Value| -> Vec<bool> {
+        r["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["cached"].as_bool().unwrap())
+            .collect()
+    };
+    let first = run(&[]);
+    assert!(cached(&first).iter().all(|c| !c), "{first}");
+    let second = run(&[]);
+    assert!(cached(&second).iter().all(|c| *c), "{second}");
+    assert_eq!(first["verdict"], second["verdict"]);
+    let verdicts = |r: &Value| -> Vec<String> {
+        r["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["verdict"].to_string())
+            .collect()
+    };
+    assert_eq!(verdicts(&first), verdicts(&second));
+    let third = run(&["--no-cache"]);
+    assert!(cached(&third).iter().all(|c| !c), "{third}");
+}
+
+#[test]
+fn run_writes_junit_with_one_case_per_test() {
+    let workspace = Workspace::new();
+    let judged = workspace.judge([
+        "run",
+        "acwing-891",
+        &crate::support::submission("acwing-891/wa-sum-parity.c"),
+        &crate::support::submission("acwing-891/ac.c"),
+        "--tests",
+        "sample-*",
+        "edge-*",
+        "--format",
+        "junit",
+    ]);
+    judged.expect_code(1);
+    let xml = &judged.stdout;
+    assert!(
+        xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testsuite ").count(), 2);
+    assert_eq!(xml.matches("<testcase ").count(), 20, "{xml}");
+    assert!(
+        xml.contains("<failure message=\"WA: line 1: expected `Yes`, got `No`\" type=\"WA\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("--- expected (answer)"),
+        "the failure carries the diff: {xml}"
+    );
+}
