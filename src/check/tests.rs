@@ -151,3 +151,39 @@ fn outputs_in_files_are_compared_the_same() {
         Verdict::WA
     );
 }
+
+#[test]
+fn fast_token_comparison_agrees_with_the_detailed_one() {
+    let cases = [
+        ("1 2\n3", "1\n2 3\n", true),
+        ("12 3", "1 23", false),
+        ("123", "12", false),
+        ("12", "123", false),
+        ("", "  \n", true),
+        ("a", "", false),
+        ("Yes\r\n", "Yes\n", true),
+        ("yes", "Yes", false),
+    ];
+    for (a, b, equal) in cases {
+        assert_eq!(
+            tokens_equal(a.as_bytes(), b.as_bytes(), true).unwrap(),
+            equal,
+            "{a:?} vs {b:?}"
+        );
+        let detailed = check(&TOKENS, a, b).verdict == Verdict::AC;
+        assert_eq!(detailed, equal, "{a:?} vs {b:?}");
+    }
+    assert!(tokens_equal("yes".as_bytes(), "YES".as_bytes(), false).unwrap());
+}
+
+#[test]
+fn fast_token_comparison_across_buffer_boundaries() {
+    // Tokens that straddle the 1 MiB buffers, with different whitespace on each side.
+    let tokens: Vec<String> = (0..300_000u64).map(|i| format!("{}", i * 7919)).collect();
+    let a = tokens.join(" ");
+    let b = tokens.join("\t\r\n ");
+    assert!(tokens_equal(a.as_bytes(), b.as_bytes(), true).unwrap());
+    let mut c = b.clone();
+    c.push('1');
+    assert!(!tokens_equal(a.as_bytes(), c.as_bytes(), true).unwrap());
+}
