@@ -16,6 +16,7 @@ pub mod problem;
 pub mod report;
 pub mod sandbox;
 pub mod scaffold;
+pub mod shrink;
 pub mod testset;
 pub mod units;
 pub mod verdict;
