@@ -336,13 +336,20 @@ impl Slot {
                 (None, Version::V1) => "-1".into(),
                 (None, Version::V2) => "max".into(),
             };
-            write_at(&files.memory_limit, &limit)?;
+            let swap = match self.version {
+                Version::V1 => limit.as_str(),
+                Version::V2 => "0",
+            };
+            // v1 keeps memory.limit_in_bytes <= memory.memsw.limit_in_bytes,
+            // so a limit above the previous run's is refused (EINVAL) until
+            // the memory+swap limit is raised first.
+            if write_at(&files.memory_limit, &limit).is_err() {
+                if let Some(f) = &files.memsw_limit {
+                    write_at(f, swap)?;
+                }
+                write_at(&files.memory_limit, &limit)?;
+            }
             if let Some(f) = &files.memsw_limit {
-                let swap = if self.version == Version::V2 {
-                    "0"
-                } else {
-                    limit.as_str()
-                };
                 let _ = write_at(f, swap);
             }
             self.memory_set = Some(memory);
