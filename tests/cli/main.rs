@@ -8,12 +8,14 @@
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
-//! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones.
+//! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
+//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
 
 mod exit_codes;
 mod hostile;
 mod processes;
 mod reports;
+mod stress;
 mod support;
 mod verdicts;
 mod verify;
