@@ -34,8 +34,12 @@ use crate::verify::BRUTE_SKIP;
 
 /// Iterations run when neither `--iterations` nor `--time` is given.
 pub const DEFAULT_ITERATIONS: u64 = 1000;
-/// Iterations per size: the size grows by one every this many iterations.
+/// Iterations per size: the size grows every this many iterations.
 pub const ITERATIONS_PER_SIZE: u64 = 10;
+/// Sizes up to this one grow by 1; larger ones by a tenth.
+const LINEAR_SIZES: u64 = 10;
+/// No size is larger (the schedule stops growing there).
+const MAX_SIZE: u64 = 1 << 40;
 /// Candidates evaluated at most while shrinking (the result then says it
 /// may not be minimal).
 pub const MAX_SHRINK_TRIES: usize = 20_000;
@@ -207,9 +211,20 @@ pub fn iteration_seed(seed: u64, i: u64) -> u64 {
 }
 
 /// The size iteration `i` (from 0) asks for: 1 for the first
-/// [`ITERATIONS_PER_SIZE`] iterations, then 2, and so on.
+/// [`ITERATIONS_PER_SIZE`] iterations, then 2, and so on up to 10, then a
+/// tenth more every [`ITERATIONS_PER_SIZE`] iterations (11, 12, ..., 20, 22,
+/// 24, ...), so that generators with large sizes reach them (2000 after 700
+/// iterations). Integer arithmetic: the same on every machine.
 pub fn scheduled_size(i: u64) -> u64 {
-    1 + i / ITERATIONS_PER_SIZE
+    let block = i / ITERATIONS_PER_SIZE;
+    let mut size = (block + 1).min(LINEAR_SIZES);
+    for _ in LINEAR_SIZES..=block {
+        size += (size / 10).max(1);
+        if size >= MAX_SIZE {
+            return MAX_SIZE;
+        }
+    }
+    size
 }
 
 /// How one input went.
@@ -611,8 +626,10 @@ async fn build_file(judge: &Judge, submission: &Submission) -> Result<Executable
 
 /// Picks iteration `index`'s seed and size. The first iteration of a larger
 /// size runs its generator here, before more iterations start: if the
-/// generator refuses that size, the size stays at the largest it accepts,
-/// for this and every later iteration, whatever ran in parallel.
+/// generator refuses that size, the largest size it accepts is searched for
+/// (bisecting between the last accepted size and the refused one, with this
+/// iteration's seed) and used for this and every later iteration, whatever
+/// ran in parallel.
 async fn plan_iteration(
     harness: &Harness,
     spec: &StressSpec,
@@ -639,12 +656,24 @@ async fn plan_iteration(
                 sizes.accepted = size;
                 return Ok((plan, Some(input)));
             }
-            Err(_) if size > 1 && sizes.accepted == size - 1 => sizes.cap = Some(size - 1),
-            Err(why) => {
+            Err(why) if sizes.accepted == 0 => {
                 return Err(harness.package_err(format!(
                     "the generator failed for stress arguments `{}`: {why}",
                     plan.args.join(" ")
                 )))
+            }
+            Err(_) => {
+                let (mut lo, mut hi) = (sizes.accepted, size - 1);
+                while lo < hi {
+                    let mid = lo + (hi - lo).div_ceil(2);
+                    if harness.generate(&spec.args(seed, mid)).await?.is_ok() {
+                        lo = mid;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                sizes.accepted = lo;
+                sizes.cap = Some(lo);
             }
         }
     }
@@ -916,10 +945,18 @@ mod tests {
     }
 
     #[test]
-    fn sizes_grow_every_ten_iterations_up_to_the_cap() {
-        assert_eq!(scheduled_size(0), 1);
+    fn sizes_grow_by_one_then_by_a_tenth_up_to_the_cap() {
+        let first_of_blocks: Vec<u64> = (0..26).map(|b| scheduled_size(b * 10)).collect();
+        assert_eq!(
+            first_of_blocks,
+            [
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 24, 26,
+                28, 30, 33
+            ]
+        );
         assert_eq!(scheduled_size(9), 1);
-        assert_eq!(scheduled_size(10), 2);
+        assert!(scheduled_size(699) < 2000 && scheduled_size(700) >= 2000);
+        assert_eq!(scheduled_size(u64::MAX), MAX_SIZE);
         let sizes = Sizes {
             accepted: 6,
             cap: Some(6),
