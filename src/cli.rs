@@ -542,7 +542,7 @@ fn stress(config: Config, args: StressArgs, isolation: IsolationMode) -> Result<
                 } => {
                     let size = size.map(|s| format!(", size {s}")).unwrap_or_default();
                     eprintln!(
-                        "stress: {done} iterations ({per_second} /s{size}), {invalid} invalid skipped"
+                        "stress: {done} iterations, {per_second}/s{size}, {invalid} invalid skipped"
                     );
                 }
                 Progress::Shrinking { tried, smallest } => {
