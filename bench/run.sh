@@ -13,11 +13,11 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
-ROUNDS=5; SPAWNS=2000; TESTS=200
-if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=600; fi
+ROUNDS=5; SPAWNS=2000; TESTS=200; ITERATIONS=1000
+if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=600; ITERATIONS=300; fi
 
 WS=$ROOT/target/bench-ws
-rm -rf "$WS"; mkdir -p "$WS/problems/ab" "$WS/testdata/ab"
+rm -rf "$WS"; mkdir -p "$WS/problems/ab" "$WS/testdata/ab" "$WS/problems/ab-stress"
 cargo build --release --quiet
 JUDGE=$ROOT/target/release/judge
 rustc -O --edition 2021 -o "$WS/floor" bench/floor.rs
@@ -33,6 +33,24 @@ for i in $(seq 1 $TESTS); do
   echo "$i $((i * 7))" > "$WS/testdata/ab/$i.in"
   echo $((i * 8)) > "$WS/testdata/ab/$i.ans"
 done
+# The same A+B as a stress target: C generator, validator and reference, so an
+# iteration is four small dynamically linked programs (gen, validator,
+# reference, the file), each about the floor's cost.
+P=$WS/problems/ab-stress
+cat > "$P/gen.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) { unsigned long s = strtoul(argv[2], 0, 10) * 2654435761u; printf("%lu %lu\n", s % 1000, (s >> 10) % 1000); }
+C
+cat > "$P/validator.c" <<'C'
+#include <stdio.h>
+int main(void) { long a, b; return scanf("%ld %ld", &a, &b) == 2 && a >= 0 && b >= 0 ? 0 : 1; }
+C
+cat > "$P/reference.c" <<'C'
+#include <stdio.h>
+int main(void) { long a, b; if (scanf("%ld %ld", &a, &b) == 2) printf("%ld\n", a + b); }
+C
+printf 'id = "ab-stress"\ntitle = "A+B"\ntime_limit = "1s"\nmemory_limit = "64MiB"\ntestdata = "."\n[generator]\nsource = "gen.c"\n[validator]\nsource = "validator.c"\n[reference]\nsource = "reference.c"\n[stress]\ngenerate = ["small", "{seed}", "{size}"]\n[[tests]]\ngroup = "t"\ngenerate = ["small", "1", "1"]\n' > "$P/problem.toml"
 touch "$WS/judge.toml"
 cd "$WS"
 
@@ -48,18 +66,29 @@ per_test_us() { # ISOLATION: total wall of a whole judge run / TESTS, in µs
   python3 -c "print(f'{($t1 - $t0) * 1e6 / $TESTS:.1f}')"
 }
 
-declare -a FLOOR NONE FULL
+# Stress: iterations per second of the search loop as judge reports it
+# (compiles cached; setup excluded), with --jobs 1 (comparable with the
+# single-threaded floor) and --jobs 2.
+"$JUDGE" stress ab-stress ab.cpp --iterations 20 >/dev/null
+stress_ips() { # JOBS
+  "$JUDGE" -j "$1" stress ab-stress ab.cpp --iterations $ITERATIONS --format json 2>/dev/null |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_per_second"])'
+}
+
+declare -a FLOOR NONE FULL STRESS1 STRESS2
 for r in $(seq 1 $ROUNDS); do
   FLOOR+=("$("$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $SPAWNS)")
   NONE+=("$(per_test_us none)")
   FULL+=("$(per_test_us auto)")
-  echo "round $r/$ROUNDS: floor ${FLOOR[-1]} us, judge ${NONE[-1]} us, sandboxed ${FULL[-1]} us per test" >&2
+  STRESS1+=("$(stress_ips 1)")
+  STRESS2+=("$(stress_ips 2)")
+  echo "round $r/$ROUNDS: floor ${FLOOR[-1]} us, judge ${NONE[-1]} us, sandboxed ${FULL[-1]} us per test; stress ${STRESS1[-1]} it/s (-j 1), ${STRESS2[-1]} it/s (-j 2)" >&2
 done
 
-python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" <<'PY'
+python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${STRESS1[*]}" "${STRESS2[*]}" <<'PY'
 import json, statistics, sys
 level = sys.argv[1]
-floor, none, full = (list(map(float, a.split())) for a in sys.argv[2:5])
+floor, none, full, stress1, stress2 = (list(map(float, a.split())) for a in sys.argv[2:7])
 m = statistics.median
 res = {
     "floor_us": round(m(floor), 1),
@@ -70,11 +99,19 @@ res = {
 res["ratio_judge_floor"] = round(res["judge_us_per_test"] / res["floor_us"], 3)
 res["ratio_sandboxed_floor"] = round(res["judge_sandboxed_us_per_test"] / res["floor_us"], 3)
 res["ratio_sandboxed_judge"] = round(res["judge_sandboxed_us_per_test"] / res["judge_us_per_test"], 3)
+# An iteration is 4 processes (generator, validator, reference, the file).
+res["stress_iters_per_sec"] = round(m(stress1), 1)
+res["stress_iters_per_sec_jobs2"] = round(m(stress2), 1)
+res["stress_us_per_iteration"] = round(1e6 / res["stress_iters_per_sec"], 1)
+res["ratio_stress_floor"] = round(res["stress_us_per_iteration"] / res["floor_us"], 3)
+res["ratio_stress_floor_per_process"] = round(res["ratio_stress_floor"] / 4, 3)
 json.dump(res, open("../bench.json", "w"), indent=2)
 print("| measure | median | ratio |")
 print("|---|---|---|")
 print(f"| spawn floor (Rust, pipes, wait), per run | {res['floor_us']} us | 1.00 |")
 print(f"| judge, isolation rlimit-only, per test | {res['judge_us_per_test']} us | {res['ratio_judge_floor']} x floor |")
 print(f"| judge, isolation {level}, per test | {res['judge_sandboxed_us_per_test']} us | {res['ratio_sandboxed_floor']} x floor, {res['ratio_sandboxed_judge']} x rlimit-only |")
+print(f"| stress, -j 1, per iteration (4 processes) | {res['stress_us_per_iteration']} us ({res['stress_iters_per_sec']} it/s) | {res['ratio_stress_floor']} x floor, {res['ratio_stress_floor_per_process']} x floor per process |")
+print(f"| stress, -j 2 | {res['stress_iters_per_sec_jobs2']} it/s | |")
 PY
 echo "wrote target/bench.json" >&2

@@ -104,6 +104,45 @@ pub enum Command {
     Batch(BatchArgs),
     /// Combine the results.json of partitioned runs into the outputs of one run.
     Merge(MergeArgs),
+    /// Run a file on generated inputs against a trusted solution until it
+    /// fails, then shrink the failing input to a minimal one.
+    Stress(StressArgs),
+    /// Write a problem's full test set (inputs and answers) to a directory.
+    Gen(GenArgs),
+}
+
+/// Arguments of `judge stress`.
+#[derive(Debug, clap::Args)]
+pub struct StressArgs {
+    /// Problem id (looked up in problems/) or path to a problem directory.
+    pub problem: String,
+    /// The file to stress (a source, or a ready executable).
+    pub file: PathBuf,
+    /// Language of FILE, overriding detection by extension.
+    #[arg(long, value_name = "NAME")]
+    pub lang: Option<String>,
+    /// What gives the expected answers: the package's `reference`, its
+    /// `brute` force (inputs outside its bounds are skipped), or another
+    /// file, trusted like a reference but run in the sandbox (write
+    /// `./brute` for a file named brute).
+    #[arg(long, value_name = "reference|brute|FILE", default_value = "reference")]
+    pub against: String,
+    /// Seed of the whole run: the same seed and budget give the same
+    /// counterexample and minimal input.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after N iterations (default 1000 when --time is not given).
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// Stop starting iterations after this long (e.g. 30s, 2m).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub time: Option<std::time::Duration>,
+    /// Where to write the minimal input (default: <cache>/stress/<problem>-<seed>.in).
+    #[arg(long, value_name = "PATH")]
+    pub save: Option<PathBuf>,
+    /// Output format (`json`: one object, schema in docs/json-report.md).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Arguments of `judge batch`.
@@ -141,6 +180,31 @@ pub struct MergeArgs {
     /// What to print on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// Arguments of `judge gen`.
+#[derive(Debug, clap::Args)]
+pub struct GenArgs {
+    /// Problem id (looked up in problems/) or path to a problem directory.
+    pub problem: String,
+    /// The directory to write (created if missing; must be empty unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// File layout.
+    #[arg(long, value_enum, default_value_t = GenFormat::Numbered)]
+    pub format: GenFormat,
+    /// Write into a non-empty DIR, replacing the `*.in`, `*.ans` and `*.out` files in it.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// File layout of `judge gen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GenFormat {
+    /// `01.in` / `01.ans`, ... in test order.
+    Numbered,
+    /// online-judge-tools' `test/` folder: `sample-1.in` / `sample-1.out`, then `NAME.in` / `NAME.out`.
+    Oj,
 }
 
 /// Arguments of `judge new`.
@@ -262,6 +326,8 @@ fn run_cli(cli: Cli) -> Result<i32> {
         Command::Verify(args) => verify(config, args, isolation, no_cache),
         Command::Batch(args) => batch(config, args, isolation, no_cache),
         Command::Merge(args) => merge(args),
+        Command::Stress(args) => stress(config, args, isolation),
+        Command::Gen(args) => gen(config, args, isolation),
         Command::New(args) => {
             let dir = crate::scaffold::new_package(&config, &args.id)?;
             println!(
@@ -669,6 +735,139 @@ fn write_contest_outputs(
         Format::Junit => print!("{junit_xml}"),
     }
     Ok(())
+}
+
+/// A file named on the command line, with its language.
+fn submission_of(
+    config: &Config,
+    file: &std::path::Path,
+    lang: Option<&str>,
+) -> Result<Submission> {
+    if !file.is_file() {
+        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        return Err(Error::io(file, source));
+    }
+    let language = match lang {
+        Some(id) => config.language_by_id(id, file)?,
+        None => config.detect_language(file)?,
+    };
+    Ok(Submission {
+        path: file.to_path_buf(),
+        language,
+    })
+}
+
+fn stress(config: Config, args: StressArgs, isolation: IsolationMode) -> Result<i32> {
+    use crate::stress::{Against, Progress, StressOptions};
+    if args.iterations == Some(0) {
+        return Err(Error::Usage("--iterations must be at least 1".into()));
+    }
+    let problem = Arc::new(Problem::find(&args.problem, &config)?);
+    let submission = submission_of(&config, &args.file, args.lang.as_deref())?;
+    let against = match args.against.as_str() {
+        "reference" => Against::Reference,
+        "brute" => Against::Brute,
+        other => Against::File(submission_of(&config, std::path::Path::new(other), None)?),
+    };
+    let options = StressOptions {
+        against,
+        seed: args.seed,
+        iterations: args.iterations,
+        time: args.time,
+    };
+    let save = args.save.clone().unwrap_or_else(|| {
+        crate::stress::default_save_path(&config.cache_dir, &problem.id, args.seed)
+    });
+    let show_progress = std::io::stderr().is_terminal();
+    let jobs = config.jobs;
+    let judge = start_judge(config, isolation, std::slice::from_ref(&problem))?;
+    let mut report = block_on_interruptible(jobs, async {
+        crate::stress::stress(&judge, &problem, &submission, &options, |p| {
+            if !show_progress {
+                return;
+            }
+            match p {
+                Progress::Searching {
+                    done,
+                    invalid,
+                    per_second,
+                    size,
+                } => {
+                    let size = size.map(|s| format!(", size {s}")).unwrap_or_default();
+                    eprintln!(
+                        "stress: {done} iterations, {per_second}/s{size}, {invalid} invalid skipped"
+                    );
+                }
+                Progress::Shrinking { tried, smallest } => {
+                    eprintln!(
+                        "shrinking: {tried} candidates tried, smallest failing input {smallest} bytes"
+                    );
+                }
+            }
+        })
+        .await
+    })?;
+    if let Some(c) = &mut report.counterexample {
+        if let Some(parent) = save.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        std::fs::write(&save, c.minimal.input.as_bytes()).map_err(|e| Error::io(&save, e))?;
+        let shown = save
+            .strip_prefix(std::env::current_dir().unwrap_or_default())
+            .unwrap_or(&save)
+            .to_path_buf();
+        c.replay = Some(format!(
+            "judge run {} {} --input {}",
+            args.problem,
+            args.file.display(),
+            shown.display()
+        ));
+        c.saved = Some(shown);
+    }
+    let mut out = std::io::stdout();
+    let text = match args.format {
+        Format::Human => crate::stress::render_human(&report),
+        Format::Json => serde_json::to_string(&report).expect("serialisable") + "\n",
+        Format::Junit => {
+            return Err(Error::Usage(
+                "judge stress has no JUnit output (use --format human or json)".into(),
+            ))
+        }
+    };
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+    Ok(if report.counterexample.is_some() {
+        exit_code::NOT_ACCEPTED
+    } else {
+        exit_code::OK
+    })
+}
+
+fn gen(config: Config, args: GenArgs, isolation: IsolationMode) -> Result<i32> {
+    let problem = Arc::new(Problem::find(&args.problem, &config)?);
+    let jobs = config.jobs;
+    let judge = start_judge(config, isolation, std::slice::from_ref(&problem))?;
+    let tests = block_on_interruptible(jobs, async {
+        testset::materialise(&judge, &problem, &TestFilter::default()).await
+    })?;
+    let layout = match args.format {
+        GenFormat::Numbered => crate::export::Layout::Numbered,
+        GenFormat::Oj => crate::export::Layout::Oj,
+    };
+    let written = crate::export::write(&problem.id, &tests, &args.out, layout, args.force)?;
+    let mut out = std::io::stdout();
+    let width = written.iter().map(|e| e.input.len()).max().unwrap_or(0);
+    for e in &written {
+        let _ = writeln!(out, "{:<width$}  {}", e.input, e.test);
+    }
+    let _ = writeln!(
+        out,
+        "wrote {} tests of {} to {}",
+        written.len(),
+        problem.id,
+        args.out.display()
+    );
+    Ok(exit_code::OK)
 }
 
 fn list(config: &Config, args: ListArgs) -> Result<i32> {

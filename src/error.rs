@@ -92,6 +92,15 @@ pub enum Error {
         /// What failed, naming the program, the test and the reason.
         what: String,
     },
+    /// A file given on the command line that must run (not be judged), such
+    /// as the file `judge stress` tests, does not compile.
+    #[error("{} does not compile:\n{message}", path.display())]
+    DoesNotCompile {
+        /// The file.
+        path: PathBuf,
+        /// The compiler's message.
+        message: String,
+    },
     /// The process runner could not start or watch a process.
     #[error("could not run {program}")]
     Sandbox {

@@ -352,6 +352,61 @@ impl Judge {
         Ok(report)
     }
 
+    /// Judges a built program on one test, holding a slot: what
+    /// [`Judge::judge_submission`] does for each of its tests. `judge stress`
+    /// calls it once per generated input.
+    pub async fn judge_one(
+        &self,
+        exe: &Executable,
+        test: &TestCase,
+        checker: &Checker,
+        limits: ProblemLimits,
+        keep_output: bool,
+    ) -> Result<TestReport> {
+        let wall = wall_limit(limits.time, self.config().limits.wall_factor);
+        let _slot = self.inner.slots.acquire().await.expect("never closed");
+        // Not through the result cache: stress inputs are one-offs.
+        self.run_test(exe, test, checker, limits, wall, keep_output)
+            .await
+    }
+
+    /// Runs a built program that is not part of a package (so not trusted)
+    /// in the sandbox on `input`, holding a slot, with the time and output
+    /// limits of package programs and `memory` bytes (the problem's limit:
+    /// it is another solution of the problem); a large stdout spills into
+    /// `work`. For a file whose output serves as the answer (`judge stress
+    /// --against FILE`).
+    pub async fn run_untrusted(
+        &self,
+        exe: &Executable,
+        input: &Path,
+        work: &Path,
+        memory: u64,
+    ) -> Result<RunOutcome> {
+        let request = RunRequest {
+            argv: exe.argv(Some(memory)),
+            cwd: work.to_path_buf(),
+            stdin: Stdin::File(input.to_path_buf()),
+            stdout_spill: Some(work.join("stdout")),
+            environment: Environment::Minimal,
+            limits: sandbox::Limits {
+                memory: Some(memory),
+                address_space: exe.address_space_limit(),
+                ..package_limits()
+            },
+        };
+        let _slot = self.inner.slots.acquire().await.expect("never closed");
+        match self.inner.sandbox.run(&request, Profile::Submission).await {
+            Ok(outcome) => Ok(outcome),
+            Err(RunError::Spawn { program, source }) => Err(Error::MissingTool {
+                language: exe.language.id.clone(),
+                program,
+                source,
+            }),
+            Err(RunError::Watch { program, source }) => Err(Error::Sandbox { program, source }),
+        }
+    }
+
     async fn judge_test(
         &self,
         exe: &Executable,

@@ -34,6 +34,7 @@ struct ProblemDeserialize {
     generator: Option<ProgramDeserialize>,
     validator: Option<ValidatorDeserialize>,
     brute: Option<BruteDeserialize>,
+    stress: Option<StressDeserialize>,
     #[serde(default)]
     tests: Vec<GroupDeserialize>,
     #[serde(default)]
@@ -79,6 +80,12 @@ struct BruteDeserialize {
     #[serde(default)]
     generate: Vec<String>,
     count: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StressDeserialize {
+    generate: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -160,6 +167,8 @@ pub struct Problem {
     pub validator: Option<ValidatorSpec>,
     /// The brute force.
     pub brute: Option<BruteSpec>,
+    /// How `judge stress` generates its inputs (`None` without a generator).
+    pub stress: Option<StressSpec>,
     /// Test groups, in test order.
     pub groups: Vec<TestGroup>,
     /// Example solutions with expected verdicts.
@@ -248,6 +257,33 @@ pub struct BruteSpec {
     pub count: u32,
 }
 
+/// How `judge stress` calls the generator.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StressSpec {
+    /// Generator arguments; `{seed}` and `{size}` are replaced per iteration.
+    pub generate: Vec<String>,
+    /// Whether it came from a `[stress]` table (else it is the default).
+    pub explicit: bool,
+}
+
+impl StressSpec {
+    /// Whether the arguments grow with `{size}`.
+    pub fn grows(&self) -> bool {
+        self.generate.iter().any(|a| a.contains(SIZE))
+    }
+
+    /// The generator arguments for one iteration.
+    pub fn args(&self, seed: u64, size: u64) -> Vec<String> {
+        self.generate
+            .iter()
+            .map(|a| {
+                a.replace(SEED, &seed.to_string())
+                    .replace(SIZE, &size.to_string())
+            })
+            .collect()
+    }
+}
+
 /// A group of tests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TestGroup {
@@ -284,6 +320,8 @@ pub struct SolutionSpec {
 
 /// The placeholder for the seed in generator arguments.
 pub const SEED: &str = "{seed}";
+/// The placeholder for the size in `[stress]` generator arguments.
+pub const SIZE: &str = "{size}";
 
 impl Problem {
     /// Finds a problem by id (in the workspace's problems dir) or by path.
@@ -499,6 +537,12 @@ fn validate(
             generate: b.generate,
         }
     });
+    let stress = stress_spec(
+        raw.stress,
+        generator.is_some(),
+        brute.as_ref(),
+        &mut problems,
+    );
     if raw.tests.is_empty() {
         problems.push("tests: the problem has no test groups ([[tests]])".into());
     }
@@ -619,8 +663,51 @@ fn validate(
         generator,
         validator,
         brute,
+        stress,
         groups,
         solutions,
+    })
+}
+
+/// The `[stress]` generator arguments: as written, else the brute force's
+/// `generate` with `{size}` appended, else `small {seed} {size}`; `None`
+/// without a generator.
+fn stress_spec(
+    raw: Option<StressDeserialize>,
+    has_generator: bool,
+    brute: Option<&BruteSpec>,
+    problems: &mut Vec<String>,
+) -> Option<StressSpec> {
+    if let Some(raw) = raw {
+        if !has_generator {
+            problems.push("stress.generate: needs a [generator]".into());
+        }
+        if !raw.generate.iter().any(|a| a.contains(SEED)) {
+            problems.push(format!(
+                "stress.generate: must contain `{SEED}` (every iteration needs its own input)"
+            ));
+        }
+        return Some(StressSpec {
+            generate: raw.generate,
+            explicit: true,
+        });
+    }
+    if !has_generator {
+        return None;
+    }
+    let generate = match brute {
+        Some(b) if !b.generate.is_empty() => {
+            let mut args = b.generate.clone();
+            if !args.iter().any(|a| a.contains(SIZE)) {
+                args.push(SIZE.into());
+            }
+            args
+        }
+        _ => vec!["small".into(), SEED.into(), SIZE.into()],
+    };
+    Some(StressSpec {
+        generate,
+        explicit: false,
     })
 }
 

@@ -145,6 +145,13 @@ fn broken_specs_give_exact_messages() {
             &format!("{HEAD}[brute]\nsource = \"brute.rs\"\ncovers = \"all\"\ngenerate = [\"small\"]\n{GROUP}"),
             &["brute.generate: must contain `{seed}`", "brute.generate: needs a [generator]"],
         ),
+        (
+            &format!("{HEAD}[stress]\ngenerate = [\"small\", \"{{size}}\"]\n{GROUP}"),
+            &[
+                "stress.generate: needs a [generator]",
+                "stress.generate: must contain `{seed}` (every iteration needs its own input)",
+            ],
+        ),
     ];
     let (root, _) = fixture();
     let dir = root.path().join("problems").join("demo");
@@ -168,6 +175,34 @@ fn broken_specs_give_exact_messages() {
             .collect();
         assert_eq!(got, expected, "for spec:\n{text}");
     }
+}
+
+#[test]
+fn stress_arguments_default_to_the_brute_forces_with_a_size() {
+    let (root, config) = fixture();
+    let dir = root.path().join("problems").join("demo");
+    let parse = |extra: &str| {
+        Problem::parse(
+            &format!("{HEAD}[generator]\nsource = \"gen.rs\"\n{extra}{GROUP}"),
+            &dir,
+            &config,
+        )
+        .unwrap()
+        .stress
+        .unwrap()
+    };
+    let from_brute = parse(
+        "[brute]\nsource = \"brute.rs\"\ncovers = \"all\"\ngenerate = [\"tiny\", \"{seed}\"]\n",
+    );
+    assert_eq!(from_brute.generate, ["tiny", "{seed}", "{size}"]);
+    assert!(!from_brute.explicit);
+    assert_eq!(from_brute.args(7, 3), ["tiny", "7", "3"]);
+    assert_eq!(parse("").generate, ["small", "{seed}", "{size}"]);
+    let explicit = parse("[stress]\ngenerate = [\"random\", \"{seed}\", \"--n={size}\"]\n");
+    assert!(explicit.explicit && explicit.grows());
+    assert_eq!(explicit.args(1, 12), ["random", "1", "--n=12"]);
+    let without_generator = Problem::parse(&format!("{HEAD}{GROUP}"), &dir, &config).unwrap();
+    assert_eq!(without_generator.stress, None);
 }
 
 #[test]

@@ -458,6 +458,22 @@ pub async fn validate(
     if judge.cache().get(Kind::Valid, &key).is_some() {
         return Ok(());
     }
+    run_validator(judge, validator, args, input).await?;
+    judge
+        .cache()
+        .put_bytes(Kind::Valid, &key, b"ok")
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Runs the validator (with `args`) on an input, without the cache (for
+/// throwaway inputs such as stress iterations). `Err` holds why it is invalid.
+pub async fn run_validator(
+    judge: &Judge,
+    validator: &Executable,
+    args: &[String],
+    input: &Path,
+) -> std::result::Result<(), String> {
     let mut argv = validator.argv(None);
     argv.extend(args.iter().map(OsString::from));
     let scratch = judge.cache().scratch_dir().map_err(|e| e.to_string())?;
@@ -480,10 +496,6 @@ pub async fn validate(
             format!("the validator says: {said}")
         });
     }
-    judge
-        .cache()
-        .put_bytes(Kind::Valid, &key, b"ok")
-        .map_err(|e| e.to_string())?;
     Ok(())
 }
 
@@ -525,7 +537,8 @@ pub async fn answer_from_reference(
     store(judge, Kind::Answer, &key, &outcome.stdout)
 }
 
-fn describe_failure(outcome: &crate::sandbox::RunOutcome) -> String {
+/// Why a package program failed: the exit or limit, and its last stderr line.
+pub fn describe_failure(outcome: &crate::sandbox::RunOutcome) -> String {
     let how = match outcome.limit_hit {
         Some(hit) => format!("stopped by the {hit:?} limit for package programs"),
         None => outcome.describe_exit(),

@@ -9,13 +9,15 @@
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
-//! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones.
+//! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
+//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
 
 mod batch;
 mod exit_codes;
 mod hostile;
 mod processes;
 mod reports;
+mod stress;
 mod support;
 mod verdicts;
 mod verify;

@@ -31,7 +31,9 @@ pub fn problem(name: &str) -> String {
 /// the cache in the temporary directory and the problem and test-data
 /// directories pointing (absolutely) at the repository's.
 pub struct Workspace {
-    dir: tempfile::TempDir,
+    /// Removes the directory when dropped (`None` for a shared workspace).
+    _temporary: Option<tempfile::TempDir>,
+    root: PathBuf,
     config: PathBuf,
 }
 
@@ -47,39 +49,27 @@ impl Workspace {
             .prefix("judge-cli-test-")
             .tempdir()
             .expect("create a temporary directory");
-        let text = std::fs::read_to_string(repo().join("judge.toml")).expect("read judge.toml");
-        let mut config: toml::Table = text.parse().expect("the repository's judge.toml parses");
-        let mut set = |key: &str, path: &Path| {
-            let path = path.to_str().expect("UTF-8 temporary path").to_string();
-            config.insert(key.into(), toml::Value::String(path));
-        };
-        set("cache_dir", &dir.path().join("cache"));
-        set("problems_dir", &repo().join("problems"));
-        set("testdata_dir", &repo().join("testdata"));
-        // Tests share two cores: give CPU-bound runs room to reach their CPU
-        // limit before the wall clock stops them (the default is 3).
-        let table = config
-            .entry("limits")
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        if let toml::Value::Table(t) = table {
-            t.insert("wall_factor".into(), toml::Value::Float(5.0));
+        let config = write_config(dir.path(), limits);
+        Workspace {
+            root: dir.path().to_path_buf(),
+            _temporary: Some(dir),
+            config,
         }
-        if !limits.is_empty() {
-            let extra: toml::Table = limits.parse().expect("limits parse");
-            let table = config
-                .entry("limits")
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            if let toml::Value::Table(t) = table {
-                t.extend(extra);
-            }
+    }
+
+    /// A workspace kept in `target/tmp/NAME` across tests and test runs, for
+    /// tests that need the same slow builds (the cache is content-addressed
+    /// and its writes atomic, so sharing it is safe). Create it once per test
+    /// binary (e.g. in a `OnceLock`): this rewrites its judge.toml.
+    pub fn shared(name: &str) -> Workspace {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        std::fs::create_dir_all(&root).expect("create the shared workspace");
+        let config = write_config(&root, "");
+        Workspace {
+            _temporary: None,
+            root,
+            config,
         }
-        let path = dir.path().join("judge.toml");
-        std::fs::write(
-            &path,
-            toml::to_string(&config).expect("serialise judge.toml"),
-        )
-        .expect("write judge.toml");
-        Workspace { dir, config: path }
     }
 
     /// The workspace's judge.toml.
@@ -90,7 +80,7 @@ impl Workspace {
     /// The temporary directory. Its path appears in the argv of every program
     /// the judge runs from its cache, so it also marks this test's processes.
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.root
     }
 
     /// `judge --config WORKSPACE/judge.toml --color never ARGS...`, run from
@@ -115,6 +105,44 @@ impl Workspace {
             stderr: String::from_utf8(output.stderr).expect("judge prints UTF-8"),
         }
     }
+}
+
+/// Writes `dir/judge.toml`: the repository's, with the cache in `dir` and
+/// `limits` added to `[limits]`. Returns its path.
+fn write_config(dir: &Path, limits: &str) -> PathBuf {
+    let text = std::fs::read_to_string(repo().join("judge.toml")).expect("read judge.toml");
+    let mut config: toml::Table = text.parse().expect("the repository's judge.toml parses");
+    let mut set = |key: &str, path: &Path| {
+        let path = path.to_str().expect("UTF-8 temporary path").to_string();
+        config.insert(key.into(), toml::Value::String(path));
+    };
+    set("cache_dir", &dir.join("cache"));
+    set("problems_dir", &repo().join("problems"));
+    set("testdata_dir", &repo().join("testdata"));
+    // Tests share two cores: give CPU-bound runs room to reach their CPU
+    // limit before the wall clock stops them (the default is 3).
+    let table = config
+        .entry("limits")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(t) = table {
+        t.insert("wall_factor".into(), toml::Value::Float(5.0));
+    }
+    if !limits.is_empty() {
+        let extra: toml::Table = limits.parse().expect("limits parse");
+        let table = config
+            .entry("limits")
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if let toml::Value::Table(t) = table {
+            t.extend(extra);
+        }
+    }
+    let path = dir.join("judge.toml");
+    std::fs::write(
+        &path,
+        toml::to_string(&config).expect("serialise judge.toml"),
+    )
+    .expect("write judge.toml");
+    path
 }
 
 /// Held by tests that saturate the CPU (fork bombs, a thousand runs, the

@@ -141,3 +141,28 @@ fn json_report_has_the_matrix() {
     assert_eq!(solutions[2]["report"]["verdict"], "WA");
     assert_eq!(solutions[2]["expected"][0], "WA");
 }
+
+/// Problems verified one after the other share the sandbox's keepers, so a
+/// keeper's memory limit goes up between runs (64 MiB, then 256 MiB): cgroup
+/// v1 refuses that unless the memory+swap limit is raised first.
+#[test]
+fn problems_with_rising_memory_limits_verify_in_one_run() {
+    let p = Package::new();
+    let small = p.dir.path().join("mini-nim-64");
+    copy_dir(&p.path(""), &small);
+    let spec = std::fs::read_to_string(small.join("problem.toml")).unwrap();
+    let spec = spec
+        .replace("id = \"mini-nim\"", "id = \"mini-nim-64\"")
+        .replace("memory_limit = \"256MiB\"", "memory_limit = \"64MiB\"");
+    std::fs::write(small.join("problem.toml"), spec).unwrap();
+    let out = Command::cargo_bin("judge")
+        .unwrap()
+        .current_dir(p.dir.path())
+        .args(["verify", "mini-nim-64", "mini-nim", "--color", "never"])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text.matches("ok: the package holds").count(), 2, "{text}");
+}
