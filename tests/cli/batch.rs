@@ -254,10 +254,20 @@ fn attributes(dom: &str, marker: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn scoreboard_renders_in_a_browser_and_matches_the_results() {
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .into_iter()
-        .find(|p| Path::new(p).exists())
-        .expect("Chromium is needed for this test: apt-get install chromium (.ci/run installs it)");
+        .find(|p| Path::new(p).exists());
+    // CI must run it (.ci/run installs Chromium); elsewhere say it was skipped.
+    let Some(chromium) = found else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Chromium is needed for this test on CI: apt-get install chromium (.ci/run installs it)"
+        );
+        eprintln!(
+            "SKIPPED scoreboard_renders_in_a_browser: no Chromium (apt-get install chromium)"
+        );
+        return;
+    };
     let workspace = Workspace::new();
     let out = workspace.path().join("out");
     workspace
