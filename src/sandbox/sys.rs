@@ -122,27 +122,13 @@ pub fn reap(pid: u32) -> io::Result<Reaped> {
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         // SAFETY: valid pointers to locals.
         let rc = unsafe { libc::wait4(pid as libc::pid_t, &mut status, 0, &mut usage) };
-        if rc < 0 {
-            let err = io::Error::last_os_error();
-            if err.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
+        if rc >= 0 {
+            return Ok(reaped_from(status, &usage));
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
             return Err(err);
         }
-        let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-        let (code, signal) = if libc::WIFEXITED(status) {
-            (Some(libc::WEXITSTATUS(status)), None)
-        } else if libc::WIFSIGNALED(status) {
-            (None, Some(libc::WTERMSIG(status)))
-        } else {
-            (None, None)
-        };
-        return Ok(Reaped {
-            code,
-            signal,
-            cpu_time: tv(usage.ru_utime) + tv(usage.ru_stime),
-            max_rss_kib: usage.ru_maxrss.max(0) as u64,
-        });
     }
 }
 
