@@ -322,7 +322,7 @@ impl Config {
                 return Ok(lang.clone());
             }
         }
-        if is_executable(file) {
+        if crate::sandbox::is_executable_file(file) {
             return Ok(Language::executable());
         }
         let reason = if ext.is_empty() {
@@ -378,11 +378,6 @@ fn check_placeholders(word: &str, at: &str, problems: &mut Vec<String>) {
         }
         rest = &rest[start + len + 1..];
     }
-}
-
-fn is_executable(file: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// Makes a path absolute against the current directory without resolving links.

@@ -60,11 +60,6 @@ impl Isolation {
             Isolation::RlimitOnly => "rlimit-only",
         }
     }
-
-    /// Whether this is weaker than full isolation (shown as a warning).
-    pub fn is_weak(self) -> bool {
-        !matches!(self, Isolation::Cgroup(_))
-    }
 }
 
 impl Serialize for Isolation {
@@ -282,16 +277,25 @@ fn resolve_program(program: &OsString) -> OsString {
         return found.clone();
     }
     let user_path = std::env::var_os("PATH").unwrap_or_default();
-    let found = std::env::split_paths(SYSTEM_PATH)
-        .chain(std::env::split_paths(&user_path))
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable_file(candidate))
-        .map_or_else(|| program.clone(), PathBuf::into_os_string);
+    let dirs = std::env::split_paths(SYSTEM_PATH).chain(std::env::split_paths(&user_path));
+    let found = search_path(program, dirs);
     map.insert(program.clone(), found.clone());
     found
 }
 
-fn is_executable_file(path: &Path) -> bool {
+/// The first executable `program` in `dirs` (a bare name only; a path or a
+/// name found nowhere is returned unchanged, for exec to report).
+fn search_path(program: &OsString, dirs: impl Iterator<Item = PathBuf>) -> OsString {
+    if Path::new(program).components().count() != 1 {
+        return program.clone();
+    }
+    dirs.map(|dir| dir.join(program))
+        .find(|candidate| is_executable_file(candidate))
+        .map_or_else(|| program.clone(), PathBuf::into_os_string)
+}
+
+/// Whether `path` is a regular file with an execute bit.
+pub fn is_executable_file(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
@@ -1033,29 +1037,15 @@ impl Shared {
             stderr: drained.stderr,
             stderr_truncated: drained.stderr_truncated,
             memory_exceeded,
-            isolation: if submission {
-                level
-            } else {
-                compile_level(level)
-            },
+            isolation: level,
         })
     }
 }
 
-fn compile_level(level: Isolation) -> Isolation {
-    level
-}
-
 /// Resolves a bare program name against the judge's own PATH (compilers).
 fn find_in_user_path(program: &OsString) -> OsString {
-    if Path::new(program).components().count() != 1 {
-        return program.clone();
-    }
     let user_path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&user_path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable_file(candidate))
-        .map_or_else(|| program.clone(), PathBuf::into_os_string)
+    search_path(program, std::env::split_paths(&user_path))
 }
 
 #[cfg(test)]
