@@ -691,6 +691,18 @@ pub fn classify(
             ),
         ));
     }
+    // A run that failed after a fork was refused failed because of it (a
+    // fork bomb reaches every other limit too, whichever comes first).
+    if outcome.process_limit_hit && !outcome.success() {
+        return Some((
+            Verdict::RE,
+            format!(
+                "tried to create more than {} processes and threads ({}); a submission may not fork without bound",
+                crate::sandbox::RUN_PROCESSES,
+                outcome.describe_exit()
+            ),
+        ));
+    }
     if outcome.limit_hit == Some(LimitHit::CpuTime) || outcome.cpu_time > limits.time {
         return Some((
             Verdict::TLE,
@@ -799,6 +811,7 @@ mod tests {
             stderr: stderr.as_bytes().to_vec(),
             stderr_truncated: false,
             memory_exceeded: false,
+            process_limit_hit: false,
             isolation: Isolation::RlimitOnly,
         }
     }
@@ -904,6 +917,32 @@ mod tests {
             m(outcome(Exit::Code(0), None, 10, 70_000, "")),
             "peak memory 68.4 MiB exceeds the limit of 64.0 MiB"
         );
+    }
+
+    #[test]
+    fn a_refused_fork_explains_a_failed_run() {
+        let forked = |exit, limit_hit, cpu_ms, memory_exceeded| {
+            let mut o = outcome(exit, limit_hit, cpu_ms, 64 << 10, "");
+            o.memory_exceeded = memory_exceeded;
+            o.process_limit_hit = true;
+            classify(&o, &LIMITS, Duration::from_secs(3), true)
+        };
+        // A fork bomb stopped by the OOM killer or the CPU limit is RE for
+        // its processes, whichever limit it reached first.
+        for o in [
+            forked(Exit::Signal(9), None, 300, true),
+            forked(Exit::Signal(9), Some(LimitHit::CpuTime), 1010, false),
+        ] {
+            let (verdict, message) = o.expect("a verdict");
+            assert_eq!(verdict, Verdict::RE);
+            assert!(
+                message.starts_with("tried to create more than 128 processes"),
+                "{message}"
+            );
+        }
+        // A program that survives a refused fork and exits cleanly is judged
+        // on its output.
+        assert_eq!(forked(Exit::Code(0), None, 10, false), None);
     }
 
     #[test]

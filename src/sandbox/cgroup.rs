@@ -236,6 +236,8 @@ pub struct Slot {
     pids_set: Option<u64>,
     /// The OOM-kill counter after the last run.
     oom_seen: u64,
+    /// The refused-fork counter after the last run.
+    pids_seen: u64,
     /// v2: CPU usage at `prepare` (cpu.stat cannot be reset).
     cpu_base: u64,
 }
@@ -248,6 +250,9 @@ struct Files {
     pids: fs::File,
     cpu: fs::File,
     oom: fs::File,
+    /// `pids.events` (its `max` counter: forks refused at the limit), where
+    /// the kernel has it.
+    pids_events: Option<fs::File>,
 }
 
 /// What a run used, read from its cgroup.
@@ -259,6 +264,8 @@ pub struct Usage {
     pub peak_bytes: u64,
     /// Whether the OOM killer acted in this run (evidence of MLE).
     pub oom_killed: bool,
+    /// Whether a fork or clone was refused at the process limit in this run.
+    pub pids_limited: bool,
 }
 
 impl Slot {
@@ -281,6 +288,7 @@ impl Slot {
             memory_set: None,
             pids_set: None,
             oom_seen: 0,
+            pids_seen: 0,
             cpu_base: 0,
         };
         let rw = |p: PathBuf| fs::OpenOptions::new().read(true).write(true).open(p);
@@ -292,6 +300,7 @@ impl Slot {
                 pids: rw(slot.file(1, "pids.max"))?,
                 cpu: rw(slot.file(2, "cpuacct.usage"))?,
                 oom: fs::File::open(slot.file(0, "memory.oom_control"))?,
+                pids_events: fs::File::open(slot.file(1, "pids.events")).ok(),
             },
             Version::V2 => Files {
                 memory_limit: rw(slot.file(0, "memory.max"))?,
@@ -300,9 +309,11 @@ impl Slot {
                 pids: rw(slot.file(0, "pids.max"))?,
                 cpu: fs::File::open(slot.file(0, "cpu.stat"))?,
                 oom: fs::File::open(slot.file(0, "memory.events"))?,
+                pids_events: fs::File::open(slot.file(0, "pids.events")).ok(),
             },
         };
         slot.oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
+        slot.pids_seen = pids_refused(&files)?;
         slot.files = Some(files);
         Ok(slot)
     }
@@ -379,10 +390,14 @@ impl Slot {
         let oom = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
         let oom_killed = oom > self.oom_seen;
         self.oom_seen = oom;
+        let refused = pids_refused(files)?;
+        let pids_limited = refused > self.pids_seen;
+        self.pids_seen = refused;
         Ok(Usage {
             cpu_ns,
             peak_bytes,
             oom_killed,
+            pids_limited,
         })
     }
 
@@ -397,6 +412,15 @@ impl Slot {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
         }
+    }
+}
+
+/// How many forks the pids controller has refused so far (0 where the kernel
+/// does not count them).
+fn pids_refused(files: &Files) -> io::Result<u64> {
+    match &files.pids_events {
+        Some(f) => Ok(keyed(&read_at(f)?, "max").unwrap_or(0)),
+        None => Ok(0),
     }
 }
 

@@ -216,6 +216,9 @@ pub struct RunOutcome {
     pub stderr_truncated: bool,
     /// Evidence that the memory limit stopped it (a cgroup OOM kill).
     pub memory_exceeded: bool,
+    /// Evidence that it tried to create more processes than a run may have
+    /// (the pids cgroup refused a fork).
+    pub process_limit_hit: bool,
     /// Isolation level and measurement method.
     pub isolation: Isolation,
 }
@@ -420,6 +423,7 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         stderr: drained.stderr,
         stderr_truncated: drained.stderr_truncated,
         memory_exceeded: false,
+        process_limit_hit: false,
         isolation: Isolation::RlimitOnly,
     })
 }
@@ -682,7 +686,7 @@ pub struct SandboxPaths {
 }
 
 /// Processes allowed per run (threads count too).
-const RUN_PROCESSES: u64 = 128;
+pub const RUN_PROCESSES: u64 = 128;
 /// Processes allowed per compilation.
 const COMPILE_PROCESSES: u64 = 512;
 
@@ -904,7 +908,8 @@ impl Shared {
             COMPILE_PROCESSES
         };
         if let Some(slot) = &mut keeper.slot {
-            slot.prepare(memory, processes).map_err(watch_err)?;
+            // The keeper lives in the slot too: one more than the run's share.
+            slot.prepare(memory, processes + 1).map_err(watch_err)?;
         }
         let mounts = [
             (self.paths.builds.clone(), keeper::BUILDS_MOUNT),
@@ -1016,13 +1021,14 @@ impl Shared {
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXFSZ) {
             limit_hit = Some(LimitHit::Output);
         }
-        let (cpu_time, peak_memory_kib, memory_exceeded) = match usage {
+        let (cpu_time, peak_memory_kib, memory_exceeded, process_limit_hit) = match usage {
             Some(u) => (
                 Duration::from_nanos(u.cpu_ns),
                 u.peak_bytes / 1024,
                 u.oom_killed,
+                u.pids_limited,
             ),
-            None => (result.cpu_time, result.max_rss_kib, false),
+            None => (result.cpu_time, result.max_rss_kib, false, false),
         };
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXCPU) {
             limit_hit = Some(LimitHit::CpuTime);
@@ -1037,6 +1043,7 @@ impl Shared {
             stderr: drained.stderr,
             stderr_truncated: drained.stderr_truncated,
             memory_exceeded,
+            process_limit_hit,
             isolation: level,
         })
     }
