@@ -134,69 +134,130 @@ static WHITESPACE: [bool; 256] = {
     table
 };
 
-/// A buffered byte stream for [`tokens_equal`].
-struct Bytes<R> {
+/// One side of [`tokens_equal`]: a buffer cut at a token boundary, so the
+/// hot loop compares whole tokens inside plain slices. `buf[pos..end]` is
+/// being compared; `buf[end..valid]` is the start of a token that continues
+/// in the next read and is carried over to it.
+struct TokenSlices<R> {
     reader: R,
     buf: Vec<u8>,
     pos: usize,
-    len: usize,
+    end: usize,
+    valid: usize,
+    eof: bool,
 }
 
-impl<R: Read> Bytes<R> {
-    fn new(reader: R) -> Self {
-        Bytes {
+impl<R: Read> TokenSlices<R> {
+    fn new(reader: R, chunk: usize) -> Self {
+        TokenSlices {
             reader,
-            buf: vec![0u8; CHUNK],
+            buf: vec![0u8; chunk],
             pos: 0,
-            len: 0,
+            end: 0,
+            valid: 0,
+            eof: false,
         }
     }
 
-    /// The unread part of the buffer, refilled when empty (empty at the end).
-    fn rest(&mut self) -> io::Result<&[u8]> {
-        if self.pos == self.len {
-            self.len = fill(&mut self.reader, &mut self.buf)?;
-            self.pos = 0;
+    /// Moves on to the next part of the stream; false when it is used up.
+    fn refill(&mut self) -> io::Result<bool> {
+        self.buf.copy_within(self.end..self.valid, 0);
+        self.valid -= self.end;
+        self.pos = 0;
+        if !self.eof {
+            let n = fill(&mut self.reader, &mut self.buf[self.valid..])?;
+            self.eof = self.valid + n < self.buf.len();
+            self.valid += n;
         }
-        Ok(&self.buf[self.pos..self.len])
+        self.end = if self.eof {
+            self.valid
+        } else {
+            // Cut after the last whitespace; a buffer with none holds part of
+            // a token longer than the buffer, compared in pieces.
+            self.buf[..self.valid]
+                .iter()
+                .rposition(|&c| WHITESPACE[c as usize])
+                .map_or(self.valid, |i| i + 1)
+        };
+        Ok(self.end > 0)
     }
 
     /// Skips whitespace; false at the end of the stream.
     fn skip_whitespace(&mut self) -> io::Result<bool> {
         loop {
-            let rest = self.rest()?;
-            if rest.is_empty() {
-                return Ok(false);
-            }
-            match rest.iter().position(|&c| !WHITESPACE[c as usize]) {
+            match self.buf[self.pos..self.end]
+                .iter()
+                .position(|&c| !WHITESPACE[c as usize])
+            {
                 Some(i) => {
                     self.pos += i;
                     return Ok(true);
                 }
-                None => self.pos = self.len,
+                None => {
+                    self.pos = self.end;
+                    if !self.refill()? {
+                        return Ok(false);
+                    }
+                }
             }
         }
     }
 
-    /// Length of the token piece at the start of the buffer, and whether the
-    /// token ends within the buffer (whitespace follows) or the stream ends.
-    fn piece(&mut self) -> io::Result<(usize, bool)> {
-        let rest = self.rest()?;
-        if rest.is_empty() {
-            return Ok((0, true));
+    /// The byte at the read position (None at the end of the stream).
+    fn peek(&mut self) -> io::Result<Option<u8>> {
+        if self.pos == self.end && !self.refill()? {
+            return Ok(None);
         }
-        Ok(match rest.iter().position(|&c| WHITESPACE[c as usize]) {
-            Some(i) => (i, true),
-            None => (rest.len(), false),
+        Ok(Some(self.buf[self.pos]))
+    }
+}
+
+/// ASCII lower case of every byte, for case-insensitive token comparison.
+static LOWER: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = (i as u8).to_ascii_lowercase();
+        i += 1;
+    }
+    table
+};
+
+/// Whether two streams hold the same whitespace-separated tokens, in one
+/// pass without copying tokens, in memory bounded by two buffers (the fast
+/// path of the tokens checker).
+pub fn tokens_equal(a: impl Read, b: impl Read, case_sensitive: bool) -> io::Result<bool> {
+    if case_sensitive {
+        tokens_equal_by(a, b, CHUNK, true, |x, y| x == y)
+    } else {
+        tokens_equal_by(a, b, CHUNK, false, |x, y| {
+            LOWER[x as usize] == LOWER[y as usize]
         })
     }
 }
 
-/// Whether two streams hold the same whitespace-separated tokens, in one
-/// pass without copying tokens (the fast path of the tokens checker).
-pub fn tokens_equal(a: impl Read, b: impl Read, case_sensitive: bool) -> io::Result<bool> {
-    let (mut a, mut b) = (Bytes::new(a), Bytes::new(b));
+/// `exact`: `same` is byte equality, so tokens may be compared eight bytes
+/// at a time.
+fn tokens_equal_by(
+    a: impl Read,
+    b: impl Read,
+    chunk: usize,
+    exact: bool,
+    same: impl Fn(u8, u8) -> bool + Copy,
+) -> io::Result<bool> {
+    let (mut a, mut b) = (TokenSlices::new(a, chunk), TokenSlices::new(b, chunk));
     loop {
+        // The hot loop: every token pair that lies whole inside both slices.
+        match whole_tokens(&a.buf[a.pos..a.end], &b.buf[b.pos..b.end], exact, same) {
+            Some((i, j)) => {
+                a.pos += i;
+                b.pos += j;
+            }
+            None => return Ok(false),
+        }
+        // The rest, one token at a time: a slice ran out (refill), or a
+        // token reaches the end of its slice (the stream's end, or a token
+        // longer than the buffer).
         let (more_a, more_b) = (a.skip_whitespace()?, b.skip_whitespace()?);
         if more_a != more_b {
             return Ok(false);
@@ -204,39 +265,79 @@ pub fn tokens_equal(a: impl Read, b: impl Read, case_sensitive: bool) -> io::Res
         if !more_a {
             return Ok(true);
         }
-        // Both are at the start of a token. Compare it piece by piece: a
-        // piece ends where either token or either buffer ends.
         loop {
-            let (len_a, ends_a) = a.piece()?;
-            let (len_b, ends_b) = b.piece()?;
-            let n = len_a.min(len_b);
-            let (pa, pb) = (&a.buf[a.pos..a.pos + n], &b.buf[b.pos..b.pos + n]);
-            let same = if case_sensitive {
-                pa == pb
-            } else {
-                pa.eq_ignore_ascii_case(pb)
-            };
-            if !same {
-                return Ok(false);
-            }
-            a.pos += n;
-            b.pos += n;
-            // Each side either ended its token right here, or has more of it
-            // (in this buffer, or after a refill).
-            let a_done = ends_a && len_a == n;
-            let b_done = ends_b && len_b == n;
-            match (a_done, b_done) {
+            let (sa, sb) = (&a.buf[a.pos..a.end], &b.buf[b.pos..b.end]);
+            let k = sa
+                .iter()
+                .zip(sb)
+                .position(|(&x, &y)| !same(x, y) || WHITESPACE[x as usize])
+                .unwrap_or(sa.len().min(sb.len()));
+            a.pos += k;
+            b.pos += k;
+            let (x, y) = (a.peek()?, b.peek()?);
+            let ends = |c: Option<u8>| c.is_none_or(|c| WHITESPACE[c as usize]);
+            match (ends(x), ends(y)) {
                 (true, true) => break,
-                (true, false) if len_b > n => return Ok(false),
-                (false, true) if len_a > n => return Ok(false),
-                // The other side's buffer ran out exactly here: refill and see.
-                _ => {}
+                (false, false) if same(x.unwrap_or(0), y.unwrap_or(0)) => {}
+                _ => return Ok(false),
             }
-            if a_done && b.piece()?.0 > 0 || b_done && a.piece()?.0 > 0 {
-                return Ok(false);
+        }
+    }
+}
+
+/// Compares the token pairs that lie whole inside `a` and `b` (each followed
+/// by whitespace in its slice). Returns how far it got on each side, at the
+/// start of a token or the end of a slice, or None at a difference.
+fn whole_tokens(
+    a: &[u8],
+    b: &[u8],
+    exact: bool,
+    same: impl Fn(u8, u8) -> bool,
+) -> Option<(usize, usize)> {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let (mut i, mut j) = (0, 0);
+    loop {
+        while i < a.len() && WHITESPACE[a[i] as usize] {
+            i += 1;
+        }
+        while j < b.len() && WHITESPACE[b[j] as usize] {
+            j += 1;
+        }
+        if i == a.len() || j == b.len() {
+            return Some((i, j));
+        }
+        let (start_a, start_b) = (i, j);
+        loop {
+            if exact {
+                // Eight bytes at a time while they are equal and none is at
+                // most b' ' (whitespace, or a control byte), then on to the
+                // first byte that differs or is: the lowest flagged byte of
+                // these bit tricks is exact.
+                while let (Some(x), Some(y)) = (a.get(i..i + 8), b.get(j..j + 8)) {
+                    let x = u64::from_le_bytes(x.try_into().expect("eight bytes"));
+                    let y = u64::from_le_bytes(y.try_into().expect("eight bytes"));
+                    let low = x.wrapping_sub(ONES * 0x21) & !x & HIGH;
+                    let stop = (x ^ y) | low;
+                    let k = (stop.trailing_zeros() / 8) as usize;
+                    i += k;
+                    j += k;
+                    if stop != 0 {
+                        break;
+                    }
+                }
             }
-            if a_done || b_done {
-                break;
+            let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) else {
+                // The token reaches a slice's end: leave it to the caller.
+                return Some((start_a, start_b));
+            };
+            match (WHITESPACE[x as usize], WHITESPACE[y as usize]) {
+                (true, true) => break,
+                (false, false) if same(x, y) => {
+                    i += 1;
+                    j += 1;
+                }
+                _ => return None,
             }
         }
     }

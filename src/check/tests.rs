@@ -187,3 +187,95 @@ fn fast_token_comparison_across_buffer_boundaries() {
     c.push('1');
     assert!(!tokens_equal(a.as_bytes(), c.as_bytes(), true).unwrap());
 }
+
+/// A reader that returns at most `step` bytes per read, as pipes do.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn fast_token_comparison_agrees_with_splitting_on_random_streams() {
+    // A small deterministic generator (xorshift64*): no crate's output.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u64| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_f491_4f6c_dd1d) % n
+    };
+    let alphabet = b"ab1\x01";
+    let spaces = [" ", "\n", "\t", "\r\n", "  ", "\x0c"];
+    for case in 0..3000 {
+        let tokens: Vec<Vec<u8>> = (0..next(12))
+            .map(|_| {
+                // Now and then a token longer than the smallest buffers.
+                let len = if next(8) == 0 {
+                    1 + next(40)
+                } else {
+                    1 + next(4)
+                };
+                (0..len).map(|_| alphabet[next(4) as usize]).collect()
+            })
+            .collect();
+        let join = |tokens: &[Vec<u8>], next: &mut dyn FnMut(u64) -> u64| {
+            let mut out = Vec::new();
+            for t in tokens {
+                for _ in 0..next(3) {
+                    out.extend_from_slice(spaces[next(6) as usize].as_bytes());
+                }
+                out.extend_from_slice(t);
+                out.extend_from_slice(spaces[next(6) as usize].as_bytes());
+            }
+            out
+        };
+        let a = join(&tokens, &mut next);
+        let mut other = tokens.clone();
+        match next(4) {
+            0 if !other.is_empty() => {
+                let i = next(other.len() as u64) as usize;
+                let j = next(other[i].len() as u64) as usize;
+                other[i][j] = b'B';
+            }
+            1 if !other.is_empty() => {
+                other.pop();
+            }
+            2 => other.push(b"a".to_vec()),
+            _ => {}
+        }
+        let b = join(&other, &mut next);
+        let split = |s: &[u8]| -> Vec<Vec<u8>> {
+            s.split(|c| c.is_ascii_whitespace())
+                .filter(|t| !t.is_empty())
+                .map(<[u8]>::to_vec)
+                .collect()
+        };
+        let expected = split(&a) == split(&b);
+        for chunk in [1, 2, 3, 7, 64, 4096] {
+            let step = 1 + case % 5;
+            for exact in [true, false] {
+                let got = tokens_equal_by(
+                    Trickle { data: &a, step },
+                    Trickle {
+                        data: &b,
+                        step: step + 1,
+                    },
+                    chunk,
+                    exact,
+                    |x, y| x == y,
+                )
+                .unwrap();
+                assert_eq!(got, expected, "chunk {chunk}: {a:?} vs {b:?}");
+            }
+        }
+    }
+}
