@@ -53,6 +53,8 @@ pub enum Kind {
     Valid,
     /// Judged test results (the result cache).
     Result,
+    /// Compiler version texts, keyed by the compiler binary's identity.
+    Version,
 }
 
 impl Kind {
@@ -63,6 +65,7 @@ impl Kind {
             Kind::Answer => "answers",
             Kind::Valid => "valid",
             Kind::Result => "results",
+            Kind::Version => "versions",
         }
     }
 }

@@ -305,6 +305,17 @@ impl Compiler {
         let Some(argv) = &language.version else {
             return Ok(String::new());
         };
+        // Asking costs a process start (milliseconds, more than judging a
+        // small test): remembered across runs for the same compiler binary.
+        let memo = version_memo_key(argv);
+        if let Some(text) = memo
+            .as_ref()
+            .and_then(|k| self.cache.get(Kind::Version, k))
+            .and_then(|p| std::fs::read_to_string(p).ok())
+        {
+            versions.insert(language.id.clone(), text.clone());
+            return Ok(text);
+        }
         let request = RunRequest {
             argv: argv.iter().map(OsString::from).collect(),
             cwd: std::env::temp_dir(),
@@ -332,9 +343,44 @@ impl Compiler {
         let mut text = outcome.stdout.to_vec().unwrap_or_default();
         text.extend_from_slice(&outcome.stderr);
         let version = String::from_utf8_lossy(&text).into_owned();
+        if let (Some(key), true) = (&memo, outcome.success()) {
+            self.cache
+                .put_bytes(Kind::Version, key, version.as_bytes())?;
+        }
         versions.insert(language.id.clone(), version.clone());
         Ok(version)
     }
+}
+
+/// The key under which the version text of `argv` is remembered: the
+/// command and the identity of the binary it starts (device, inode, size,
+/// change times). None when that binary is a script, such as a version
+/// manager's shim, whose answer can change while the file does not.
+fn version_memo_key(argv: &[String]) -> Option<Key> {
+    use std::os::unix::fs::MetadataExt;
+    let program = sandbox::find_in_user_path(&OsString::from(argv.first()?));
+    let path = std::fs::canonicalize(program).ok()?;
+    let mut magic = [0u8; 4];
+    std::io::Read::read_exact(&mut std::fs::File::open(&path).ok()?, &mut magic).ok()?;
+    if &magic != b"\x7fELF" {
+        return None;
+    }
+    let m = std::fs::metadata(&path).ok()?;
+    let identity = format!(
+        "{} {} {} {} {} {} {}",
+        path.display(),
+        m.dev(),
+        m.ino(),
+        m.len(),
+        m.mtime(),
+        m.mtime_nsec(),
+        m.ctime_nsec()
+    );
+    Some(Key::of(&[
+        b"version-v1",
+        argv.join("\0").as_bytes(),
+        identity.as_bytes(),
+    ]))
 }
 
 fn set_mode(path: &Path, mode: u32) -> Result<()> {

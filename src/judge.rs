@@ -52,6 +52,65 @@ struct Inner {
     slots: Semaphore,
     sandbox: Sandbox,
     spill: SpillFiles,
+    scratch: ScratchDirs,
+}
+
+/// Working directories of unsandboxed runs and custom checkers, reused from
+/// test to test: emptied after each use instead of made and removed (two
+/// directory operations that cost a tenth of starting a small program).
+#[derive(Debug, Default)]
+struct ScratchDirs(std::sync::Mutex<Vec<tempfile::TempDir>>);
+
+impl ScratchDirs {
+    fn take(&self) -> Result<Scratch<'_>> {
+        let reused = self.0.lock().expect("not poisoned").pop();
+        let dir = match reused {
+            Some(dir) => dir,
+            None => tempfile::Builder::new()
+                .prefix(&format!("judge-run-{}-", std::process::id()))
+                .tempdir()
+                .map_err(|e| Error::io(std::env::temp_dir(), e))?,
+        };
+        Ok(Scratch {
+            pool: self,
+            dir: Some(dir),
+        })
+    }
+}
+
+/// A scratch directory on loan; back to the pool, empty, when dropped (or
+/// removed, when something in it cannot be removed).
+struct Scratch<'a> {
+    pool: &'a ScratchDirs,
+    dir: Option<tempfile::TempDir>,
+}
+
+impl Scratch<'_> {
+    fn path(&self) -> &Path {
+        self.dir.as_ref().expect("until dropped").path()
+    }
+}
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        let dir = self.dir.take().expect("dropped once");
+        if empty_dir(dir.path()).is_ok() {
+            self.pool.0.lock().expect("not poisoned").push(dir);
+        }
+    }
+}
+
+/// Removes everything inside `dir`.
+fn empty_dir(dir: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_type()?.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
+        } else {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
 }
 
 /// Fresh file names for outputs that outgrow memory, in one directory made
@@ -159,6 +218,7 @@ impl Judge {
                 slots,
                 sandbox,
                 spill,
+                scratch: ScratchDirs::default(),
             }),
         })
     }
@@ -497,12 +557,7 @@ impl Judge {
         let needs_scratch = self.inner.sandbox.isolation() == sandbox::Isolation::RlimitOnly
             || matches!(checker, Checker::External(_));
         let scratch = if needs_scratch {
-            Some(
-                tempfile::Builder::new()
-                    .prefix(&format!("judge-run-{}-", std::process::id()))
-                    .tempdir()
-                    .map_err(|e| Error::io(std::env::temp_dir(), e))?,
-            )
+            Some(self.inner.scratch.take()?)
         } else {
             None
         };
@@ -510,6 +565,7 @@ impl Judge {
             Some(dir) => dir.path().join("stdout"),
             None => self.inner.spill.next(),
         };
+        // Declared after `scratch`, so dropped before it is emptied.
         let _remove_spill = RemoveOnDrop(spill.clone());
         let request = RunRequest {
             argv: exe.argv(Some(limits.memory)),

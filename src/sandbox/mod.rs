@@ -23,9 +23,7 @@ mod sys;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -319,61 +317,106 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     let limits = request.limits;
     let program_path = match request.environment {
         Environment::Minimal => resolve_program(&request.argv[0]),
-        Environment::Inherit => request.argv[0].clone(),
+        Environment::Inherit => find_in_user_path(&request.argv[0]),
     };
-    let mut command = std::process::Command::new(&program_path);
-    command.args(&request.argv[1..]).current_dir(&request.cwd);
-    command.process_group(0);
-    if request.environment == Environment::Minimal {
-        command.env_clear();
-        for (key, value) in minimal_env(&request.cwd) {
-            command.env(key, value);
-        }
-    }
-    command.stdin(Stdio::from(open_stdin(&request.stdin, &program)?));
-    command.stdout(Stdio::piped()).stderr(Stdio::piped());
-    let cpu_backstop = limits.cpu_time.as_secs() + 1;
-    sys::apply_in_child(
-        &mut command,
-        sys::Rlimits {
-            cpu_seconds: Some(cpu_backstop),
-            address_space: limits
-                .memory
-                .filter(|_| limits.address_space)
-                .map(address_space_backstop),
-            stack: limits.memory,
-            file_size: Some(limits.file_size),
-            open_files: None,
-        },
-    );
-
-    let start = Instant::now();
-    let mut child = command.spawn().map_err(|source| RunError::Spawn {
+    let env: Vec<(OsString, OsString)> = match request.environment {
+        Environment::Minimal => minimal_env(&request.cwd),
+        Environment::Inherit => std::env::vars_os().collect(),
+    };
+    let spawn_err = |source| RunError::Spawn {
         program: program.clone(),
         source,
-    })?;
-    let pid = child.id();
-    let mut guard = ReapGuard { pid: Some(pid) };
+    };
     let watch_err = |source| RunError::Watch {
         program: program.clone(),
         source,
     };
-    let stdout = tokio::process::ChildStdout::from_std(child.stdout.take().expect("piped"))
-        .map_err(watch_err)?;
-    let stderr = tokio::process::ChildStderr::from_std(child.stderr.take().expect("piped"))
-        .map_err(watch_err)?;
-    drop(child);
+    let cpu_backstop = limits.cpu_time.as_secs() + 1;
+    let rlimits = sys::Rlimits {
+        cpu_seconds: Some(cpu_backstop),
+        address_space: limits
+            .memory
+            .filter(|_| limits.address_space)
+            .map(address_space_backstop),
+        stack: limits.memory,
+        file_size: Some(limits.file_size),
+        open_files: None,
+    };
+    let stdin = open_stdin(&request.stdin, &program)?;
+    let (out_read, out_write) = sys::pipe().map_err(watch_err)?;
+    let (err_read, err_write) = sys::pipe().map_err(watch_err)?;
+    // The plan holds raw pointers for the child: gone before any await.
+    let (start, spawned) = {
+        let plan = sys::SpawnPlan::new(
+            std::iter::once(&program_path)
+                .chain(&request.argv[1..])
+                .map(|a| c_string(a.as_encoded_bytes()))
+                .collect::<io::Result<_>>()
+                .map_err(spawn_err)?,
+            env.iter()
+                .map(|(k, v)| {
+                    c_string(&[k.as_encoded_bytes(), b"=", v.as_encoded_bytes()].concat())
+                })
+                .collect::<io::Result<_>>()
+                .map_err(spawn_err)?,
+            &request.cwd,
+            [
+                std::os::fd::AsRawFd::as_raw_fd(&stdin),
+                std::os::fd::AsRawFd::as_raw_fd(&out_write),
+                std::os::fd::AsRawFd::as_raw_fd(&err_write),
+            ],
+            None,
+            &rlimits,
+            None,
+            false,
+        )
+        .map_err(spawn_err)?
+        .new_process_group()
+        .reset_signals();
 
-    let mut drains = Drains::start(stdout, stderr, &limits, request.stdout_spill.clone());
-    let mut exited = tokio::task::spawn_blocking(move || sys::wait_exited(pid));
+        // The child shares this process's memory until it execs (no page tables
+        // copied, no copy-on-write faults afterwards): on a stack of this thread's
+        // own, which the suspended thread cannot touch meanwhile.
+        thread_local! {
+            static SPAWN_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 64 << 10]);
+        }
+        let start = Instant::now();
+        let spawned = SPAWN_STACK
+            .with_borrow_mut(|stack| sys::spawn(&plan, stack))
+            .map_err(spawn_err)?;
+        (start, spawned)
+    };
+    drop((stdin, out_write, err_write));
+    let pid = match spawned {
+        Ok(pid) => pid,
+        Err((pid, source)) => {
+            let _ = sys::reap(pid as u32);
+            return Err(spawn_err(source));
+        }
+    };
+    let mut guard = ReapGuard {
+        pid: Some(pid as u32),
+    };
+    let pid = pid as u32;
+    // Readable once the child has exited (it stays unreaped until `reap`).
+    let pidfd = sys::pidfd_open(pid as i32).map_err(watch_err)?;
+    // SAFETY: `pidfd` is a descriptor just opened and owned by nobody else;
+    // the AsyncFd takes it over and closes it when dropped.
+    let exited = unsafe { tokio::io::unix::AsyncFd::register(pidfd) }
+        .map_err(io::Error::from)
+        .map_err(watch_err)?;
+    let out_read = tokio::net::unix::pipe::Receiver::from_owned_fd(out_read).map_err(watch_err)?;
+    let err_read = tokio::net::unix::pipe::Receiver::from_owned_fd(err_read).map_err(watch_err)?;
+
+    let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
     let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
     let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + poll, poll);
     let mut limit_hit = None;
     loop {
         tokio::select! {
-            done = &mut exited => {
-                done.expect("waiter thread panicked").map_err(watch_err)?;
+            ready = exited.readable() => {
+                ready.map_err(watch_err)?.retain_ready();
                 break;
             }
             _ = drains.exceeded(), if limit_hit.is_none() => {
@@ -1050,7 +1093,18 @@ impl Shared {
 }
 
 /// Resolves a bare program name against the judge's own PATH (compilers).
-fn find_in_user_path(program: &OsString) -> OsString {
+/// A C string for exec, or an error naming the NUL byte.
+fn c_string(bytes: &[u8]) -> io::Result<std::ffi::CString> {
+    std::ffi::CString::new(bytes).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a NUL byte in `{}`", String::from_utf8_lossy(bytes)),
+        )
+    })
+}
+
+/// `program` looked up in the user's PATH (as it is when it has a slash).
+pub fn find_in_user_path(program: &OsString) -> OsString {
     let user_path = std::env::var_os("PATH").unwrap_or_default();
     search_path(program, std::env::split_paths(&user_path))
 }

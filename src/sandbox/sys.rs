@@ -5,7 +5,7 @@
 use std::io;
 use std::time::Duration;
 
-/// Resource limits applied in the child between fork and exec.
+/// Resource limits applied in the child between clone and exec.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub struct Rlimits {
     /// RLIMIT_CPU in whole seconds (soft; the hard limit is one second more).
@@ -20,83 +20,12 @@ pub struct Rlimits {
     pub open_files: Option<u64>,
 }
 
-fn set(resource: libc::__rlimit_resource_t, soft: u64, hard: u64) -> io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: soft as libc::rlim_t,
-        rlim_max: hard as libc::rlim_t,
-    };
-    // SAFETY: setrlimit only reads the struct we pass; it is async-signal-safe.
-    if unsafe { libc::setrlimit(resource, &limit) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-impl Rlimits {
-    /// Applies the limits to the calling process. Called in the forked child
-    /// before exec: performs only async-signal-safe system calls, no allocation.
-    fn apply(&self) -> io::Result<()> {
-        set(libc::RLIMIT_CORE, 0, 0)?;
-        if let Some(s) = self.cpu_seconds {
-            set(libc::RLIMIT_CPU, s, s + 1)?;
-        }
-        if let Some(b) = self.address_space {
-            set(libc::RLIMIT_AS, b, b)?;
-        }
-        if let Some(b) = self.stack {
-            set(libc::RLIMIT_STACK, b, b)?;
-        }
-        if let Some(b) = self.file_size {
-            set(libc::RLIMIT_FSIZE, b, b)?;
-        }
-        if let Some(n) = self.open_files {
-            set(libc::RLIMIT_NOFILE, n, n)?;
-        }
-        Ok(())
-    }
-}
-
-/// Arranges for `limits` to be applied in the child of `command`.
-pub fn apply_in_child(command: &mut std::process::Command, limits: Rlimits) {
-    use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs between fork and exec; `Rlimits::apply` only
-    // calls setrlimit, which is async-signal-safe, and does not allocate.
-    unsafe {
-        command.pre_exec(move || limits.apply());
-    }
-}
-
 /// Sends SIGKILL to the whole process group `pgid`. Only called while the
 /// group leader is not yet reaped, so the group id cannot have been reused.
 pub fn kill_group(pgid: u32) {
     // SAFETY: kill with a negative pid signals a process group; no memory is involved.
     unsafe {
         libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
-    }
-}
-
-/// Blocks until process `pid` has exited, without reaping it (WNOWAIT), so that
-/// its process group can still be killed safely afterwards.
-pub fn wait_exited(pid: u32) -> io::Result<()> {
-    loop {
-        // SAFETY: siginfo_t is plain data; waitid writes into it.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: valid pointer to a local siginfo_t.
-        let rc = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if rc == 0 {
-            return Ok(());
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
     }
 }
 
@@ -697,6 +626,11 @@ pub struct SpawnPlan {
     run_as: Option<(u32, u32)>,
     limits: Vec<(libc::__rlimit_resource_t, libc::rlimit)>,
     oom_score_path: Option<CString>,
+    /// Whether the child leads a new process group.
+    process_group: bool,
+    /// Whether the child resets every signal's disposition to the default
+    /// (a child of a process with handlers: the judge itself).
+    reset_signals: bool,
     /// Set by the child when exec fails.
     errno: std::sync::atomic::AtomicI32,
 }
@@ -754,8 +688,24 @@ impl SpawnPlan {
             limits,
             oom_score_path: raise_oom_score
                 .then(|| CString::new("/proc/self/oom_score_adj").expect("no NUL")),
+            process_group: false,
+            reset_signals: false,
             errno: std::sync::atomic::AtomicI32::new(0),
         })
+    }
+
+    /// The child leads a new process group (killed as one).
+    pub fn new_process_group(mut self) -> Self {
+        self.process_group = true;
+        self
+    }
+
+    /// The child starts with default dispositions for every signal: the
+    /// parent has handlers (which a signal arriving between clone and exec
+    /// would otherwise run in the child) and ignores SIGPIPE.
+    pub fn reset_signals(mut self) -> Self {
+        self.reset_signals = true;
+        self
     }
 }
 
@@ -774,6 +724,22 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
             );
             libc::_exit(127)
         };
+        if plan.reset_signals {
+            // Handlers first, while every signal is still blocked (spawn
+            // blocks them around the clone). The child has its own copy of
+            // the dispositions (no CLONE_SIGHAND). The standard signals
+            // only: the judge sets no real-time ones.
+            let mut default: libc::sigaction = std::mem::zeroed();
+            default.sa_sigaction = libc::SIG_DFL;
+            for signal in 1..libc::SIGRTMIN() {
+                if signal != libc::SIGKILL && signal != libc::SIGSTOP {
+                    libc::sigaction(signal, &default, std::ptr::null_mut());
+                }
+            }
+        }
+        if plan.process_group && libc::setpgid(0, 0) < 0 {
+            return fail(plan);
+        }
         let mut set: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut set);
         libc::syscall(
@@ -840,6 +806,17 @@ pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32,
     plan.errno.store(0, std::sync::atomic::Ordering::SeqCst);
     // The stack grows down: pass its (16-byte aligned) top.
     let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    // Every signal blocked in this thread around the clone: the child starts
+    // with them blocked and unblocks them only once it is ready to exec.
+    // SAFETY: sigset_t is plain data, filled by sigfillset.
+    let mut all: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let mut old: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers to sigset_t values on this stack.
+    unsafe {
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+    }
     // SAFETY: `spawn_child` runs on the provided stack and only reads `plan`,
     // which outlives the call because CLONE_VFORK suspends us until exec/exit.
     let pid = unsafe {
@@ -850,8 +827,13 @@ pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32,
             plan as *const SpawnPlan as *mut libc::c_void,
         )
     };
+    let clone_error = io::Error::last_os_error();
+    // SAFETY: restores the mask saved above.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+    }
     if pid < 0 {
-        return Err(io::Error::last_os_error());
+        return Err(clone_error);
     }
     let errno = plan.errno.load(std::sync::atomic::Ordering::SeqCst);
     if errno != 0 {
