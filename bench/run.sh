@@ -1,11 +1,28 @@
 #!/usr/bin/env bash
 # Benchmarks of the judge, printed as a Markdown table and written to
-# target/bench.json. Every figure is measured in this run and contenders are
-# interleaved round by round, so machine drift cancels out; medians are
-# reported, with ratios against the spawn floor measured alongside.
+# target/bench.json. Every figure is measured in this run, contenders are
+# interleaved round by round so that machine drift cancels out, medians are
+# reported, and every ratio is against a baseline measured alongside.
 #
-#   bench/run.sh           full run
-#   bench/run.sh --quick   fewer rounds and spawns (under two minutes)
+#   bench/run.sh           full run (a few minutes)
+#   bench/run.sh --quick   fewer rounds, smaller files (under two minutes)
+#
+# Contenders and baselines:
+#   floor      bench/floor.rs: spawn the A+B binary with pipes, read, wait
+#   judge      `judge run` on 200 A+B tests, --no-cache, -j 1 (per test =
+#              total wall / 200), rlimit-only (`--isolation none`) and full
+#              isolation; also with the default --jobs
+#   oj         `oj test` (online-judge-tools, PyPI) on the same 200 tests,
+#              installed into target/bench-venv when missing
+#   dmoj       the DMOJ judge (PyPI `dmoj`, `dmoj-cli`) on the same 200
+#              tests, when it installs (it needs libseccomp-dev); per test
+#              = (time for 200 tests - time for 1) / 199, so its start-up
+#              and compilation are not counted; skipped with a note if not
+#   checker    `cargo bench --bench checker`: the tokens checker on 100 MB
+#              outputs, with `cmp` and a naive token split as baselines
+#   big output the judge's own peak RSS judging a 1 GiB output
+#   cpu spread max/min CPU time of a 300 ms CPU-bound program, 20 tests, -j 2
+#   stress     `judge stress` iterations per second
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -13,11 +30,13 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
-ROUNDS=5; SPAWNS=2000; TESTS=200; ITERATIONS=1000
-if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=600; ITERATIONS=300; fi
+ROUNDS=5; SPAWNS=2000; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
+if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=300; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
+note() { echo "bench: $*" >&2; }
 
 WS=$ROOT/target/bench-ws
-rm -rf "$WS"; mkdir -p "$WS/problems/ab" "$WS/testdata/ab" "$WS/problems/ab-stress"
+rm -rf "$WS"; mkdir -p "$WS/problems/ab" "$WS/testdata/ab" "$WS/problems/ab-stress" \
+  "$WS/problems/big" "$WS/testdata/big" "$WS/problems/spin" "$WS/testdata/spin" "$WS/oj"
 cargo build --release --quiet
 JUDGE=$ROOT/target/release/judge
 rustc -O --edition 2021 -o "$WS/floor" bench/floor.rs
@@ -32,6 +51,8 @@ printf 'id = "ab"\ntitle = "A+B"\ntime_limit = "1s"\nmemory_limit = "64MiB"\n[[t
 for i in $(seq 1 $TESTS); do
   echo "$i $((i * 7))" > "$WS/testdata/ab/$i.in"
   echo $((i * 8)) > "$WS/testdata/ab/$i.ans"
+  cp "$WS/testdata/ab/$i.in" "$WS/oj/$i.in"
+  cp "$WS/testdata/ab/$i.ans" "$WS/oj/$i.out"
 done
 # The same A+B as a stress target: C generator, validator and reference, so an
 # iteration is four small dynamically linked programs (gen, validator,
@@ -51,67 +72,180 @@ cat > "$P/reference.c" <<'C'
 int main(void) { long a, b; if (scanf("%ld %ld", &a, &b) == 2) printf("%ld\n", a + b); }
 C
 printf 'id = "ab-stress"\ntitle = "A+B"\ntime_limit = "1s"\nmemory_limit = "64MiB"\ntestdata = "."\n[generator]\nsource = "gen.c"\n[validator]\nsource = "validator.c"\n[reference]\nsource = "reference.c"\n[stress]\ngenerate = ["small", "{seed}", "{size}"]\n[[tests]]\ngroup = "t"\ngenerate = ["small", "1", "1"]\n' > "$P/problem.toml"
+
+# A program printing $BIG_MIB MiB of tokens, judged against the same bytes
+# under a large output limit: the judge must stream, not hold, the output.
+cat > "$WS/big.c" <<C
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+  static char line[1 << 16];
+  for (size_t i = 0; i + 10 <= sizeof line; i += 10) memcpy(line + i, "123456789\n", 10);
+  size_t n = sizeof line - sizeof line % 10;
+  for (long i = 0; i < (${BIG_MIB}L << 20) / (long)n; i++) fwrite(line, 1, n, stdout);
+}
+C
+gcc -O2 -o "$WS/big" "$WS/big.c"
+printf 'id = "big"\ntitle = "Big output"\ntime_limit = "60s"\nmemory_limit = "256MiB"\noutput_limit = "4GiB"\n[[tests]]\ngroup = "t"\nload = ["*"]\n' > "$WS/problems/big/problem.toml"
+echo 1 > "$WS/testdata/big/1.in"
+"$WS/big" > "$WS/testdata/big/1.ans"
+
+# A CPU-bound program of about 300 ms, calibrated here, judged 20 times.
+cat > "$WS/spin.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  long n; if (scanf("%ld", &n) != 1) return 1;
+  volatile unsigned long x = 1;
+  for (long i = 0; i < n; i++) x = x * 6364136223846793005UL + 1442695040888963407UL;
+  printf("%d\n", (int)(x & 1) * 0);
+}
+C
+gcc -O2 -o "$WS/spin" "$WS/spin.c"
+calibrate() { # ITERATIONS -> CPU ms
+  /usr/bin/env time -f %U sh -c "echo $1 | '$WS/spin' >/dev/null" 2>&1 | tail -1 | python3 -c 'import sys; print(max(1, round(float(sys.stdin.read()) * 1000)))'
+}
+SPIN=50000000
+SPIN=$(python3 -c "print(int($SPIN * 300 / $(calibrate $SPIN)))")
+printf 'id = "spin"\ntitle = "CPU spin"\ntime_limit = "5s"\nmemory_limit = "64MiB"\n[[tests]]\ngroup = "t"\nload = ["*"]\n' > "$WS/problems/spin/problem.toml"
+for i in $(seq 1 20); do echo $SPIN > "$WS/testdata/spin/$i.in"; echo 0 > "$WS/testdata/spin/$i.ans"; done
 touch "$WS/judge.toml"
 cd "$WS"
+
+now() { date +%s.%N; }
+
+# oj and DMOJ in a scratch virtualenv (the machine's python3 with pip).
+VENV=$ROOT/target/bench-venv
+OJ=""; DMOJ=""
+if [ -x "$VENV/bin/oj" ] || { python3 -m venv "$VENV" >/dev/null 2>&1 && "$VENV/bin/pip" install -q online-judge-tools >/dev/null 2>&1; }; then
+  OJ=$VENV/bin/oj
+else
+  note "oj (online-judge-tools) could not be installed: skipped"
+fi
+if [ -x "$VENV/bin/dmoj-cli" ] || { [ -x "$VENV/bin/pip" ] && "$VENV/bin/pip" install -q dmoj >/dev/null 2>&1; }; then
+  DMOJ=$VENV/bin/dmoj-cli
+  # The same tests as a DMOJ problem (and a one-test copy, to subtract its
+  # start-up: executor self-tests and the compilation), and only the C++
+  # runtime configured.
+  mkdir -p dmoj/ab dmoj/ab1
+  cp oj/*.in oj/*.out dmoj/ab/
+  cp oj/1.in oj/1.out dmoj/ab1/
+  { echo "test_cases:"; for i in $(seq 1 $TESTS); do echo "- {in: $i.in, out: $i.out, points: 1}"; done; } > dmoj/ab/init.yml
+  printf 'test_cases:\n- {in: 1.in, out: 1.out, points: 1}\n' > dmoj/ab1/init.yml
+  printf 'problem_storage_globs:\n  - %s/dmoj/*\nruntime:\n  g++17: %s\n' "$WS" "$(command -v g++)" > dmoj/judge.yml
+else
+  note "DMOJ (pip install dmoj; needs libseccomp-dev and a C compiler) could not be installed: skipped"
+fi
+dmoj_per_test() { # µs per test: (all tests - one test) / (TESTS - 1); empty if it failed
+  local t0 t1 t2 one all; t0=$(now)
+  one=$(echo "submit ab1 CPP17 ab.cpp" | "$DMOJ" -c dmoj/judge.yml 2>&1 || true); t1=$(now)
+  all=$(echo "submit ab CPP17 ab.cpp" | "$DMOJ" -c dmoj/judge.yml 2>&1 || true); t2=$(now)
+  if [ "$(grep -c ' AC \[' <<<"$one")" = 1 ] && [ "$(grep -c ' AC \[' <<<"$all")" = "$TESTS" ]; then
+    python3 -c "print(f'{(($t2 - $t1) - ($t1 - $t0)) * 1e6 / ($TESTS - 1):.1f}')"
+  else
+    note "DMOJ did not accept every test: its figure is skipped"
+  fi
+}
 
 # Warm the build and answer caches, and learn the full isolation level.
 "$JUDGE" --isolation none run ab ab.cpp -j 1 >/dev/null
 LEVEL=$("$JUDGE" run ab ab.cpp -j 1 --format json 2>/dev/null | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["isolation"])')
+"$JUDGE" run spin spin.c --tests 1 >/dev/null
 
-now() { date +%s.%N; }
-per_test_us() { # ISOLATION: total wall of a whole judge run / TESTS, in µs
+per_test() { # COMMAND...: total wall / TESTS, in µs
   local t0 t1; t0=$(now)
-  "$JUDGE" --isolation "$1" run ab ab.cpp -j 1 --format json >/dev/null 2>&1
+  "$@" >/dev/null 2>&1 || true
   t1=$(now)
   python3 -c "print(f'{($t1 - $t0) * 1e6 / $TESTS:.1f}')"
 }
 
 # Stress: iterations per second of the search loop as judge reports it
-# (compiles cached; setup excluded), with --jobs 1 (comparable with the
-# single-threaded floor) and --jobs 2.
+# (compiles cached; setup excluded), with --jobs 1 and --jobs 2.
 "$JUDGE" stress ab-stress ab.cpp --iterations 20 >/dev/null
 stress_ips() { # JOBS
   "$JUDGE" -j "$1" stress ab-stress ab.cpp --iterations $ITERATIONS --format json 2>/dev/null |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_per_second"])'
 }
 
-declare -a FLOOR NONE FULL STRESS1 STRESS2
+declare -a FLOOR NONE FULL NONE2 FULL2 OJT DMOJT STRESS1 STRESS2
 for r in $(seq 1 $ROUNDS); do
   FLOOR+=("$("$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $SPAWNS)")
-  NONE+=("$(per_test_us none)")
-  FULL+=("$(per_test_us auto)")
+  NONE+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp -j 1 --format json)")
+  FULL+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp -j 1 --format json)")
+  NONE2+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp --format json)")
+  FULL2+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp --format json)")
+  if [ -n "$OJ" ]; then OJT+=("$(per_test "$OJ" test -c ./ab -d oj)"); fi
+  if [ -n "$DMOJ" ]; then d=$(dmoj_per_test); if [ -n "$d" ]; then DMOJT+=("$d"); fi; fi
   STRESS1+=("$(stress_ips 1)")
   STRESS2+=("$(stress_ips 2)")
-  echo "round $r/$ROUNDS: floor ${FLOOR[-1]} us, judge ${NONE[-1]} us, sandboxed ${FULL[-1]} us per test; stress ${STRESS1[-1]} it/s (-j 1), ${STRESS2[-1]} it/s (-j 2)" >&2
+  note "round $r/$ROUNDS: floor ${FLOOR[-1]} us; judge ${NONE[-1]} us (rlimit-only), ${FULL[-1]} us ($LEVEL) per test; oj ${OJT[*]:+${OJT[-1]} us}; dmoj ${DMOJT[*]:+${DMOJT[-1]} us}"
 done
 
-python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${STRESS1[*]}" "${STRESS2[*]}" <<'PY'
+# The judge's own peak RSS on a big output (GNU time's max RSS of the judge
+# and the processes it waited for; the submission itself stays small).
+BIG_RSS=$(/usr/bin/env time -f %M "$JUDGE" --no-cache run big big.c --format json 2>&1 >/dev/null | tail -1)
+BIG_VERDICT=$("$JUDGE" run big big.c --format json 2>/dev/null | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["verdict"])')
+
+# CPU time spread of 20 identical CPU-bound runs, two at a time.
+SPREAD=$("$JUDGE" --no-cache -j 2 run spin spin.c --format json 2>/dev/null | python3 -c '
+import json, sys
+times = [t["time_ms"] for t in json.loads(sys.stdin.readline())["tests"]]
+print(f"{max(times) / max(min(times), 1):.3f} {min(times)} {max(times)}")')
+
+cd "$ROOT"
+CHECKER=$(cargo bench --quiet --bench checker -- $CHECKER_MB 2>/dev/null | tail -1)
+
+python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${NONE2[*]}" "${FULL2[*]}" \
+  "${OJT[*]:-}" "${DMOJT[*]:-}" "${STRESS1[*]}" "${STRESS2[*]}" "$CHECKER" "$BIG_RSS" "$BIG_MIB" \
+  "$BIG_VERDICT" "$SPREAD" "$QUICK" <<'PY'
 import json, statistics, sys
-level = sys.argv[1]
-floor, none, full, stress1, stress2 = (list(map(float, a.split())) for a in sys.argv[2:7])
-m = statistics.median
-res = {
-    "floor_us": round(m(floor), 1),
-    "judge_us_per_test": round(m(none), 1),
-    "judge_sandboxed_us_per_test": round(m(full), 1),
-    "sandbox_level": level,
-}
-res["ratio_judge_floor"] = round(res["judge_us_per_test"] / res["floor_us"], 3)
-res["ratio_sandboxed_floor"] = round(res["judge_sandboxed_us_per_test"] / res["floor_us"], 3)
-res["ratio_sandboxed_judge"] = round(res["judge_sandboxed_us_per_test"] / res["judge_us_per_test"], 3)
-# An iteration is 4 processes (generator, validator, reference, the file).
-res["stress_iters_per_sec"] = round(m(stress1), 1)
-res["stress_iters_per_sec_jobs2"] = round(m(stress2), 1)
+(level, floor, none, full, none2, full2, oj, dmoj, stress1, stress2, checker,
+ big_rss, big_mib, big_verdict, spread, quick) = sys.argv[1:17]
+nums = lambda a: list(map(float, a.split()))
+m = lambda a: round(statistics.median(nums(a)), 1) if a.strip() else None
+res = {"quick": quick == "1", "sandbox_level": level}
+res["floor_us"] = m(floor)
+res["judge_us_per_test"] = m(none)
+res["judge_sandboxed_us_per_test"] = m(full)
+res["judge_us_per_test_default_jobs"] = m(none2)
+res["judge_sandboxed_us_per_test_default_jobs"] = m(full2)
+res["oj_us_per_test"] = m(oj)
+res["dmoj_us_per_test"] = m(dmoj)
+ratio = lambda a, b: round(a / b, 3) if a is not None and b else None
+res["ratio_judge_floor"] = ratio(res["judge_us_per_test"], res["floor_us"])
+res["ratio_sandboxed_floor"] = ratio(res["judge_sandboxed_us_per_test"], res["floor_us"])
+res["ratio_oj_judge"] = ratio(res["oj_us_per_test"], res["judge_us_per_test"])
+res["ratio_oj_judge_sandboxed"] = ratio(res["oj_us_per_test"], res["judge_sandboxed_us_per_test"])
+res["ratio_dmoj_judge_sandboxed"] = ratio(res["dmoj_us_per_test"], res["judge_sandboxed_us_per_test"])
+c = json.loads(checker)
+res.update(c)
+res["ratio_checker_equal_cmp"] = ratio(c["checker_gbps_equal"], c["cmp_gbps"])
+res["ratio_checker_tokens_naive"] = ratio(c["checker_gbps_tokens"], c["naive_split_gbps"])
+res["judge_peak_rss_mib_big_output"] = round(int(big_rss) / 1024, 1)
+res["big_output_mib"] = int(big_mib)
+res["big_output_verdict"] = big_verdict
+s, lo, hi = spread.split()
+res["cpu_spread_jobs2"] = float(s)
+res["cpu_spread_min_ms"], res["cpu_spread_max_ms"] = int(lo), int(hi)
+res["stress_iters_per_sec"] = m(stress1)
+res["stress_iters_per_sec_jobs2"] = m(stress2)
 res["stress_us_per_iteration"] = round(1e6 / res["stress_iters_per_sec"], 1)
-res["ratio_stress_floor"] = round(res["stress_us_per_iteration"] / res["floor_us"], 3)
-res["ratio_stress_floor_per_process"] = round(res["ratio_stress_floor"] / 4, 3)
-json.dump(res, open("../bench.json", "w"), indent=2)
-print("| measure | median | ratio |")
-print("|---|---|---|")
-print(f"| spawn floor (Rust, pipes, wait), per run | {res['floor_us']} us | 1.00 |")
-print(f"| judge, isolation rlimit-only, per test | {res['judge_us_per_test']} us | {res['ratio_judge_floor']} x floor |")
-print(f"| judge, isolation {level}, per test | {res['judge_sandboxed_us_per_test']} us | {res['ratio_sandboxed_floor']} x floor, {res['ratio_sandboxed_judge']} x rlimit-only |")
-print(f"| stress, -j 1, per iteration (4 processes) | {res['stress_us_per_iteration']} us ({res['stress_iters_per_sec']} it/s) | {res['ratio_stress_floor']} x floor, {res['ratio_stress_floor_per_process']} x floor per process |")
-print(f"| stress, -j 2 | {res['stress_iters_per_sec_jobs2']} it/s | |")
+res["ratio_stress_floor_per_process"] = round(res["stress_us_per_iteration"] / 4 / res["floor_us"], 3)
+json.dump(res, open("target/bench.json", "w"), indent=2)
+f = lambda v, unit="": "skipped" if v is None else f"{v}{unit}"
+print(f"| measure | median | ratio | target |")
+print(f"|---|---|---|---|")
+print(f"| spawn floor (pipes, wait), per run | {res['floor_us']} us | 1.00 | |")
+print(f"| judge, rlimit-only, -j 1, per test | {res['judge_us_per_test']} us | {f(res['ratio_judge_floor'])} x floor | <= 1.1 |")
+print(f"| judge, {level}, -j 1, per test | {res['judge_sandboxed_us_per_test']} us | {f(res['ratio_sandboxed_floor'])} x floor | <= 1.5 |")
+print(f"| judge, rlimit-only / {level}, default jobs | {res['judge_us_per_test_default_jobs']} / {res['judge_sandboxed_us_per_test_default_jobs']} us | | |")
+print(f"| oj test, per test | {f(res['oj_us_per_test'], ' us')} | {f(res['ratio_oj_judge'])} x judge ({f(res['ratio_oj_judge_sandboxed'])} x sandboxed) | >= 5 |")
+print(f"| DMOJ, per test | {f(res['dmoj_us_per_test'], ' us')} | {f(res['ratio_dmoj_judge_sandboxed'])} x sandboxed judge | |")
+print(f"| tokens checker, equal outputs ({c['checker_mb']} MB) | {c['checker_gbps_equal']} GB/s | {res['ratio_checker_equal_cmp']} x cmp ({c['cmp_gbps']} GB/s) | >= 1.5 GB/s |")
+print(f"| tokens checker, whitespace differs | {c['checker_gbps_tokens']} GB/s | {res['ratio_checker_tokens_naive']} x naive split ({c['naive_split_gbps']} GB/s) | >= 0.8 GB/s |")
+print(f"| checker process peak RSS after both | {c['checker_peak_rss_mib']} MiB | | independent of size |")
+print(f"| judge peak RSS, {big_mib} MiB output ({big_verdict}) | {res['judge_peak_rss_mib_big_output']} MiB | | <= 64 |")
+print(f"| CPU time spread, 300 ms x 20, -j 2 | {res['cpu_spread_jobs2']} ({lo}-{hi} ms) | | <= 1.10 |")
+print(f"| stress, -j 1 / -j 2 | {res['stress_iters_per_sec']} / {res['stress_iters_per_sec_jobs2']} it/s | {res['ratio_stress_floor_per_process']} x floor per process | |")
 PY
-echo "wrote target/bench.json" >&2
+note "wrote target/bench.json"
