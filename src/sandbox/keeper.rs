@@ -132,7 +132,7 @@ pub const KILL: &[u8] = b"k";
 pub fn keeper_main(config_json: &str) -> i32 {
     // Runs must start with SIGPIPE at its default (a program writing to a
     // closed pipe dies by SIGPIPE); the keeper itself never writes to pipes.
-    sys::default_sigpipe();
+    sys::default_signals();
     let socket = sys::own_fd(SOCKET_FD);
     let config: KeeperConfig = match serde_json::from_str(config_json) {
         Ok(c) => c,

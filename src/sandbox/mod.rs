@@ -373,6 +373,14 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         .map_err(spawn_err)?
         .new_process_group()
         .reset_signals();
+        // ru_maxrss is the only memory measure here: a run with a memory
+        // limit gets its own copy of the judge's memory, or its peak would
+        // start at the judge's.
+        let plan = if limits.memory.is_some() {
+            plan.copy_memory()
+        } else {
+            plan
+        };
 
         // The child shares this process's memory until it execs (no page tables
         // copied, no copy-on-write faults afterwards): on a stack of this thread's
@@ -1145,6 +1153,27 @@ mod tests {
     }
 
     #[test]
+    fn runs_start_with_default_signals_and_nothing_blocked() {
+        // The test harness, like the judge, ignores SIGPIPE (Rust does at
+        // start-up) and has handlers; a run must not inherit either, nor
+        // the mask the spawn holds around its clone.
+        let out = block_on(async {
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
+            run(&request(
+                "grep -E '^Sig(Ign|Blk)' /proc/self/status",
+                limits(),
+            ))
+            .await
+        })
+        .unwrap();
+        let text = String::from_utf8(out.stdout.to_vec().unwrap()).unwrap();
+        assert_eq!(
+            text, "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
+            "{out:?}"
+        );
+    }
+
+    #[test]
     fn captures_output_and_exit_code() {
         let out = block_on(run(&request("echo hi; echo err >&2; exit 3", limits()))).unwrap();
         assert_eq!(out.exit, Exit::Code(3));
@@ -1198,9 +1227,35 @@ mod tests {
 
     #[test]
     fn missing_program_is_a_spawn_error() {
-        let mut r = request("", limits());
-        r.argv = vec!["/nonexistent/program".into()];
-        let err = block_on(run(&r)).unwrap_err();
-        assert!(matches!(err, RunError::Spawn { .. }));
+        // With a memory limit the child has its own memory (the error comes
+        // through a pipe); without, it shares the judge's (through memory).
+        for memory in [Some(256 << 20), None] {
+            let mut r = request("", Limits { memory, ..limits() });
+            r.argv = vec!["/nonexistent/program".into()];
+            let err = block_on(run(&r)).unwrap_err();
+            match err {
+                RunError::Spawn { source, .. } => {
+                    assert_eq!(source.kind(), io::ErrorKind::NotFound, "{memory:?}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn peak_memory_does_not_start_at_the_judges_peak() {
+        // With a memory limit the run gets a copy of the judge's memory, not
+        // a share of it: exec would otherwise record the judge's whole peak
+        // (file-backed pages included) as the program's. What remains is the
+        // judge's anonymous memory copied at the clone (documented).
+        let own_peak_kib = std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap();
+        let out = block_on(run(&request("exit 0", limits()))).unwrap();
+        eprintln!("own {own_peak_kib} run {}", out.peak_memory_kib);
+        assert!(out.peak_memory_kib < own_peak_kib, "{own_peak_kib} KiB: {out:?}");
     }
 }
