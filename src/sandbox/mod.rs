@@ -1158,7 +1158,8 @@ mod tests {
         // start-up) and has handlers; a run must not inherit either, nor
         // the mask the spawn holds around its clone.
         let out = block_on(async {
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
+            let _handler =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
             run(&request(
                 "grep -E '^Sig(Ign|Blk)' /proc/self/status",
                 limits(),
@@ -1256,6 +1257,9 @@ mod tests {
             .unwrap();
         let out = block_on(run(&request("exit 0", limits()))).unwrap();
         eprintln!("own {own_peak_kib} run {}", out.peak_memory_kib);
-        assert!(out.peak_memory_kib < own_peak_kib, "{own_peak_kib} KiB: {out:?}");
+        assert!(
+            out.peak_memory_kib < own_peak_kib,
+            "{own_peak_kib} KiB: {out:?}"
+        );
     }
 }
