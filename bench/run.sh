@@ -33,6 +33,9 @@ QUICK=0
 ROUNDS=5; SPAWNS=2000; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
 if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=300; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
 note() { echo "bench: $*" >&2; }
+for tool in gcc g++ python3 cmp /usr/bin/time; do
+  command -v "$tool" >/dev/null || { note "needs $tool (Debian: gcc g++ python3 diffutils time)"; exit 2; }
+done
 
 WS=$ROOT/target/bench-ws
 rm -rf "$WS"; mkdir -p "$WS/problems/ab" "$WS/testdata/ab" "$WS/problems/ab-stress" \
@@ -103,7 +106,7 @@ int main(int argc, char **argv) {
 C
 gcc -O2 -o "$WS/spin" "$WS/spin.c"
 calibrate() { # ITERATIONS -> CPU ms
-  /usr/bin/env time -f %U sh -c "echo $1 | '$WS/spin' >/dev/null" 2>&1 | tail -1 | python3 -c 'import sys; print(max(1, round(float(sys.stdin.read()) * 1000)))'
+  /usr/bin/time -f %U sh -c "echo $1 | '$WS/spin' >/dev/null" 2>&1 | tail -1 | python3 -c 'import sys; print(max(1, round(float(sys.stdin.read()) * 1000)))'
 }
 SPIN=50000000
 SPIN=$(python3 -c "print(int($SPIN * 300 / $(calibrate $SPIN)))")
@@ -183,7 +186,7 @@ done
 
 # The judge's own peak RSS on a big output (GNU time's max RSS of the judge
 # and the processes it waited for; the submission itself stays small).
-BIG_RSS=$(/usr/bin/env time -f %M "$JUDGE" --no-cache run big big.c --format json 2>&1 >/dev/null | tail -1)
+BIG_RSS=$(/usr/bin/time -f %M "$JUDGE" --no-cache run big big.c --format json 2>&1 >/dev/null | tail -1)
 BIG_VERDICT=$("$JUDGE" run big big.c --format json 2>/dev/null | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["verdict"])')
 
 # CPU time spread of 20 identical CPU-bound runs, two at a time.
