@@ -382,9 +382,10 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             plan
         };
 
-        // The child shares this process's memory until it execs (no page tables
-        // copied, no copy-on-write faults afterwards): on a stack of this thread's
-        // own, which the suspended thread cannot touch meanwhile.
+        // The child starts on a stack of this thread's own, which the thread,
+        // suspended until the child execs (CLONE_VFORK), cannot touch meanwhile.
+        // Sharing memory (no page tables copied, no copy-on-write faults in
+        // the judge afterwards) is the default for runs not measured above.
         thread_local! {
             static SPAWN_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 64 << 10]);
         }
