@@ -94,23 +94,10 @@ impl Scratch<'_> {
 impl Drop for Scratch<'_> {
     fn drop(&mut self) {
         let dir = self.dir.take().expect("dropped once");
-        if empty_dir(dir.path()).is_ok() {
+        if sandbox::empty_dir(dir.path()).is_ok() {
             self.pool.0.lock().expect("not poisoned").push(dir);
         }
     }
-}
-
-/// Removes everything inside `dir`.
-fn empty_dir(dir: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_type()?.is_dir() {
-            std::fs::remove_dir_all(entry.path())?;
-        } else {
-            std::fs::remove_file(entry.path())?;
-        }
-    }
-    Ok(())
 }
 
 /// Fresh file names for outputs that outgrow memory, in one directory made

@@ -339,7 +339,8 @@ fn run_job(
     fds: Vec<OwnedFd>,
     stack: &mut [u8],
 ) -> io::Result<Option<JobResult>> {
-    empty_dir(Path::new("/tmp"));
+    // Best effort: what cannot be removed stays; the next job still runs.
+    let _ = super::empty_dir(Path::new("/tmp"));
     let argv: Vec<CString> = job
         .argv
         .iter()
@@ -429,27 +430,6 @@ fn run_job(
         max_rss_kib: reaped.max_rss_kib,
         limit: limit.map(str::to_string),
     }))
-}
-
-/// Removes everything inside `dir` (what the previous job left in /tmp).
-fn empty_dir(dir: &Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => {
-                // A job may have left a directory it made unreadable.
-                use std::os::unix::fs::PermissionsExt;
-                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700));
-                let _ = std::fs::remove_dir_all(&path);
-            }
-            _ => {
-                let _ = std::fs::remove_file(&path);
-            }
-        }
-    }
 }
 
 fn cpu_used(slot: &SlotFiles, child: i32) -> Duration {

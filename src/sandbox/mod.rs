@@ -354,9 +354,7 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
                 .collect::<io::Result<_>>()
                 .map_err(spawn_err)?,
             env.iter()
-                .map(|(k, v)| {
-                    c_string(&[k.as_encoded_bytes(), b"=", v.as_encoded_bytes()].concat())
-                })
+                .map(|(k, v)| c_string(&env_entry(k, v)))
                 .collect::<io::Result<_>>()
                 .map_err(spawn_err)?,
             &request.cwd,
@@ -991,13 +989,8 @@ impl Shared {
             Environment::Minimal => minimal_env(&inner_cwd),
             Environment::Inherit => std::env::vars_os().collect(),
         }
-        .into_iter()
-        .map(|(k, v)| {
-            let mut kv = std::os::unix::ffi::OsStrExt::as_bytes(k.as_os_str()).to_vec();
-            kv.push(b'=');
-            kv.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(v.as_os_str()));
-            kv
-        })
+        .iter()
+        .map(|(k, v)| env_entry(k, v))
         .collect();
         let cgroup_memory = keeper.slot.is_some();
         let job = keeper::Job {
@@ -1102,6 +1095,35 @@ impl Shared {
 }
 
 /// Resolves a bare program name against the judge's own PATH (compilers).
+/// Removes everything inside `dir`, going on past what cannot be removed
+/// (the first error is returned). A run may have left a directory it made
+/// unreadable: it is made accessible first. Used for the keeper's `/tmp` and
+/// the judge's reused scratch directories.
+pub fn empty_dir(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut first_error = None;
+    for entry in std::fs::read_dir(dir)? {
+        let removed = entry.and_then(|entry| {
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700))?;
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            }
+        });
+        if let Err(e) = removed {
+            first_error.get_or_insert(e);
+        }
+    }
+    first_error.map_or(Ok(()), Err)
+}
+
+/// `KEY=VALUE`, as exec takes an environment entry.
+fn env_entry(key: &std::ffi::OsStr, value: &std::ffi::OsStr) -> Vec<u8> {
+    [key.as_encoded_bytes(), b"=", value.as_encoded_bytes()].concat()
+}
+
 /// A C string for exec, or an error naming the NUL byte.
 fn c_string(bytes: &[u8]) -> io::Result<std::ffi::CString> {
     std::ffi::CString::new(bytes).map_err(|_| {
@@ -1225,6 +1247,19 @@ mod tests {
             std::fs::metadata(dir.path().join("out")).unwrap().len(),
             3_000_000
         );
+    }
+
+    #[test]
+    fn empty_dir_removes_what_a_run_locked_up() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let locked = dir.path().join("locked");
+        std::fs::create_dir_all(locked.join("inner")).unwrap();
+        std::fs::write(locked.join("inner/file"), "x").unwrap();
+        std::fs::write(dir.path().join("stdout"), "x").unwrap();
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        empty_dir(dir.path()).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

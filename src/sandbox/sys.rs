@@ -807,28 +807,16 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
             }
         }
         // Everything above 2 closes, but the exec-error pipe (close-on-exec).
-        if errno_fd >= 3 {
-            if errno_fd > 3 {
-                libc::syscall(
-                    libc::SYS_close_range,
-                    3 as libc::c_uint,
-                    (errno_fd - 1) as libc::c_uint,
-                    0,
-                );
-            }
-            libc::syscall(
-                libc::SYS_close_range,
-                (errno_fd + 1) as libc::c_uint,
-                libc::c_uint::MAX,
-                0,
-            );
+        let keep = if errno_fd >= 3 {
+            errno_fd as libc::c_uint
         } else {
-            libc::syscall(
-                libc::SYS_close_range,
-                3 as libc::c_uint,
-                libc::c_uint::MAX,
-                0,
-            );
+            libc::c_uint::MAX
+        };
+        if keep > 3 {
+            libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, keep - 1, 0);
+        }
+        if keep < libc::c_uint::MAX {
+            libc::syscall(libc::SYS_close_range, keep + 1, libc::c_uint::MAX, 0);
         }
         if let Some((uid, gid)) = plan.run_as {
             // Raw calls: glibc's wrappers would try to synchronise the
