@@ -137,7 +137,7 @@ pub struct StressArgs {
     /// Stop starting iterations after this long (e.g. 30s, 2m).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time: Option<std::time::Duration>,
-    /// Where to write the minimal input (default: <cache>/stress/<problem>-<seed>.in).
+    /// Where to write the minimal input (default: `<cache>/stress/<problem>-<seed>.in`).
     #[arg(long, value_name = "PATH")]
     pub save: Option<PathBuf>,
     /// Output format (`json`: one object, schema in docs/json-report.md).
@@ -350,14 +350,19 @@ fn block_on_interruptible<T>(
     jobs: usize,
     future: impl std::future::Future<Output = Result<T>>,
 ) -> Result<T> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(jobs.clamp(1, 4))
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Sandbox {
-            program: "tokio runtime".into(),
-            source: e,
-        })?;
+    // One test at a time needs no second thread: waking one per test costs
+    // more than the judge's own work for it.
+    let mut builder = if jobs <= 1 {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        let mut b = tokio::runtime::Builder::new_multi_thread();
+        b.worker_threads(jobs.clamp(1, 4));
+        b
+    };
+    let runtime = builder.enable_all().build().map_err(|e| Error::Sandbox {
+        program: "tokio runtime".into(),
+        source: e,
+    })?;
     let result = runtime.block_on(async {
         let mut terminate = tokio::signal::unix::signal(
             tokio::signal::unix::SignalKind::terminate(),

@@ -42,10 +42,29 @@ impl Keeper {
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null());
         sys::pass_fd(&mut command, theirs.as_raw_fd(), SOCKET_FD);
-        let process = command
+        let mut process = command
             .spawn()
             .map_err(|e| format!("cannot start the sandbox keeper: {e}"))?;
         drop(theirs);
+        match Self::wait_ready(&ours) {
+            Ok(()) => Ok(Keeper {
+                process,
+                unregistered: Some(ours),
+                socket: None,
+                buffer: vec![0u8; 64 << 10],
+                slot,
+            }),
+            Err(e) => {
+                // Not left running, nor as a zombie.
+                let _ = process.kill();
+                let _ = process.wait();
+                Err(e)
+            }
+        }
+    }
+
+    /// Waits for a new keeper's first message: ready, or why not.
+    fn wait_ready(ours: &OwnedFd) -> Result<(), String> {
         let ready = sys::poll_readable(&[ours.as_raw_fd()], Some(Duration::from_secs(20)))
             .map_err(|e| format!("waiting for the sandbox keeper: {e}"))?;
         let mut buf = vec![0u8; 64 << 10];
@@ -63,14 +82,7 @@ impl Keeper {
         if let Some(error) = ready.error {
             return Err(error);
         }
-        sys::set_nonblocking(ours.as_raw_fd(), true).map_err(|e| e.to_string())?;
-        Ok(Keeper {
-            process,
-            unregistered: Some(ours),
-            socket: None,
-            buffer: vec![0u8; 64 << 10],
-            slot,
-        })
+        sys::set_nonblocking(ours.as_raw_fd(), true).map_err(|e| e.to_string())
     }
 
     /// The socket, registered with the current tokio runtime.
@@ -124,6 +136,105 @@ impl Keeper {
                     kill_job(socket);
                 }
             }
+        }
+    }
+}
+
+impl Keeper {
+    /// Has a spawner (a keeper started with `spawner`) start `job` with
+    /// `stdio` as a child of this process, and reads the child's report (see
+    /// [`sys::SpawnReport`]): a child it names must be reaped by the caller.
+    pub async fn spawn(
+        &mut self,
+        job: &Job,
+        stdio: &[OwnedFd; 3],
+    ) -> std::io::Result<sys::SpawnReport> {
+        let data = serde_json::to_vec(job).map_err(std::io::Error::other)?;
+        let (report, report_write) = sys::output_pipe()?;
+        let raw = [
+            stdio[0].as_raw_fd(),
+            stdio[1].as_raw_fd(),
+            stdio[2].as_raw_fd(),
+            report_write.as_raw_fd(),
+        ];
+        let socket = self.socket()?;
+        match sys::send_with_fds(socket.as_raw_fd(), &data, &raw) {
+            Ok(()) => {}
+            // Killed meanwhile (at the rlimit-only level a run can): nothing started.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::BrokenPipe
+                        | std::io::ErrorKind::ConnectionReset
+                        | std::io::ErrorKind::ConnectionRefused
+                        | std::io::ErrorKind::NotConnected
+                ) =>
+            {
+                return Ok(sys::SpawnReport::Nothing)
+            }
+            Err(e) => return Err(e),
+        }
+        // The report ends when the spawner has let go of the job and the
+        // child has exec'd (or exited).
+        drop(report_write);
+        let mut pending = PendingSpawn {
+            pipe: Some(tokio::net::unix::pipe::Receiver::from_owned_fd_unchecked(
+                report,
+            )?),
+            bytes: Vec::with_capacity(8),
+        };
+        let mut chunk = [0u8; 16];
+        loop {
+            let pipe = pending.pipe.as_mut().expect("taken only when dropped");
+            let n = tokio::io::AsyncReadExt::read(pipe, &mut chunk).await?;
+            if n == 0 {
+                break;
+            }
+            pending.bytes.extend_from_slice(&chunk[..n]);
+        }
+        pending.pipe = None;
+        Ok(sys::SpawnReport::parse(&pending.bytes))
+    }
+}
+
+/// A spawn whose report was not read to its end because its future was
+/// dropped (`--fail-fast`, Ctrl-C): the report is read here, and the child
+/// it names killed and reaped, so that nothing outlives an abandoned run.
+struct PendingSpawn {
+    pipe: Option<tokio::net::unix::pipe::Receiver>,
+    bytes: Vec<u8>,
+}
+
+impl Drop for PendingSpawn {
+    fn drop(&mut self) {
+        let Some(fd) = self.pipe.take().and_then(|p| p.into_nonblocking_fd().ok()) else {
+            return;
+        };
+        let mut file = std::fs::File::from(fd);
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let mut chunk = [0u8; 16];
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            match sys::poll_readable(&[file.as_raw_fd()], Some(left)) {
+                Ok(ready) if ready[0] => {}
+                _ => break,
+            }
+            match std::io::Read::read(&mut file, &mut chunk) {
+                Ok(0) => break,
+                Ok(n) => self.bytes.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(_) => break,
+            }
+        }
+        if let sys::SpawnReport::Started(pid) | sys::SpawnReport::ExecFailed(pid, _) =
+            sys::SpawnReport::parse(&self.bytes)
+        {
+            // The child may not lead its group yet: kill it by pid too (it
+            // is ours and unreaped, so the pid is still its own).
+            sys::kill(pid as i32, sys::signals::SIGKILL);
+            sys::kill_group(pid);
+            std::thread::spawn(move || {
+                let _ = sys::reap(pid);
+            });
         }
     }
 }

@@ -22,6 +22,10 @@
 //! the program ends kills every other process of the namespace, so nothing a
 //! job started survives it. When the judge goes away (the socket closes), the
 //! keeper kills everything and exits; its parent dies with it.
+//!
+//! A keeper started as a *spawner* ([`KeeperConfig::spawner`], the rlimit-only
+//! level) does none of this: it only starts each job as a child of the judge
+//! (CLONE_PARENT) and goes back to waiting; see `serve_spawns`.
 
 use std::ffi::CString;
 use std::io;
@@ -78,6 +82,14 @@ pub struct KeeperConfig {
     pub cgroup_procs: Vec<PathBuf>,
     /// The slot's CPU counter and whether it is v2's `cpu.stat`.
     pub cgroup_cpu: Option<(PathBuf, bool)>,
+    /// A spawner, not a sandbox: no namespaces, no new root, and jobs are
+    /// only started, as children of the judge, which watches, limits and
+    /// reaps them itself (the rlimit-only level). It exists because a program
+    /// started by a small process sharing its memory is cheap to start, and
+    /// its peak RSS then starts at the small process's footprint, not at the
+    /// judge's. Everything else in this config is ignored.
+    #[serde(default)]
+    pub spawner: bool,
 }
 
 /// One program to run.
@@ -138,6 +150,13 @@ pub fn keeper_main(config_json: &str) -> i32 {
         Ok(c) => c,
         Err(e) => return fail(&socket, format!("bad keeper config: {e}")),
     };
+    if config.spawner {
+        if send(&socket, &Ready { error: None }).is_err() {
+            return 1;
+        }
+        serve_spawns(&socket);
+        return 0;
+    }
     if let Err(e) = enter_namespaces(&config) {
         return fail(&socket, format!("cannot create namespaces: {e}"));
     }
@@ -328,6 +347,55 @@ fn serve(socket: &OwnedFd, config: &KeeperConfig, slot: &SlotFiles) {
             return;
         }
     }
+}
+
+/// A spawner's loop: each job comes with four descriptors, the run's stdin,
+/// stdout and stderr and the write end of a report pipe, and is started as
+/// a child of the judge (in a process group of its own, in the host's file
+/// system). The child itself writes its pid to the report pipe, then the
+/// errno if its exec fails; a job that fails before there is a child is
+/// reported here as pid 0 and the errno. The judge does the rest. Returns
+/// when the judge goes away.
+fn serve_spawns(socket: &OwnedFd) {
+    let mut buf = vec![0u8; MAX_MESSAGE];
+    let mut stack = vec![0u8; 64 << 10];
+    while let Ok(Some((n, fds))) = sys::recv_with_fds(socket.as_raw_fd(), &mut buf, false) {
+        let [stdin, stdout, stderr, report] = &fds[..] else {
+            continue; // not from the judge: nobody to answer
+        };
+        let stdio = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
+        let started = serde_json::from_slice::<Job>(&buf[..n])
+            .map_err(io::Error::other)
+            .and_then(|job| spawn_for_judge(&job, stdio, report.as_raw_fd(), &mut stack));
+        if let Err(e) = started {
+            sys::report_not_started(report.as_raw_fd(), &e);
+        }
+    }
+}
+
+fn spawn_for_judge(
+    job: &Job,
+    stdio: [RawFd; 3],
+    report: RawFd,
+    stack: &mut [u8],
+) -> io::Result<()> {
+    let cstrings = |v: &[Vec<u8>]| -> io::Result<Vec<CString>> {
+        v.iter().map(|a| Ok(CString::new(a.clone())?)).collect()
+    };
+    let plan = sys::SpawnPlan::new(
+        cstrings(&job.argv)?,
+        cstrings(&job.env)?,
+        &job.cwd,
+        stdio,
+        None,
+        &job.rlimits,
+        job.processes,
+        false,
+    )?
+    .new_process_group()
+    .child_of_parent(report);
+    // The child reports its own exec error to the judge.
+    sys::spawn(&plan, stack)?.map(|_| ()).or(Ok(()))
 }
 
 /// Runs one job; `Ok(None)` when the judge closed the socket meanwhile.

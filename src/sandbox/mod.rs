@@ -11,7 +11,10 @@
 //!   checkers) run this way: they are trusted.
 //! - [`Sandbox::run`]: hostile code (submissions and their compilation) runs in
 //!   a keeper's namespaces and cgroup (see [`keeper`]), falling back loudly to
-//!   weaker levels where the machine cannot do better.
+//!   weaker levels where the machine cannot do better. At the weakest level
+//!   (and with `--isolation none`) submissions get the plain runner, but are
+//!   started by a spawner, a keeper without namespaces, so that their memory
+//!   can be measured without copying the judge's (see `run_plain`).
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -309,6 +312,19 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// Runs one process to completion under `request.limits`.
 pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
+    run_plain(request, None).await
+}
+
+/// The plain runner: the program in a process group of its own, under
+/// rlimits, watched and reaped by the judge. With `spawners`, a small
+/// process (a keeper started as a spawner) starts it, as the judge's child
+/// sharing the spawner's memory until it execs: cheap, and its ru_maxrss
+/// starts at the spawner's small footprint. Without, the judge starts it
+/// itself, with a copy of its memory when the run's memory is measured.
+async fn run_plain(
+    request: &RunRequest,
+    spawners: Option<&Shared>,
+) -> Result<RunOutcome, RunError> {
     let program = request
         .argv
         .first()
@@ -343,68 +359,51 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         open_files: None,
     };
     let stdin = open_stdin(&request.stdin, &program)?;
-    let (out_read, out_write) = sys::pipe().map_err(watch_err)?;
-    let (err_read, err_write) = sys::pipe().map_err(watch_err)?;
-    // The plan holds raw pointers for the child: gone before any await.
-    let (start, spawned) = {
-        let plan = sys::SpawnPlan::new(
-            std::iter::once(&program_path)
-                .chain(&request.argv[1..])
-                .map(|a| c_string(a.as_encoded_bytes()))
-                .collect::<io::Result<_>>()
-                .map_err(spawn_err)?,
-            env.iter()
-                .map(|(k, v)| c_string(&env_entry(k, v)))
-                .collect::<io::Result<_>>()
-                .map_err(spawn_err)?,
-            &request.cwd,
-            [
-                std::os::fd::AsRawFd::as_raw_fd(&stdin),
-                std::os::fd::AsRawFd::as_raw_fd(&out_write),
-                std::os::fd::AsRawFd::as_raw_fd(&err_write),
-            ],
-            None,
-            &rlimits,
-            None,
-            false,
-        )
-        .map_err(spawn_err)?
-        .new_process_group()
-        .reset_signals();
-        // ru_maxrss is the only memory measure here: a run with a memory
-        // limit gets its own copy of the judge's memory, or its peak would
-        // start at the judge's.
-        let plan = if limits.memory.is_some() {
-            plan.copy_memory()
-        } else {
-            plan
-        };
-
-        // The child starts on a stack of this thread's own, which the thread,
-        // suspended until the child execs (CLONE_VFORK), cannot touch meanwhile.
-        // Sharing memory (no page tables copied, no copy-on-write faults in
-        // the judge afterwards) is the default for runs not measured above.
-        thread_local! {
-            static SPAWN_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 64 << 10]);
+    let (out_read, out_write) = output_pipe().map_err(watch_err)?;
+    let (err_read, err_write) = output_pipe().map_err(watch_err)?;
+    let start = Instant::now();
+    let spawned = match spawners {
+        Some(shared) => {
+            let job = keeper::Job {
+                argv: std::iter::once(&program_path)
+                    .chain(&request.argv[1..])
+                    .map(|a| a.as_encoded_bytes().to_vec())
+                    .collect(),
+                env: env.iter().map(|(k, v)| env_entry(k, v)).collect(),
+                cwd: request.cwd.clone(),
+                cpu_limit: limits.cpu_time,
+                wall_limit: limits.wall_time,
+                rlimits,
+                processes: None,
+            };
+            shared
+                .spawn(&job, [stdin.into(), out_write, err_write])
+                .await
+                .map_err(watch_err)?
         }
-        let start = Instant::now();
-        let spawned = SPAWN_STACK
-            .with_borrow_mut(|stack| sys::spawn(&plan, stack))
+        None => {
+            let spawned = spawn_here(
+                request,
+                &program_path,
+                &env,
+                &rlimits,
+                [&stdin, &out_write, &err_write],
+            )
             .map_err(spawn_err)?;
-        (start, spawned)
+            drop((stdin, out_write, err_write));
+            spawned
+        }
     };
-    drop((stdin, out_write, err_write));
     let pid = match spawned {
         Ok(pid) => pid,
         Err((pid, source)) => {
-            let _ = sys::reap(pid as u32);
+            if let Some(pid) = pid {
+                let _ = sys::reap(pid);
+            }
             return Err(spawn_err(source));
         }
     };
-    let mut guard = ReapGuard {
-        pid: Some(pid as u32),
-    };
-    let pid = pid as u32;
+    let mut guard = ReapGuard { pid: Some(pid) };
     // Readable once the child has exited (it stays unreaped until `reap`).
     let pidfd = sys::pidfd_open(pid as i32).map_err(watch_err)?;
     // SAFETY: `pidfd` is a descriptor just opened and owned by nobody else;
@@ -412,8 +411,6 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     let exited = unsafe { tokio::io::unix::AsyncFd::register(pidfd) }
         .map_err(io::Error::from)
         .map_err(watch_err)?;
-    let out_read = tokio::net::unix::pipe::Receiver::from_owned_fd(out_read).map_err(watch_err)?;
-    let err_read = tokio::net::unix::pipe::Receiver::from_owned_fd(err_read).map_err(watch_err)?;
 
     let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
     let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
@@ -476,6 +473,64 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         process_limit_hit: false,
         isolation: Isolation::RlimitOnly,
     })
+}
+
+/// Starts the program from the judge itself: the plain runner without a
+/// spawner. Returns the child, or the error that kept it from exec'ing (with
+/// the child, which must still be reaped).
+fn spawn_here(
+    request: &RunRequest,
+    program_path: &std::ffi::OsStr,
+    env: &[(OsString, OsString)],
+    rlimits: &sys::Rlimits,
+    stdio: [&dyn std::os::fd::AsRawFd; 3],
+) -> io::Result<Result<u32, (Option<u32>, io::Error)>> {
+    // The plan holds raw pointers for the child: gone before any await.
+    let plan = sys::SpawnPlan::new(
+        std::iter::once(program_path)
+            .chain(request.argv[1..].iter().map(|a| a.as_os_str()))
+            .map(|a| c_string(a.as_encoded_bytes()))
+            .collect::<io::Result<_>>()?,
+        env.iter()
+            .map(|(k, v)| c_string(&env_entry(k, v)))
+            .collect::<io::Result<_>>()?,
+        &request.cwd,
+        stdio.map(|f| f.as_raw_fd()),
+        None,
+        rlimits,
+        None,
+        false,
+    )?
+    .new_process_group()
+    .reset_signals();
+    // ru_maxrss is the only memory measure here: a run with a memory limit
+    // gets its own copy of the judge's memory, or its peak would start at
+    // the judge's. Sharing memory (no page tables copied, no copy-on-write
+    // faults in the judge afterwards) is the default for runs not measured.
+    let plan = if request.limits.memory.is_some() {
+        plan.copy_memory()
+    } else {
+        plan
+    };
+    // The child starts on a stack of this thread's own, which the thread,
+    // suspended until the child execs (CLONE_VFORK), cannot touch meanwhile.
+    thread_local! {
+        static SPAWN_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 64 << 10]);
+    }
+    let spawned = SPAWN_STACK.with_borrow_mut(|stack| sys::spawn(&plan, stack))?;
+    Ok(spawned
+        .map(|pid| pid as u32)
+        .map_err(|(pid, e)| (Some(pid as u32), e)))
+}
+
+/// A pipe for a run's stdout or stderr: the judge's end registered with the
+/// runtime (must be called inside it), and the end the run writes to.
+fn output_pipe() -> io::Result<(tokio::net::unix::pipe::Receiver, std::os::fd::OwnedFd)> {
+    let (read, write) = sys::output_pipe()?;
+    Ok((
+        tokio::net::unix::pipe::Receiver::from_owned_fd_unchecked(read)?,
+        write,
+    ))
 }
 
 /// The address-space rlimit for a memory limit when no cgroup measures real
@@ -751,7 +806,10 @@ pub struct Sandbox {
 
 #[derive(Debug)]
 struct Shared {
-    runtime: tempfile::TempDir,
+    /// Where keepers build their roots (`None` for plain keepers).
+    runtime: Option<tempfile::TempDir>,
+    /// Plain keepers: no namespaces, no cgroups (the rlimit-only level).
+    spawner: bool,
     paths: SandboxPaths,
     user_namespace: bool,
     cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
@@ -767,7 +825,7 @@ impl Sandbox {
             return Ok(Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
-                shared: None,
+                shared: Shared::spawners(paths),
             });
         }
         let is_root = sys::ids().0 == 0;
@@ -787,7 +845,8 @@ impl Sandbox {
             Err(e) => (None, Some(e)),
         };
         let mut shared = Shared {
-            runtime,
+            runtime: Some(runtime),
+            spawner: false,
             paths,
             user_namespace: !is_root,
             cgroups,
@@ -821,7 +880,10 @@ impl Sandbox {
             }
             Err(e) => {
                 problems.push(format!("namespaces: {e}"));
-                (Isolation::RlimitOnly, None)
+                (
+                    Isolation::RlimitOnly,
+                    Shared::spawners(shared.paths.clone()),
+                )
             }
         };
         let why = problems.join("; ");
@@ -854,10 +916,16 @@ impl Sandbox {
         request: &RunRequest,
         profile: Profile,
     ) -> Result<RunOutcome, RunError> {
-        let Some(shared) = &self.shared else {
-            return run(request).await;
-        };
-        shared.run(request, &profile, self.level).await
+        match &self.shared {
+            // Spawners start submissions (measured runs); compilations and
+            // package programs are started by the judge itself.
+            Some(shared) if shared.spawner => match profile {
+                Profile::Submission => run_plain(request, Some(shared)).await,
+                Profile::Compile { .. } => run(request).await,
+            },
+            Some(shared) => shared.run(request, &profile, self.level).await,
+            None => run(request).await,
+        }
     }
 }
 
@@ -875,11 +943,87 @@ impl Drop for Shared {
 }
 
 impl Shared {
+    /// Plain keepers for the rlimit-only level, with one started to check
+    /// that they work; `None` (runs are then started by the judge itself,
+    /// with a copy of its memory) if not.
+    fn spawners(paths: SandboxPaths) -> Option<Shared> {
+        let shared = Shared {
+            runtime: None,
+            spawner: true,
+            paths,
+            user_namespace: false,
+            cgroups: None,
+            idle: std::sync::Mutex::new(Vec::new()),
+            next_index: std::sync::atomic::AtomicUsize::new(0),
+        };
+        let keeper = shared.start_keeper(&Profile::Submission, None).ok()?;
+        shared.idle.lock().expect("not poisoned").push(keeper);
+        Some(shared)
+    }
+
+    /// Has an idle spawner (or a new one) start `job` as a child of the
+    /// judge; see [`spawn_here`] for the result.
+    async fn spawn(
+        &self,
+        job: &keeper::Job,
+        stdio: [std::os::fd::OwnedFd; 3],
+    ) -> io::Result<Result<u32, (Option<u32>, io::Error)>> {
+        // A spawner may have been killed meanwhile (at this level a run can
+        // signal its siblings): then a new one, a few times. A spawner that
+        // failed is dropped (killed), never reused.
+        let mut problem = None;
+        for _ in 0..3 {
+            let idle = self.idle.lock().expect("not poisoned").pop();
+            let mut spawner = match idle {
+                Some(k) => k,
+                None => match self.start_keeper(&Profile::Submission, None) {
+                    Ok(k) => k,
+                    Err(e) => {
+                        problem = Some(e);
+                        continue;
+                    }
+                },
+            };
+            let report = spawner.spawn(job, &stdio).await?;
+            if !matches!(report, sys::SpawnReport::Nothing) {
+                self.idle.lock().expect("not poisoned").push(spawner);
+            }
+            match report {
+                sys::SpawnReport::Nothing => {
+                    problem = Some("the sandbox spawner died before starting the program".into())
+                }
+                sys::SpawnReport::Started(pid) => return Ok(Ok(pid)),
+                sys::SpawnReport::ExecFailed(pid, e) => return Ok(Err((Some(pid), e))),
+                sys::SpawnReport::NotStarted(e) => return Ok(Err((None, e))),
+            }
+        }
+        Err(io::Error::other(format!(
+            "{} (at the rlimit-only level a run can kill it: hostile code needs a stronger level)",
+            problem.unwrap_or_default()
+        )))
+    }
+
     fn start_keeper(
         &self,
         profile: &Profile,
         work: Option<&Path>,
     ) -> Result<isolated::Keeper, String> {
+        let Some(runtime) = &self.runtime else {
+            let config = keeper::KeeperConfig {
+                user_namespace: false,
+                outer_ids: sys::ids(),
+                root_dir: PathBuf::new(),
+                show: None,
+                hide: Vec::new(),
+                builds: None,
+                work: None,
+                run_as: None,
+                cgroup_procs: Vec::new(),
+                cgroup_cpu: None,
+                spawner: true,
+            };
+            return isolated::Keeper::start(&config, None);
+        };
         let index = self
             .next_index
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -890,7 +1034,7 @@ impl Shared {
             ),
             None => None,
         };
-        let root_dir = isolated::root_dir(self.runtime.path(), index)
+        let root_dir = isolated::root_dir(runtime.path(), index)
             .map_err(|e| format!("cannot create the sandbox root: {e}"))?;
         let (outer_uid, outer_gid) = sys::ids();
         let submission = *profile == Profile::Submission;
@@ -912,6 +1056,7 @@ impl Shared {
             cgroup_cpu: slot
                 .as_ref()
                 .map(|s| (s.cpu_file(), s.version == cgroup::Version::V2)),
+            spawner: false,
         };
         isolated::Keeper::start(&config, slot)
     }
@@ -1016,12 +1161,8 @@ impl Shared {
             processes: (!cgroup_memory).then_some(processes),
         };
         let stdin = open_stdin(&request.stdin, &program)?;
-        let (out_read, out_write) = sys::pipe().map_err(watch_err)?;
-        let (err_read, err_write) = sys::pipe().map_err(watch_err)?;
-        let out_read =
-            tokio::net::unix::pipe::Receiver::from_owned_fd(out_read).map_err(watch_err)?;
-        let err_read =
-            tokio::net::unix::pipe::Receiver::from_owned_fd(err_read).map_err(watch_err)?;
+        let (out_read, out_write) = output_pipe().map_err(watch_err)?;
+        let (err_read, err_write) = output_pipe().map_err(watch_err)?;
         let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
         let exceeded = drains.exceeded.take();
         let kill = async move {

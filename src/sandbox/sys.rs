@@ -438,6 +438,15 @@ pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
+/// A pipe for a child's output: (read end, non-blocking; write end), both
+/// close-on-exec. One fcntl: a fresh pipe has no other status flags.
+pub fn output_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let (read, write) = pipe()?;
+    // SAFETY: fcntl on a descriptor just created and owned here.
+    check(unsafe { libc::fcntl(read.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) })?;
+    Ok((read, write))
+}
+
 /// A connected pair of SOCK_SEQPACKET sockets (message boundaries kept), close-on-exec.
 pub fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
@@ -664,6 +673,11 @@ pub struct SpawnPlan {
     /// this process's peak RSS (exec records the old memory's high-water
     /// mark), so runs whose memory is measured by ru_maxrss get a copy.
     share_memory: bool,
+    /// Whether the child is made a child of this process's parent
+    /// (CLONE_PARENT): a spawner starts it, the judge waits for it. The
+    /// child then reports to the judge itself, through `errno_fd`: its pid
+    /// before it execs, and the errno if the exec fails.
+    parent_adopts: bool,
     /// The write end of the pipe a child without shared memory reports a
     /// failed exec through (-1 otherwise).
     errno_fd: std::sync::atomic::AtomicI32,
@@ -727,6 +741,7 @@ impl SpawnPlan {
             process_group: false,
             reset_signals: false,
             share_memory: true,
+            parent_adopts: false,
             errno_fd: std::sync::atomic::AtomicI32::new(-1),
             errno: std::sync::atomic::AtomicI32::new(0),
         })
@@ -743,6 +758,18 @@ impl SpawnPlan {
     /// would otherwise run in the child) and ignores SIGPIPE.
     pub fn reset_signals(mut self) -> Self {
         self.reset_signals = true;
+        self
+    }
+
+    /// The child becomes a child of this process's parent (CLONE_PARENT),
+    /// which waits for it, gets its rusage and must reap it. The child writes
+    /// its pid (a native-endian i32) to `report`, before it execs, and then
+    /// the errno (another) if the exec fails; `report` must be close-on-exec.
+    /// So the parent learns of its new child even if this process dies
+    /// right after the clone.
+    pub fn child_of_parent(mut self, report: RawFd) -> Self {
+        self.parent_adopts = true;
+        self.errno_fd = std::sync::atomic::AtomicI32::new(report);
         self
     }
 
@@ -776,6 +803,14 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
             }
             libc::_exit(127)
         };
+        if plan.parent_adopts {
+            let pid = libc::getpid();
+            libc::write(
+                errno_fd,
+                &pid as *const libc::pid_t as *const libc::c_void,
+                std::mem::size_of::<libc::pid_t>(),
+            );
+        }
         if plan.reset_signals {
             // Handlers first, while every signal is still blocked (spawn
             // blocks them around the clone). The child has its own copy of
@@ -848,11 +883,57 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
     }
 }
 
+/// What a report pipe of [`SpawnPlan::child_of_parent`] said, read to its end.
+#[derive(Debug)]
+pub enum SpawnReport {
+    /// Nothing: the spawner was gone before it could start anything.
+    Nothing,
+    /// The child exec'd.
+    Started(u32),
+    /// The child exists (must be reaped) but its exec failed.
+    ExecFailed(u32, io::Error),
+    /// No child: the spawner could not start one.
+    NotStarted(io::Error),
+}
+
+impl SpawnReport {
+    /// Decodes what was read from a report pipe.
+    pub fn parse(bytes: &[u8]) -> SpawnReport {
+        const N: usize = std::mem::size_of::<libc::pid_t>();
+        let int = |b: &[u8]| libc::pid_t::from_ne_bytes(b.try_into().expect("N bytes"));
+        match bytes.len() {
+            0 => SpawnReport::Nothing,
+            n if n >= 2 * N => {
+                let error = io::Error::from_raw_os_error(int(&bytes[N..2 * N]));
+                match int(&bytes[..N]) {
+                    pid if pid > 0 => SpawnReport::ExecFailed(pid as u32, error),
+                    _ => SpawnReport::NotStarted(error),
+                }
+            }
+            n if n >= N && int(&bytes[..N]) > 0 => SpawnReport::Started(int(&bytes[..N]) as u32),
+            _ => SpawnReport::NotStarted(io::Error::other("garbled spawn report")),
+        }
+    }
+}
+
+/// Writes to a report pipe that no child was started, and why.
+pub fn report_not_started(report: RawFd, error: &io::Error) {
+    let errno: libc::c_int = error.raw_os_error().unwrap_or(libc::EINVAL);
+    let mut bytes = [0u8; 8];
+    bytes[4..].copy_from_slice(&errno.to_ne_bytes());
+    // SAFETY: writes a local buffer to a descriptor the caller owns.
+    unsafe {
+        libc::write(report, bytes.as_ptr() as *const libc::c_void, bytes.len());
+    }
+}
+
 /// Starts `plan` as a child sharing this process's memory until it execs
 /// (CLONE_VM | CLONE_VFORK, as posix_spawn does): no page tables are copied
 /// and this returns only once the child has exec'd or failed. Returns the
 /// child's pid, or the error that kept it from exec'ing (the child is then
-/// already exiting and must still be reaped).
+/// already exiting and must still be reaped). A child for the parent
+/// ([`SpawnPlan::child_of_parent`]) reports a failed exec to the parent
+/// instead; here it is a success.
 pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32, io::Error)>> {
     plan.errno.store(0, std::sync::atomic::Ordering::SeqCst);
     // The stack grows down: pass its (16-byte aligned) top.
@@ -872,19 +953,22 @@ pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32,
     // which outlives the call because CLONE_VFORK suspends us until exec/exit.
     // Without shared memory a failed exec is reported through a pipe that
     // exec closes.
-    let errno_pipe = if plan.share_memory {
+    let errno_pipe = if plan.share_memory || plan.parent_adopts {
         None
     } else {
         Some(pipe()?)
     };
-    let errno_fd = errno_pipe.as_ref().map_or(-1, |(_, w)| w.as_raw_fd());
-    plan.errno_fd
-        .store(errno_fd, std::sync::atomic::Ordering::SeqCst);
-    let flags = if plan.share_memory {
-        libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD
-    } else {
-        libc::CLONE_VFORK | libc::SIGCHLD
-    };
+    if let Some((_, write)) = &errno_pipe {
+        plan.errno_fd
+            .store(write.as_raw_fd(), std::sync::atomic::Ordering::SeqCst);
+    }
+    let mut flags = libc::CLONE_VFORK | libc::SIGCHLD;
+    if plan.share_memory {
+        flags |= libc::CLONE_VM;
+    }
+    if plan.parent_adopts {
+        flags |= libc::CLONE_PARENT;
+    }
     let pid = unsafe {
         libc::clone(
             spawn_child,

@@ -81,3 +81,85 @@ fn ready_executable_without_extension_is_run_as_is() {
         .iter()
         .all(|t| str_field(t, "verdict") == "AC"));
 }
+
+/// At `--isolation none` the runs are the judge's children but are started by
+/// a small spawner process: a run's peak memory (ru_maxrss, which starts at
+/// the footprint of the process it was started from) must not include the
+/// judge's. The program prints its parent's (the judge's) own peak.
+#[test]
+fn peak_memory_without_isolation_excludes_the_judges_footprint() {
+    let workspace = Workspace::new();
+    let source = workspace.path().join("parent-peak.c");
+    std::fs::write(
+        &source,
+        r#"#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+int main(void) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
+  FILE *f = fopen(path, "r");
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "VmHWM:", 6) == 0) { long kib = 0; sscanf(line + 6, "%ld", &kib); printf("%ld\n", kib); }
+  return 0;
+}
+"#,
+    )
+    .expect("write the program");
+    let input = workspace.path().join("one.txt");
+    std::fs::write(&input, "1\n1\n").expect("write the input");
+    let judged = workspace.judge([
+        "--isolation",
+        "none",
+        "run",
+        "acwing-891",
+        source.to_str().expect("UTF-8 path"),
+        "--input",
+        input.to_str().expect("UTF-8 path"),
+        "--format",
+        "json",
+    ]);
+    let report = judged.report();
+    let test = &tests_of(&report)[0];
+    let judge_peak: u64 = str_field(test, "output")
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("the program printed the judge's peak: {judged:#?}"));
+    let run_peak = u64_field(test, "memory_kib");
+    assert!(
+        run_peak < judge_peak,
+        "the run's peak {run_peak} KiB includes the judge's {judge_peak} KiB: {report}"
+    );
+}
+
+/// At `--isolation none` a run can signal its siblings: one that kills the
+/// judge's spawner on every test must not stop the next tests from being
+/// judged (a new spawner starts), and nothing may be left behind.
+#[test]
+fn a_run_that_kills_the_spawner_does_not_stop_judging() {
+    let workspace = Workspace::new();
+    let marker = workspace.path().to_str().expect("UTF-8 path").to_string();
+    let judged = workspace.judge([
+        "--isolation",
+        "none",
+        "-j",
+        "1",
+        "run",
+        "acwing-891",
+        "tests/fixtures/hostile/kills-spawner.c",
+        "--format",
+        "json",
+    ]);
+    judged.expect_code(0);
+    let report = judged.report();
+    assert_eq!(report["verdict"], "AC", "{report}");
+    assert!(tests_of(&report).len() > 5, "{report}");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    let mut left = processes_matching(&marker);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = processes_matching(&marker);
+    }
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}

@@ -208,7 +208,22 @@ fn exit_code_for(verdicts: &[&str]) -> i32 {
 #[test]
 fn every_fixture_gets_its_verdict() {
     let _heavy = crate::support::cpu_heavy();
-    let failures = judge_rows(TABLE.iter());
+    let failures = judge_rows(TABLE.iter(), &[]);
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) got the wrong result:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The same table at the weakest level: the plain runner (programs started
+/// by a spawner, memory from ru_maxrss, limits by rlimits and polling) must
+/// reach every verdict too.
+#[test]
+fn every_fixture_gets_its_verdict_without_isolation() {
+    let _heavy = crate::support::cpu_heavy();
+    let failures = judge_rows(TABLE.iter(), &["--isolation", "none"]);
     assert!(
         failures.is_empty(),
         "{} fixture(s) got the wrong result:\n{}",
@@ -219,7 +234,7 @@ fn every_fixture_gets_its_verdict() {
 
 /// Judges `rows` in one workspace, one invocation per (problem, tests) group,
 /// the groups in parallel; returns one line per thing that went wrong.
-fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>) -> Vec<String> {
+fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>, global: &[&str]) -> Vec<String> {
     let workspace = Workspace::new();
     let mut groups: BTreeMap<(&str, &[&str]), Vec<&Case>> = BTreeMap::new();
     for case in rows {
@@ -233,7 +248,7 @@ fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>) -> Vec<String> {
             .iter()
             .map(|((problem, tests), cases)| {
                 let workspace = &workspace;
-                scope.spawn(move || judge_group(workspace, problem, tests, cases))
+                scope.spawn(move || judge_group(workspace, global, problem, tests, cases))
             })
             .collect();
         handles
@@ -247,11 +262,13 @@ fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>) -> Vec<String> {
 /// one line per case that did not get what it must.
 fn judge_group(
     workspace: &Workspace,
+    global: &[&str],
     problem: &str,
     tests: &[&str],
     cases: &[&Case],
 ) -> Vec<String> {
-    let mut args = vec!["run".to_string(), problem_arg(problem)];
+    let mut args: Vec<String> = global.iter().map(|a| a.to_string()).collect();
+    args.extend(["run".to_string(), problem_arg(problem)]);
     args.extend(cases.iter().map(|c| submission(c.file)));
     args.extend(["--format".to_string(), "json".to_string()]);
     args.extend(tests_args(tests));
