@@ -552,8 +552,6 @@ impl Judge {
             Some(dir) => dir.path().join("stdout"),
             None => self.inner.spill.next(),
         };
-        // Declared after `scratch`, so dropped before it is emptied.
-        let _remove_spill = RemoveOnDrop(spill.clone());
         let request = RunRequest {
             argv: exe.argv(Some(limits.memory)),
             cwd: scratch
@@ -603,6 +601,12 @@ impl Judge {
             Err(RunError::Watch { program, source }) => {
                 return Err(Error::Sandbox { program, source })
             }
+        };
+        // Declared after `scratch`, so dropped before it is emptied. (A spill
+        // left by a run that failed is removed with its directory.)
+        let _remove_spill = match &outcome.stdout {
+            sandbox::Captured::File { path, .. } => Some(RemoveOnDrop(path.clone())),
+            sandbox::Captured::Memory(_) => None,
         };
         report.time_ms = outcome.cpu_time.as_millis() as u64;
         report.wall_ms = outcome.wall_time.as_millis() as u64;

@@ -53,8 +53,11 @@ pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Resu
     // The common case, a small output in memory: read the answer and compare
     // slices, with no streaming buffers.
     if let Captured::Memory(out) = output {
-        if std::fs::metadata(answer)?.len() <= SMALL {
-            let expected = std::fs::read(answer)?;
+        // Read up to one byte past SMALL (no stat: a run's worth of system
+        // calls is what the judge costs per test).
+        let mut expected = Vec::with_capacity(out.len().min(SMALL as usize) + 1);
+        Read::take(std::fs::File::open(answer)?, SMALL + 1).read_to_end(&mut expected)?;
+        if expected.len() as u64 <= SMALL {
             if *out == expected && !matches!(spec, CheckerSpec::Custom(_)) {
                 return Ok(CheckResult::accepted());
             }

@@ -143,12 +143,15 @@ impl Keeper {
 impl Keeper {
     /// Has a spawner (a keeper started with `spawner`) start `job` with
     /// `stdio` as a child of this process, and reads the child's report (see
-    /// [`sys::SpawnReport`]): a child it names must be reaped by the caller.
+    /// [`sys::SpawnReport`]) up to the pid: a child it names must be reaped
+    /// by the caller. With `Started`, the report pipe is returned too: it
+    /// holds the errno if the exec fails (see [`late_exec_error`]); the
+    /// caller does not wait for the exec.
     pub async fn spawn(
         &mut self,
         job: &Job,
         stdio: &[OwnedFd; 3],
-    ) -> std::io::Result<sys::SpawnReport> {
+    ) -> std::io::Result<(sys::SpawnReport, Option<tokio::net::unix::pipe::Receiver>)> {
         let data = serde_json::to_vec(job).map_err(std::io::Error::other)?;
         let (report, report_write) = sys::output_pipe()?;
         let raw = [
@@ -170,12 +173,10 @@ impl Keeper {
                         | std::io::ErrorKind::NotConnected
                 ) =>
             {
-                return Ok(sys::SpawnReport::Nothing)
+                return Ok((sys::SpawnReport::Nothing, None))
             }
             Err(e) => return Err(e),
         }
-        // The report ends when the spawner has let go of the job and the
-        // child has exec'd (or exited).
         drop(report_write);
         let mut pending = PendingSpawn {
             pipe: Some(tokio::net::unix::pipe::Receiver::from_owned_fd_unchecked(
@@ -187,17 +188,34 @@ impl Keeper {
         loop {
             let pipe = pending.pipe.as_mut().expect("taken only when dropped");
             let n = tokio::io::AsyncReadExt::read(pipe, &mut chunk).await?;
-            if n == 0 {
-                break;
-            }
             pending.bytes.extend_from_slice(&chunk[..n]);
+            let report = sys::SpawnReport::parse(&pending.bytes);
+            match report {
+                sys::SpawnReport::Started(_) | sys::SpawnReport::ExecFailed(..) => {}
+                _ if n > 0 => continue, // a failure to start: its errno follows
+                _ => {}
+            }
+            let pipe = pending.pipe.take();
+            return Ok(match report {
+                sys::SpawnReport::Started(_) => (report, pipe),
+                _ => (report, None),
+            });
         }
-        pending.pipe = None;
-        Ok(sys::SpawnReport::parse(&pending.bytes))
     }
 }
 
-/// A spawn whose report was not read to its end because its future was
+/// After a child reported by [`Keeper::spawn`] has exited: the error of its
+/// exec, if that is what failed (the child wrote the errno before exiting;
+/// an exec that succeeded closed the pipe without a word).
+pub fn late_exec_error(report: &tokio::net::unix::pipe::Receiver) -> Option<std::io::Error> {
+    let mut errno = [0u8; 4];
+    match report.try_read(&mut errno) {
+        Ok(4) => Some(std::io::Error::from_raw_os_error(i32::from_ne_bytes(errno))),
+        _ => None,
+    }
+}
+
+/// A spawn whose report was not read up to the pid because its future was
 /// dropped (`--fail-fast`, Ctrl-C): the report is read here, and the child
 /// it names killed and reaped, so that nothing outlives an abandoned run.
 struct PendingSpawn {

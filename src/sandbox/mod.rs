@@ -394,8 +394,8 @@ async fn run_plain(
             spawned
         }
     };
-    let pid = match spawned {
-        Ok(pid) => pid,
+    let (pid, report) = match spawned {
+        Ok(started) => started,
         Err((pid, source)) => {
             if let Some(pid) = pid {
                 let _ = sys::reap(pid);
@@ -412,8 +412,13 @@ async fn run_plain(
         .map_err(io::Error::from)
         .map_err(watch_err)?;
 
-    let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
-    let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
+    let (mut drains, mut exceeded) =
+        Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
+    // Made once, not per turn of the loop: registering a timer wakes the
+    // runtime's driver.
+    let deadline =
+        tokio::time::sleep_until(tokio::time::Instant::from_std(start + limits.wall_time));
+    tokio::pin!(deadline);
     let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
     let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + poll, poll);
     let mut limit_hit = None;
@@ -423,11 +428,12 @@ async fn run_plain(
                 ready.map_err(watch_err)?.retain_ready();
                 break;
             }
-            _ = drains.exceeded(), if limit_hit.is_none() => {
+            _ = drains.progress() => {}
+            _ = exceeded.wait(), if limit_hit.is_none() => {
                 sys::kill_group(pid);
                 limit_hit = Some(LimitHit::Output);
             }
-            _ = tokio::time::sleep_until(deadline), if limit_hit.is_none() => {
+            _ = &mut deadline, if limit_hit.is_none() => {
                 sys::kill_group(pid);
                 limit_hit = Some(LimitHit::WallTime);
             }
@@ -445,6 +451,9 @@ async fn run_plain(
     sys::kill_group(pid);
     let reaped = sys::reap(pid).map_err(watch_err)?;
     guard.pid = None;
+    if let Some(error) = report.as_ref().and_then(isolated::late_exec_error) {
+        return Err(spawn_err(error));
+    }
     let drained = drains.finish().await.map_err(watch_err)?;
     if drained.stdout_over {
         limit_hit.get_or_insert(LimitHit::Output);
@@ -475,6 +484,11 @@ async fn run_plain(
     })
 }
 
+/// A started child, with the report pipe of a spawner if one started it;
+/// or the error that kept it from exec'ing, with the child if there is one
+/// (which must still be reaped).
+type Spawned = Result<(u32, Option<tokio::net::unix::pipe::Receiver>), (Option<u32>, io::Error)>;
+
 /// Starts the program from the judge itself: the plain runner without a
 /// spawner. Returns the child, or the error that kept it from exec'ing (with
 /// the child, which must still be reaped).
@@ -484,7 +498,7 @@ fn spawn_here(
     env: &[(OsString, OsString)],
     rlimits: &sys::Rlimits,
     stdio: [&dyn std::os::fd::AsRawFd; 3],
-) -> io::Result<Result<u32, (Option<u32>, io::Error)>> {
+) -> io::Result<Spawned> {
     // The plan holds raw pointers for the child: gone before any await.
     let plan = sys::SpawnPlan::new(
         std::iter::once(program_path)
@@ -519,7 +533,7 @@ fn spawn_here(
     }
     let spawned = SPAWN_STACK.with_borrow_mut(|stack| sys::spawn(&plan, stack))?;
     Ok(spawned
-        .map(|pid| pid as u32)
+        .map(|pid| (pid as u32, None))
         .map_err(|(pid, e)| (Some(pid as u32), e)))
 }
 
@@ -570,13 +584,19 @@ fn minimal_env(home: &Path) -> Vec<(OsString, OsString)> {
     ]
 }
 
-/// The concurrent readers of a run's stdout and stderr.
+/// What the two readers return: stdout (and whether it went over its
+/// limit), stderr (and whether it was cut).
+type DrainResults = (io::Result<(Captured, bool)>, io::Result<(Vec<u8>, bool)>);
+
+/// The readers of a run's stdout and stderr: one future, polled by the run's
+/// own task ([`Drains::progress`] in its select loop, then
+/// [`Drains::finish`]), not tasks of their own, so that no other task has to
+/// be woken and scheduled for each run.
 struct Drains {
-    stdout: tokio::task::JoinHandle<io::Result<(Captured, bool)>>,
-    stderr: tokio::task::JoinHandle<io::Result<(Vec<u8>, bool)>>,
-    stop_stdout: tokio::sync::oneshot::Sender<()>,
-    stop_stderr: tokio::sync::oneshot::Sender<()>,
-    exceeded: Option<tokio::sync::oneshot::Receiver<()>>,
+    both: std::pin::Pin<Box<dyn std::future::Future<Output = DrainResults> + Send>>,
+    done: Option<DrainResults>,
+    stop_stdout: Option<tokio::sync::oneshot::Sender<()>>,
+    stop_stderr: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 /// What the drains read.
@@ -588,72 +608,75 @@ struct Drained {
 }
 
 impl Drains {
+    /// The readers, and what resolves when stdout went over its limit.
     fn start(
         stdout: impl tokio::io::AsyncRead + Unpin + Send + 'static,
         stderr: impl tokio::io::AsyncRead + Unpin + Send + 'static,
         limits: &Limits,
         spill: Option<PathBuf>,
-    ) -> Drains {
+    ) -> (Drains, OutputExceeded) {
         // Told to stop when a descendant that escaped holds a pipe open after
         // the program exited: the drains then return what they have.
         let (stop_stdout, stdout_stop) = tokio::sync::oneshot::channel();
         let (stop_stderr, stderr_stop) = tokio::sync::oneshot::channel();
         let (exceeded_tx, exceeded) = tokio::sync::oneshot::channel();
-        Drains {
-            stdout: tokio::spawn(drain_stdout(
-                stdout,
-                limits.stdout,
-                spill,
-                stdout_stop,
-                exceeded_tx,
-            )),
-            stderr: tokio::spawn(drain_keep(stderr, limits.stderr, stderr_stop)),
-            stop_stdout,
-            stop_stderr,
-            exceeded: Some(exceeded),
-        }
+        let stdout = drain_stdout(stdout, limits.stdout, spill, stdout_stop, exceeded_tx);
+        let stderr = drain_keep(stderr, limits.stderr, stderr_stop);
+        let drains = Drains {
+            both: Box::pin(async move { tokio::join!(stdout, stderr) }),
+            done: None,
+            stop_stdout: Some(stop_stdout),
+            stop_stderr: Some(stop_stderr),
+        };
+        (drains, OutputExceeded(Some(exceeded)))
     }
 
-    /// Resolves when the process wrote more than the output limit (never otherwise).
-    async fn exceeded(&mut self) {
-        match &mut self.exceeded {
-            Some(rx) => {
-                if rx.await.is_err() {
-                    self.exceeded = None;
-                    std::future::pending::<()>().await;
-                }
-            }
-            None => std::future::pending::<()>().await,
+    /// Reads on; resolves once both pipes are at their end (then never again).
+    async fn progress(&mut self) {
+        if self.done.is_some() {
+            return std::future::pending().await;
         }
+        let results = self.both.as_mut().await;
+        self.done = Some(results);
     }
 
     /// Collects what was read, waiting at most [`DRAIN_GRACE`] for the pipes to close.
     async fn finish(mut self) -> io::Result<Drained> {
-        let (stdout, stdout_over) = match tokio::time::timeout(DRAIN_GRACE, &mut self.stdout).await
-        {
-            Ok(r) => r.expect("stdout task panicked")?,
-            Err(_) => {
-                let _ = self.stop_stdout.send(());
-                self.stdout.await.expect("stdout task panicked")?
-            }
-        };
-        let (stderr, stderr_truncated) =
-            match tokio::time::timeout(DRAIN_GRACE, &mut self.stderr).await {
-                Ok(r) => r.expect("stderr task panicked").unwrap_or_default(),
+        let (stdout, stderr) = match self.done.take() {
+            Some(results) => results,
+            None => match tokio::time::timeout(DRAIN_GRACE, self.both.as_mut()).await {
+                Ok(results) => results,
                 Err(_) => {
-                    let _ = self.stop_stderr.send(());
-                    self.stderr
-                        .await
-                        .expect("stderr task panicked")
-                        .unwrap_or_default()
+                    for stop in [self.stop_stdout.take(), self.stop_stderr.take()] {
+                        let _ = stop.map(|s| s.send(()));
+                    }
+                    self.both.as_mut().await
                 }
-            };
+            },
+        };
+        let (stdout, stdout_over) = stdout?;
+        let (stderr, stderr_truncated) = stderr.unwrap_or_default();
         Ok(Drained {
             stdout,
             stdout_over,
             stderr,
             stderr_truncated,
         })
+    }
+}
+
+/// Resolves when a run's stdout went over its limit (never otherwise).
+struct OutputExceeded(Option<tokio::sync::oneshot::Receiver<()>>);
+
+impl OutputExceeded {
+    async fn wait(&mut self) {
+        if let Some(rx) = &mut self.0 {
+            if rx.await.is_ok() {
+                return;
+            }
+            self.0 = None;
+        }
+        std::future::pending().await
     }
 }
 
@@ -962,12 +985,13 @@ impl Shared {
     }
 
     /// Has an idle spawner (or a new one) start `job` as a child of the
-    /// judge; see [`spawn_here`] for the result.
+    /// judge; see [`spawn_here`] for the result, here with the report pipe
+    /// that tells of a failed exec (see [`isolated::late_exec_error`]).
     async fn spawn(
         &self,
         job: &keeper::Job,
         stdio: [std::os::fd::OwnedFd; 3],
-    ) -> io::Result<Result<u32, (Option<u32>, io::Error)>> {
+    ) -> io::Result<Spawned> {
         // A spawner may have been killed meanwhile (at this level a run can
         // signal its siblings): then a new one, a few times. A spawner that
         // failed is dropped (killed), never reused.
@@ -984,7 +1008,7 @@ impl Shared {
                     }
                 },
             };
-            let report = spawner.spawn(job, &stdio).await?;
+            let (report, pipe) = spawner.spawn(job, &stdio).await?;
             if !matches!(report, sys::SpawnReport::Nothing) {
                 self.idle.lock().expect("not poisoned").push(spawner);
             }
@@ -992,7 +1016,7 @@ impl Shared {
                 sys::SpawnReport::Nothing => {
                     problem = Some("the sandbox spawner died before starting the program".into())
                 }
-                sys::SpawnReport::Started(pid) => return Ok(Ok(pid)),
+                sys::SpawnReport::Started(pid) => return Ok(Ok((pid, pipe))),
                 sys::SpawnReport::ExecFailed(pid, e) => return Ok(Err((Some(pid), e))),
                 sys::SpawnReport::NotStarted(e) => return Ok(Err((None, e))),
             }
@@ -1163,20 +1187,18 @@ impl Shared {
         let stdin = open_stdin(&request.stdin, &program)?;
         let (out_read, out_write) = output_pipe().map_err(watch_err)?;
         let (err_read, err_write) = output_pipe().map_err(watch_err)?;
-        let mut drains = Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
-        let exceeded = drains.exceeded.take();
-        let kill = async move {
-            let fired = match exceeded {
-                Some(rx) => rx.await.is_ok(),
-                None => false,
-            };
-            if !fired {
-                std::future::pending::<()>().await;
+        let (mut drains, mut exceeded) =
+            Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
+        let result = {
+            let run = keeper.run(&job, [stdin.into(), out_write, err_write], exceeded.wait());
+            tokio::pin!(run);
+            loop {
+                tokio::select! {
+                    result = &mut run => break result,
+                    _ = drains.progress() => {}
+                }
             }
         };
-        let result = keeper
-            .run(&job, [stdin.into(), out_write, err_write], kill)
-            .await;
         let result = match result {
             Ok(r) => r,
             Err(e) => {
