@@ -486,9 +486,13 @@ fn run_job(
         }
         std::thread::sleep(Duration::from_micros(100));
     };
-    // Nothing the job started may outlive it.
-    sys::kill_all_others();
-    while sys::reap_any().is_some() {}
+    // Nothing the job started may outlive it. Whatever is left of it is the
+    // keeper's child now (orphans of the namespace come to its init), so
+    // with no child the scan of every process that kill(-1) makes is saved.
+    if sys::has_children() {
+        sys::kill_all_others();
+        while sys::reap_any().is_some() {}
+    }
     Ok(Some(JobResult {
         spawn_error: None,
         code: reaped.code,

@@ -350,6 +350,23 @@ pub fn kill_all_others() {
     kill(-1, libc::SIGKILL);
 }
 
+/// Whether the caller has any child left (running or exited, unreaped).
+pub fn has_children() -> bool {
+    // SAFETY: siginfo_t is plain data; waitid only writes it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer to a local; WNOWAIT leaves any child unreaped.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_ALL,
+            0,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT | libc::__WALL,
+        )
+    };
+    // ECHILD: none. Any other failure: assume some, to be safe.
+    rc == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ECHILD)
+}
+
 /// Reaps any child, blocking; `None` when there are no children left.
 pub fn reap_any() -> Option<i32> {
     loop {
