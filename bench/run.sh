@@ -30,7 +30,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
-ROUNDS=5; SPAWNS=2000; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
+ROUNDS=7; SPAWNS=2000; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
 if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=300; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
 note() { echo "bench: $*" >&2; }
 for tool in gcc g++ python3 cmp /usr/bin/time; do
@@ -215,11 +215,23 @@ res["judge_sandboxed_us_per_test_default_jobs"] = m(full2)
 res["oj_us_per_test"] = m(oj)
 res["dmoj_us_per_test"] = m(dmoj)
 ratio = lambda a, b: round(a / b, 3) if a is not None and b else None
-res["ratio_judge_floor"] = ratio(res["judge_us_per_test"], res["floor_us"])
-res["ratio_sandboxed_floor"] = ratio(res["judge_sandboxed_us_per_test"], res["floor_us"])
-res["ratio_oj_judge"] = ratio(res["oj_us_per_test"], res["judge_us_per_test"])
-res["ratio_oj_judge_sandboxed"] = ratio(res["oj_us_per_test"], res["judge_sandboxed_us_per_test"])
-res["ratio_dmoj_judge_sandboxed"] = ratio(res["dmoj_us_per_test"], res["judge_sandboxed_us_per_test"])
+# A contender's ratio to a baseline is the median over rounds of the ratio
+# within each round (measured minutes apart at most), so that the machine's
+# drift between rounds cancels out; with a round missing, of the medians.
+def round_ratio(a, b):
+    a, b = a.split(), b.split()
+    if not a or not b:
+        return None
+    if len(a) != len(b):
+        return ratio(statistics.median(map(float, a)), statistics.median(map(float, b)))
+    return round(statistics.median(float(x) / float(y) for x, y in zip(a, b)), 3)
+res["ratio_judge_floor"] = round_ratio(none, floor)
+res["ratio_sandboxed_floor"] = round_ratio(full, floor)
+res["ratio_oj_judge"] = round_ratio(oj, none)
+res["ratio_oj_judge_sandboxed"] = round_ratio(oj, full)
+res["ratio_dmoj_judge_sandboxed"] = round_ratio(dmoj, full)
+res["rounds_ratio_judge_floor"] = [round(float(x) / float(y), 3) for x, y in zip(none.split(), floor.split())]
+res["rounds_ratio_sandboxed_floor"] = [round(float(x) / float(y), 3) for x, y in zip(full.split(), floor.split())]
 c = json.loads(checker)
 res.update(c)
 res["ratio_checker_equal_cmp"] = ratio(c["checker_gbps_equal"], c["cmp_gbps"])
@@ -241,6 +253,7 @@ print(f"|---|---|---|---|")
 print(f"| spawn floor (pipes, wait), per run | {res['floor_us']} us | 1.00 | |")
 print(f"| judge, rlimit-only, -j 1, per test | {res['judge_us_per_test']} us | {f(res['ratio_judge_floor'])} x floor | <= 1.1 |")
 print(f"| judge, {level}, -j 1, per test | {res['judge_sandboxed_us_per_test']} us | {f(res['ratio_sandboxed_floor'])} x floor | <= 1.5 |")
+print(f"| (the two ratios round by round) | | {res['rounds_ratio_judge_floor']} / {res['rounds_ratio_sandboxed_floor']} | |")
 print(f"| judge, rlimit-only / {level}, default jobs | {res['judge_us_per_test_default_jobs']} / {res['judge_sandboxed_us_per_test_default_jobs']} us | | |")
 print(f"| oj test, per test | {f(res['oj_us_per_test'], ' us')} | {f(res['ratio_oj_judge'])} x judge ({f(res['ratio_oj_judge_sandboxed'])} x sandboxed) | >= 5 |")
 print(f"| DMOJ, per test | {f(res['dmoj_us_per_test'], ' us')} | {f(res['ratio_dmoj_judge_sandboxed'])} x sandboxed judge | |")
