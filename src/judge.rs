@@ -359,13 +359,30 @@ impl Judge {
             let options = options.clone();
             tasks.spawn(async move {
                 let test = &tests.tests[index];
-                let _slot = judge.inner.slots.acquire().await.expect("never closed");
+                let slot = judge.inner.slots.acquire().await.expect("never closed");
                 if options.fail_fast && index > first_failure.load(Ordering::SeqCst) {
                     return (index, Ok(None));
                 }
+                // The slot is given up as soon as the program is gone, so the
+                // next test's program starts while this one is checked; with
+                // --fail-fast it is kept until the verdict is known.
+                let (kept, released_after_run) = if options.fail_fast {
+                    (Some(slot), None)
+                } else {
+                    (None, Some(slot))
+                };
                 let result = judge
-                    .judge_test(&exe, test, &checker, limits, wall, &options)
+                    .judge_test(
+                        &exe,
+                        test,
+                        &checker,
+                        limits,
+                        wall,
+                        &options,
+                        released_after_run,
+                    )
                     .await;
+                drop(kept);
                 if let Ok(t) = &result {
                     if !t.verdict.is_accepted() {
                         first_failure.fetch_min(index, Ordering::SeqCst);
@@ -413,7 +430,7 @@ impl Judge {
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
         let _slot = self.inner.slots.acquire().await.expect("never closed");
         // Not through the result cache: stress inputs are one-offs.
-        self.run_test(exe, test, checker, limits, wall, keep_output)
+        self.run_test(exe, test, checker, limits, wall, keep_output, None)
             .await
     }
 
@@ -454,6 +471,8 @@ impl Judge {
         }
     }
 
+    /// `slot`, if given, is given up once the program has run.
+    #[allow(clippy::too_many_arguments)]
     async fn judge_test(
         &self,
         exe: &Executable,
@@ -462,6 +481,7 @@ impl Judge {
         limits: ProblemLimits,
         wall: Duration,
         options: &RunOptions,
+        slot: Option<tokio::sync::SemaphorePermit<'_>>,
     ) -> Result<TestReport> {
         let keep_output = options.keep_output;
         let result_key = match (&test.answer, options.no_cache || keep_output) {
@@ -484,7 +504,7 @@ impl Judge {
             }
         }
         let report = self
-            .run_test(exe, test, checker, limits, wall, keep_output)
+            .run_test(exe, test, checker, limits, wall, keep_output, slot)
             .await?;
         if let Some(key) = &result_key {
             // An IE says nothing about the submission: judge it again next time.
@@ -529,6 +549,9 @@ impl Judge {
         ]))
     }
 
+    /// `slot`, if given, is given up once the program has run (see
+    /// [`Judge::judge_submission`]).
+    #[allow(clippy::too_many_arguments)]
     async fn run_test(
         &self,
         exe: &Executable,
@@ -537,6 +560,7 @@ impl Judge {
         limits: ProblemLimits,
         wall: Duration,
         keep_output: bool,
+        slot: Option<tokio::sync::SemaphorePermit<'_>>,
     ) -> Result<TestReport> {
         // A scratch directory: the working directory of unsandboxed runs (a
         // sandboxed run works in the keeper's private /tmp), and where a large
@@ -584,7 +608,13 @@ impl Judge {
             output: None,
             cached: false,
         };
-        let outcome = match self.inner.sandbox.run(&request, Profile::Submission).await {
+        let outcome = self.inner.sandbox.run(&request, Profile::Submission).await;
+        if let Some(slot) = slot {
+            // The next test's program may start; let it, before checking.
+            drop(slot);
+            tokio::task::yield_now().await;
+        }
+        let outcome = match outcome {
             Ok(o) => o,
             Err(RunError::Spawn { program, source }) => {
                 if exe.language.id == crate::config::EXECUTABLE {

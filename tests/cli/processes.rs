@@ -163,3 +163,50 @@ fn a_run_that_kills_the_spawner_does_not_stop_judging() {
     }
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
+
+/// `-j 1` runs one program at a time, though the judge checks a test's output
+/// while the next test's program already runs: each run holds a lock file in
+/// the shared /tmp (`--isolation none`) while it lives, and would answer
+/// wrongly if another run held it.
+#[test]
+fn one_job_means_one_program_at_a_time() {
+    let workspace = Workspace::new();
+    let lock = "/tmp/judge-test-one-at-a-time.lock";
+    let _ = std::fs::remove_file(lock);
+    let source = workspace.path().join("exclusive.c");
+    std::fs::write(
+        &source,
+        format!(
+            r#"#define _DEFAULT_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {{
+  int fd = open("{lock}", O_CREAT | O_EXCL | O_WRONLY, 0600);
+  int n, x = 0, a;
+  if (scanf("%d", &n) != 1) return 1;
+  for (int i = 0; i < n; i++) {{ if (scanf("%d", &a) != 1) return 1; x ^= a; }}
+  usleep(20000);
+  puts(fd < 0 ? "overlap" : x ? "Yes" : "No");
+  if (fd >= 0) unlink("{lock}");
+  return 0;
+}}
+"#
+        ),
+    )
+    .expect("write the program");
+    let judged = workspace.judge([
+        "--isolation",
+        "none",
+        "-j",
+        "1",
+        "run",
+        "acwing-891",
+        source.to_str().expect("UTF-8 path"),
+        "--format",
+        "json",
+    ]);
+    let report = judged.report();
+    assert_eq!(report["verdict"], "AC", "two runs overlapped: {report}");
+    assert!(tests_of(&report).len() > 5, "{report}");
+}
