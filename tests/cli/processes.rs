@@ -210,3 +210,38 @@ int main(void) {{
     assert_eq!(report["verdict"], "AC", "two runs overlapped: {report}");
     assert!(tests_of(&report).len() > 5, "{report}");
 }
+
+/// A program the kernel cannot execute is reported as such, not as a crash
+/// with exit code 127, also when a spawner started it (its exec error comes
+/// back on the report pipe after the child exits).
+#[test]
+fn an_exec_failure_is_reported_as_one_at_every_level() {
+    let workspace = Workspace::new();
+    let program = workspace.path().join("not-a-program");
+    std::fs::write(&program, "this is text, not ELF\n").expect("write the file");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let permissions = std::fs::Permissions::from_mode(0o755);
+        std::fs::set_permissions(&program, permissions).expect("chmod +x");
+    }
+    for isolation in ["none", "auto"] {
+        let judged = workspace.judge([
+            "--isolation",
+            isolation,
+            "run",
+            "acwing-891",
+            program.to_str().expect("UTF-8 path"),
+            "--format",
+            "json",
+            "--tests",
+            "sample-*",
+        ]);
+        let report = judged.report();
+        let test = &tests_of(&report)[0];
+        assert_eq!(test["verdict"], "RE", "{isolation}: {report}");
+        assert!(
+            str_field(test, "message").contains("cannot start the program"),
+            "{isolation}: {report}"
+        );
+    }
+}
