@@ -34,13 +34,17 @@ fn forked_child_is_killed_with_the_submission() {
         elapsed < Duration::from_secs(10),
         "the judge took {elapsed:?}: did it wait for the sleeping child?"
     );
-    // The children were sent SIGKILL before the judge returned; give the
-    // kernel a moment to finish them, then none may be left.
+    assert_nothing_left(&marker);
+}
+
+/// No process whose command line holds `marker` is left. They were sent
+/// SIGKILL before the judge returned; the kernel gets a moment to finish them.
+fn assert_nothing_left(marker: &str) {
     let deadline = Instant::now() + Duration::from_secs(2);
-    let mut left = processes_matching(&marker);
+    let mut left = processes_matching(marker);
     while !left.is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
-        left = processes_matching(&marker);
+        left = processes_matching(marker);
     }
     assert!(left.is_empty(), "processes left behind: {left:?}");
 }
@@ -155,13 +159,7 @@ fn a_run_that_kills_the_spawner_does_not_stop_judging() {
     let report = judged.report();
     assert_eq!(report["verdict"], "AC", "{report}");
     assert!(tests_of(&report).len() > 5, "{report}");
-    let deadline = Instant::now() + Duration::from_secs(2);
-    let mut left = processes_matching(&marker);
-    while !left.is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-        left = processes_matching(&marker);
-    }
-    assert!(left.is_empty(), "processes left behind: {left:?}");
+    assert_nothing_left(&marker);
 }
 
 /// `-j 1` runs one program at a time, though the judge checks a test's output
