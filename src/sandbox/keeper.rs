@@ -379,12 +379,9 @@ fn spawn_for_judge(
     report: RawFd,
     stack: &mut [u8],
 ) -> io::Result<()> {
-    let cstrings = |v: &[Vec<u8>]| -> io::Result<Vec<CString>> {
-        v.iter().map(|a| Ok(CString::new(a.clone())?)).collect()
-    };
     let plan = sys::SpawnPlan::new(
-        cstrings(&job.argv)?,
-        cstrings(&job.env)?,
+        c_strings(&job.argv)?,
+        c_strings(&job.env)?,
         &job.cwd,
         stdio,
         None,
@@ -394,8 +391,14 @@ fn spawn_for_judge(
     )?
     .new_process_group()
     .child_of_parent(report);
-    // The child reports its own exec error to the judge.
-    sys::spawn(&plan, stack)?.map(|_| ()).or(Ok(()))
+    // A failed exec is not an error here: the child reports it to the judge.
+    let _exec_reported_by_the_child = sys::spawn(&plan, stack)?;
+    Ok(())
+}
+
+/// A job's arguments or environment entries as C strings for exec.
+fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<CString>> {
+    items.iter().map(|a| super::c_string(a)).collect()
 }
 
 /// Runs one job; `Ok(None)` when the judge closed the socket meanwhile.
@@ -409,16 +412,8 @@ fn run_job(
 ) -> io::Result<Option<JobResult>> {
     // Best effort: what cannot be removed stays; the next job still runs.
     let _ = super::empty_dir(Path::new("/tmp"));
-    let argv: Vec<CString> = job
-        .argv
-        .iter()
-        .map(|a| CString::new(a.clone()))
-        .collect::<Result<_, _>>()?;
-    let env: Vec<CString> = job
-        .env
-        .iter()
-        .map(|a| CString::new(a.clone()))
-        .collect::<Result<_, _>>()?;
+    let argv = c_strings(&job.argv)?;
+    let env = c_strings(&job.env)?;
     let program = argv
         .first()
         .map(|p| p.to_string_lossy().into_owned())

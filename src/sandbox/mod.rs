@@ -829,10 +829,9 @@ pub struct Sandbox {
 
 #[derive(Debug)]
 struct Shared {
-    /// Where keepers build their roots (`None` for plain keepers).
+    /// Where keepers build their roots; `None` for a pool of spawners
+    /// (keepers without namespaces or cgroups: the rlimit-only level).
     runtime: Option<tempfile::TempDir>,
-    /// Plain keepers: no namespaces, no cgroups (the rlimit-only level).
-    spawner: bool,
     paths: SandboxPaths,
     user_namespace: bool,
     cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
@@ -869,7 +868,6 @@ impl Sandbox {
         };
         let mut shared = Shared {
             runtime: Some(runtime),
-            spawner: false,
             paths,
             user_namespace: !is_root,
             cgroups,
@@ -942,7 +940,7 @@ impl Sandbox {
         match &self.shared {
             // Spawners start submissions (measured runs); compilations and
             // package programs are started by the judge itself.
-            Some(shared) if shared.spawner => match profile {
+            Some(shared) if shared.runtime.is_none() => match profile {
                 Profile::Submission => run_plain(request, Some(shared)).await,
                 Profile::Compile { .. } => run(request).await,
             },
@@ -966,13 +964,12 @@ impl Drop for Shared {
 }
 
 impl Shared {
-    /// Plain keepers for the rlimit-only level, with one started to check
-    /// that they work; `None` (runs are then started by the judge itself,
+    /// Spawners for the rlimit-only level, with one started to check that
+    /// they work; `None` (runs are then started by the judge itself,
     /// with a copy of its memory) if not.
     fn spawners(paths: SandboxPaths) -> Option<Shared> {
         let shared = Shared {
             runtime: None,
-            spawner: true,
             paths,
             user_namespace: false,
             cgroups: None,
@@ -1257,7 +1254,6 @@ impl Shared {
     }
 }
 
-/// Resolves a bare program name against the judge's own PATH (compilers).
 /// Removes everything inside `dir`, going on past what cannot be removed
 /// (the first error is returned). A run may have left a directory it made
 /// unreadable: it is made accessible first. Used for the keeper's `/tmp` and
