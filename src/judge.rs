@@ -50,9 +50,22 @@ struct Inner {
     cache: Cache,
     compiler: Compiler,
     slots: Semaphore,
+    /// As many as `slots`: held by tests whose runs are being prepared
+    /// ahead of their slot (see [`SlotUse::AfterPreparing`]).
+    preparing: Semaphore,
     sandbox: Sandbox,
     spill: SpillFiles,
     scratch: ScratchDirs,
+}
+
+/// How a test's run gets its slot.
+enum SlotUse<'a> {
+    /// The caller holds one for the whole test.
+    Held,
+    /// The run is prepared holding this permit of `preparing`, then takes a
+    /// slot (giving the permit up), and gives the slot up once the program
+    /// is gone: the next test's program can start while this one is checked.
+    AfterPreparing(tokio::sync::SemaphorePermit<'a>),
 }
 
 /// Working directories of unsandboxed runs and custom checkers, reused from
@@ -164,7 +177,8 @@ impl Judge {
     ) -> Result<Judge> {
         let cache = Cache::new(config.cache_dir.clone());
         let compiler = Compiler::new(cache.clone(), config.limits);
-        let slots = Semaphore::new(config.jobs.max(1));
+        let config_jobs = config.jobs.max(1);
+        let slots = Semaphore::new(config_jobs);
         let builds = cache.builds_dir();
         std::fs::create_dir_all(&builds).map_err(|e| Error::Cache {
             path: builds.clone(),
@@ -203,6 +217,7 @@ impl Judge {
                 cache,
                 compiler,
                 slots,
+                preparing: Semaphore::new(config_jobs),
                 sandbox,
                 spill,
                 scratch: ScratchDirs::default(),
@@ -359,28 +374,23 @@ impl Judge {
             let options = options.clone();
             tasks.spawn(async move {
                 let test = &tests.tests[index];
-                let slot = judge.inner.slots.acquire().await.expect("never closed");
-                if options.fail_fast && index > first_failure.load(Ordering::SeqCst) {
-                    return (index, Ok(None));
-                }
-                // The slot is given up as soon as the program is gone, so the
-                // next test's program starts while this one is checked; with
-                // --fail-fast it is kept until the verdict is known.
-                let (kept, released_after_run) = if options.fail_fast {
-                    (Some(slot), None)
+                // With --fail-fast a slot is held until the verdict is
+                // known (a later test is not started before); otherwise the
+                // run is prepared ahead of its slot, which it gives up as
+                // soon as the program is gone, so that the next test's
+                // program starts while this one is checked.
+                let (kept, slot_use) = if options.fail_fast {
+                    let slot = judge.inner.slots.acquire().await.expect("never closed");
+                    if index > first_failure.load(Ordering::SeqCst) {
+                        return (index, Ok(None));
+                    }
+                    (Some(slot), SlotUse::Held)
                 } else {
-                    (None, Some(slot))
+                    let preparing = judge.inner.preparing.acquire().await.expect("never closed");
+                    (None, SlotUse::AfterPreparing(preparing))
                 };
                 let result = judge
-                    .judge_test(
-                        &exe,
-                        test,
-                        &checker,
-                        limits,
-                        wall,
-                        &options,
-                        released_after_run,
-                    )
+                    .judge_test(&exe, test, &checker, limits, wall, &options, slot_use)
                     .await;
                 drop(kept);
                 if let Ok(t) = &result {
@@ -430,7 +440,7 @@ impl Judge {
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
         let _slot = self.inner.slots.acquire().await.expect("never closed");
         // Not through the result cache: stress inputs are one-offs.
-        self.run_test(exe, test, checker, limits, wall, keep_output, None)
+        self.run_test(exe, test, checker, limits, wall, keep_output, SlotUse::Held)
             .await
     }
 
@@ -471,7 +481,6 @@ impl Judge {
         }
     }
 
-    /// `slot`, if given, is given up once the program has run.
     #[allow(clippy::too_many_arguments)]
     async fn judge_test(
         &self,
@@ -481,7 +490,7 @@ impl Judge {
         limits: ProblemLimits,
         wall: Duration,
         options: &RunOptions,
-        slot: Option<tokio::sync::SemaphorePermit<'_>>,
+        slot: SlotUse<'_>,
     ) -> Result<TestReport> {
         let keep_output = options.keep_output;
         let result_key = match (&test.answer, options.no_cache || keep_output) {
@@ -549,8 +558,6 @@ impl Judge {
         ]))
     }
 
-    /// `slot`, if given, is given up once the program has run (see
-    /// [`Judge::judge_submission`]).
     #[allow(clippy::too_many_arguments)]
     async fn run_test(
         &self,
@@ -560,7 +567,7 @@ impl Judge {
         limits: ProblemLimits,
         wall: Duration,
         keep_output: bool,
-        slot: Option<tokio::sync::SemaphorePermit<'_>>,
+        slot: SlotUse<'_>,
     ) -> Result<TestReport> {
         // A scratch directory: the working directory of unsandboxed runs (a
         // sandboxed run works in the keeper's private /tmp), and where a large
@@ -608,12 +615,28 @@ impl Judge {
             output: None,
             cached: false,
         };
-        let outcome = self.inner.sandbox.run(&request, Profile::Submission).await;
-        if let Some(slot) = slot {
-            // The next test's program may start; let it, before checking.
-            drop(slot);
-            tokio::task::yield_now().await;
-        }
+        let outcome = match slot {
+            SlotUse::Held => self.inner.sandbox.run(&request, Profile::Submission).await,
+            SlotUse::AfterPreparing(preparing) => {
+                let mut turn = sandbox::Turn::when(async move {
+                    let slot = self.inner.slots.acquire().await.expect("never closed");
+                    // The next test may be prepared meanwhile.
+                    drop(preparing);
+                    slot
+                });
+                let outcome = self
+                    .inner
+                    .sandbox
+                    .run_in_turn(&request, Profile::Submission, &mut turn)
+                    .await;
+                if let Some(slot) = turn.into_given() {
+                    // The next test's program may start; let it, before checking.
+                    drop(slot);
+                    tokio::task::yield_now().await;
+                }
+                outcome
+            }
+        };
         let outcome = match outcome {
             Ok(o) => o,
             Err(RunError::Spawn { program, source }) => {

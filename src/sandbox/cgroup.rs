@@ -402,18 +402,25 @@ impl Slot {
     }
 
     /// Removes the slot's directories (they must be empty of processes).
+    /// Processes just killed take a fraction of a millisecond to leave: the
+    /// waits between tries start short and double, up to about half a second
+    /// in all.
     pub fn remove(&mut self) {
         self.files = None;
+        let mut waited = std::time::Duration::ZERO;
+        let mut pause = std::time::Duration::from_micros(100);
         for dir in &self.dirs {
-            for _ in 0..50 {
-                if fs::remove_dir(dir).is_ok() || !dir.exists() {
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(10));
+            while fs::remove_dir(dir).is_err() && dir.exists() && waited < REMOVE_PATIENCE {
+                std::thread::sleep(pause);
+                waited += pause;
+                pause = (pause * 2).min(std::time::Duration::from_millis(10));
             }
         }
     }
 }
+
+/// How long [`Slot::remove`] waits, in all, for a slot's processes to leave.
+const REMOVE_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How many forks the pids controller has refused so far (0 where the kernel
 /// does not count them).

@@ -146,20 +146,24 @@ impl Keeper {
     /// [`sys::SpawnReport`]) up to the pid: a child it names must be reaped
     /// by the caller. With `Started`, the report pipe is returned too: it
     /// holds the errno if the exec fails (see [`late_exec_error`]); the
-    /// caller does not wait for the exec.
+    /// caller does not wait for the exec. With `gate`, the child waits on it
+    /// before exec'ing, and this spawner is busy until then (see
+    /// [`sys::SpawnPlan::wait_for_gate`]).
     pub async fn spawn(
         &mut self,
         job: &Job,
         stdio: &[OwnedFd; 3],
+        gate: Option<&OwnedFd>,
     ) -> std::io::Result<(sys::SpawnReport, Option<tokio::net::unix::pipe::Receiver>)> {
         let data = serde_json::to_vec(job).map_err(std::io::Error::other)?;
         let (report, report_write) = sys::output_pipe()?;
-        let raw = [
+        let mut raw = vec![
             stdio[0].as_raw_fd(),
             stdio[1].as_raw_fd(),
             stdio[2].as_raw_fd(),
             report_write.as_raw_fd(),
         ];
+        raw.extend(gate.map(|g| g.as_raw_fd()));
         let socket = self.socket()?;
         match sys::send_with_fds(socket.as_raw_fd(), &data, &raw) {
             Ok(()) => {}

@@ -360,13 +360,17 @@ fn serve_spawns(socket: &OwnedFd) {
     let mut buf = vec![0u8; MAX_MESSAGE];
     let mut stack = vec![0u8; 64 << 10];
     while let Ok(Some((n, fds))) = sys::recv_with_fds(socket.as_raw_fd(), &mut buf, false) {
-        let [stdin, stdout, stderr, report] = &fds[..] else {
-            continue; // not from the judge: nobody to answer
+        // The descriptors: stdin, stdout, stderr, the report pipe and, for a
+        // run started ahead of its turn, the gate it waits on.
+        let (stdin, stdout, stderr, report, gate) = match &fds[..] {
+            [i, o, e, r] => (i, o, e, r, None),
+            [i, o, e, r, g] => (i, o, e, r, Some(g.as_raw_fd())),
+            _ => continue, // not from the judge: nobody to answer
         };
         let stdio = [stdin.as_raw_fd(), stdout.as_raw_fd(), stderr.as_raw_fd()];
         let started = serde_json::from_slice::<Job>(&buf[..n])
             .map_err(io::Error::other)
-            .and_then(|job| spawn_for_judge(&job, stdio, report.as_raw_fd(), &mut stack));
+            .and_then(|job| spawn_for_judge(&job, stdio, report.as_raw_fd(), gate, &mut stack));
         if let Err(e) = started {
             sys::report_not_started(report.as_raw_fd(), &e);
         }
@@ -377,9 +381,10 @@ fn spawn_for_judge(
     job: &Job,
     stdio: [RawFd; 3],
     report: RawFd,
+    gate: Option<RawFd>,
     stack: &mut [u8],
 ) -> io::Result<()> {
-    let plan = sys::SpawnPlan::new(
+    let mut plan = sys::SpawnPlan::new(
         c_strings(&job.argv)?,
         c_strings(&job.env)?,
         &job.cwd,
@@ -391,6 +396,10 @@ fn spawn_for_judge(
     )?
     .new_process_group()
     .child_of_parent(report);
+    if let Some(gate) = gate {
+        // Suspended here until the judge opens the gate (or closes it).
+        plan = plan.wait_for_gate(gate);
+    }
     // A failed exec is not an error here: the child reports it to the judge.
     let _exec_reported_by_the_child = sys::spawn(&plan, stack)?;
     Ok(())

@@ -312,19 +312,103 @@ const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// Runs one process to completion under `request.limits`.
 pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
-    run_plain(request, None).await
+    run_plain(request, None, &mut Turn::now()).await
+}
+
+/// When a run may start, for runs prepared ahead of their turn (see
+/// [`Sandbox::run_in_turn`]): a future that resolves when the turn comes,
+/// and what it gave (a slot, kept by the caller).
+pub struct Turn<'a, T> {
+    wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
+    given: Option<T>,
+}
+
+impl<'a, T> Turn<'a, T> {
+    /// A turn that comes when `wait` resolves.
+    pub fn when(wait: impl std::future::Future<Output = T> + Send + 'a) -> Self {
+        Turn {
+            wait: Some(Box::pin(wait)),
+            given: None,
+        }
+    }
+
+    /// Whether the turn has come.
+    fn has_come(&self) -> bool {
+        self.wait.is_none()
+    }
+
+    /// Waits for the turn, if it has not come yet.
+    async fn come(&mut self) {
+        if let Some(wait) = self.wait.take() {
+            self.given = Some(wait.await);
+        }
+    }
+
+    /// What the turn gave; `None` if the run ended (failed) before it came.
+    pub fn into_given(self) -> Option<T> {
+        self.given
+    }
+}
+
+impl Turn<'static, ()> {
+    /// A turn that has already come.
+    pub fn now() -> Self {
+        Turn {
+            wait: None,
+            given: Some(()),
+        }
+    }
+}
+
+/// How many times a run prepared ahead of its turn is started again when it
+/// was killed before its turn, or its spawner was (at the rlimit-only level
+/// a run can signal its siblings: the one running meanwhile).
+const PREPARED_RETRIES: usize = 3;
+
+/// How an attempt of [`run_plain`] ended.
+enum Attempt {
+    Ran(RunOutcome),
+    /// Nothing ran: what was prepared ahead of the run's turn was killed
+    /// before the turn came. Try again (the turn has come).
+    Again,
 }
 
 /// The plain runner: the program in a process group of its own, under
 /// rlimits, watched and reaped by the judge. With `spawners`, a small
 /// process (a keeper started as a spawner) starts it, as the judge's child
 /// sharing the spawner's memory until it execs: cheap, and its ru_maxrss
-/// starts at the spawner's small footprint. Without, the judge starts it
-/// itself, with a copy of its memory when the run's memory is measured.
-async fn run_plain(
+/// starts at the spawner's small footprint; and it is started before its
+/// `turn`, waiting ready to exec until then, so that a turn's start costs
+/// one write. Without, the judge starts it itself when its turn comes, with
+/// a copy of its memory when the run's memory is measured.
+async fn run_plain<T>(
     request: &RunRequest,
     spawners: Option<&Shared>,
+    turn: &mut Turn<'_, T>,
 ) -> Result<RunOutcome, RunError> {
+    let mut tries = 0;
+    loop {
+        match run_plain_once(request, spawners, turn).await? {
+            Attempt::Ran(outcome) => return Ok(outcome),
+            Attempt::Again if tries < PREPARED_RETRIES => tries += 1,
+            Attempt::Again => return Err(RunError::Watch {
+                program: request.argv[0].to_string_lossy().into_owned(),
+                source: io::Error::other(
+                    "what was started for the program was killed again and again before it ran \
+                         (at the rlimit-only level a run can kill it: hostile code needs a \
+                         stronger level)",
+                ),
+            }),
+        }
+    }
+}
+
+/// One attempt of [`run_plain`].
+async fn run_plain_once<T>(
+    request: &RunRequest,
+    spawners: Option<&Shared>,
+    turn: &mut Turn<'_, T>,
+) -> Result<Attempt, RunError> {
     let program = request
         .argv
         .first()
@@ -361,8 +445,18 @@ async fn run_plain(
     let stdin = open_stdin(&request.stdin, &program)?;
     let (out_read, out_write) = output_pipe().map_err(watch_err)?;
     let (err_read, err_write) = output_pipe().map_err(watch_err)?;
-    let start = Instant::now();
-    let spawned = match spawners {
+    // The gate a run started ahead of its turn waits on. The judge keeps
+    // the read end too: a byte still in the pipe after the run means the
+    // program never passed it.
+    let gate = match spawners {
+        Some(_) if !turn.has_come() => {
+            let (read, write) = sys::pipe().map_err(watch_err)?;
+            Some((read, std::fs::File::from(write)))
+        }
+        _ => None,
+    };
+    let mut start = Instant::now();
+    let (spawned, lease) = match spawners {
         Some(shared) => {
             let job = keeper::Job {
                 argv: std::iter::once(&program_path)
@@ -376,12 +470,27 @@ async fn run_plain(
                 rlimits,
                 processes: None,
             };
-            shared
-                .spawn(&job, [stdin.into(), out_write, err_write])
-                .await
-                .map_err(watch_err)?
+            let spawned = shared
+                .spawn(
+                    &job,
+                    [stdin.into(), out_write, err_write],
+                    gate.as_ref().map(|(read, _)| read),
+                )
+                .await;
+            match spawned {
+                Ok((spawned, lease)) => (spawned, Some(lease)),
+                // Spawners killed while another run went on: again once
+                // that run is over.
+                Err(_) if gate.is_some() => {
+                    turn.come().await;
+                    return Ok(Attempt::Again);
+                }
+                Err(e) => return Err(watch_err(e)),
+            }
         }
         None => {
+            turn.come().await;
+            start = Instant::now();
             let spawned = spawn_here(
                 request,
                 &program_path,
@@ -391,7 +500,7 @@ async fn run_plain(
             )
             .map_err(spawn_err)?;
             drop((stdin, out_write, err_write));
-            spawned
+            (spawned, None)
         }
     };
     let (pid, report) = match spawned {
@@ -412,15 +521,23 @@ async fn run_plain(
         .map_err(io::Error::from)
         .map_err(watch_err)?;
 
+    if let Some((_, open)) = &gate {
+        turn.come().await;
+        start = Instant::now();
+        // A failed write (the program is gone: killed while waiting) is
+        // seen once it is reaped.
+        let _ = std::io::Write::write(&mut &*open, b"g");
+    }
+    // The spawner goes on once the program has exec'd.
+    drop(lease);
     let (mut drains, mut exceeded) =
         Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
-    // Made once, not per turn of the loop: registering a timer wakes the
-    // runtime's driver.
-    let deadline =
-        tokio::time::sleep_until(tokio::time::Instant::from_std(start + limits.wall_time));
-    tokio::pin!(deadline);
+    // One timer for both the CPU time checks and the wall deadline, made
+    // once and moved on: registering a timer wakes the runtime's driver.
+    let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
     let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
-    let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + poll, poll);
+    let timer = tokio::time::sleep_until((tokio::time::Instant::now() + poll).min(deadline));
+    tokio::pin!(timer);
     let mut limit_hit = None;
     loop {
         tokio::select! {
@@ -433,14 +550,16 @@ async fn run_plain(
                 sys::kill_group(pid);
                 limit_hit = Some(LimitHit::Output);
             }
-            _ = &mut deadline, if limit_hit.is_none() => {
-                sys::kill_group(pid);
-                limit_hit = Some(LimitHit::WallTime);
-            }
-            _ = ticker.tick(), if limit_hit.is_none() => {
-                if sys::cpu_time_so_far(pid).is_some_and(|t| t > limits.cpu_time) {
+            _ = &mut timer, if limit_hit.is_none() => {
+                let now = tokio::time::Instant::now();
+                if now >= deadline {
+                    sys::kill_group(pid);
+                    limit_hit = Some(LimitHit::WallTime);
+                } else if sys::cpu_time_so_far(pid).is_some_and(|t| t > limits.cpu_time) {
                     sys::kill_group(pid);
                     limit_hit = Some(LimitHit::CpuTime);
+                } else {
+                    timer.as_mut().reset((now + poll).min(deadline));
                 }
             }
         }
@@ -451,6 +570,11 @@ async fn run_plain(
     sys::kill_group(pid);
     let reaped = sys::reap(pid).map_err(watch_err)?;
     guard.pid = None;
+    if let Some((waiting, _)) = &gate {
+        if sys::bytes_waiting(std::os::fd::AsRawFd::as_raw_fd(waiting)).map_err(watch_err)? > 0 {
+            return Ok(Attempt::Again);
+        }
+    }
     if let Some(error) = report.as_ref().and_then(isolated::late_exec_error) {
         return Err(spawn_err(error));
     }
@@ -469,7 +593,7 @@ async fn run_plain(
             _ => None,
         };
     }
-    Ok(RunOutcome {
+    Ok(Attempt::Ran(RunOutcome {
         exit,
         limit_hit,
         cpu_time: reaped.cpu_time,
@@ -481,7 +605,7 @@ async fn run_plain(
         memory_exceeded: false,
         process_limit_hit: false,
         isolation: Isolation::RlimitOnly,
-    })
+    }))
 }
 
 /// A started child, with the report pipe of a spawner if one started it;
@@ -937,15 +1061,44 @@ impl Sandbox {
         request: &RunRequest,
         profile: Profile,
     ) -> Result<RunOutcome, RunError> {
+        self.run_in_turn(request, profile, &mut Turn::now()).await
+    }
+
+    /// Runs `request` once `turn` has come (a slot is free, say), prepared
+    /// before where that saves time then: at the rlimit-only level the
+    /// program is started and waits, ready to exec, for its turn.
+    pub async fn run_in_turn<T>(
+        &self,
+        request: &RunRequest,
+        profile: Profile,
+        turn: &mut Turn<'_, T>,
+    ) -> Result<RunOutcome, RunError> {
         match &self.shared {
             // Spawners start submissions (measured runs); compilations and
             // package programs are started by the judge itself.
             Some(shared) if shared.runtime.is_none() => match profile {
-                Profile::Submission => run_plain(request, Some(shared)).await,
-                Profile::Compile { .. } => run(request).await,
+                Profile::Submission => run_plain(request, Some(shared), turn).await,
+                Profile::Compile { .. } => run_plain(request, None, turn).await,
             },
-            Some(shared) => shared.run(request, &profile, self.level).await,
-            None => run(request).await,
+            Some(shared) => {
+                turn.come().await;
+                shared.run(request, &profile, self.level).await
+            }
+            None => run_plain(request, None, turn).await,
+        }
+    }
+}
+
+/// A spawner in use: back to the idle ones when dropped.
+struct SpawnerLease<'a> {
+    shared: &'a Shared,
+    spawner: Option<isolated::Keeper>,
+}
+
+impl Drop for SpawnerLease<'_> {
+    fn drop(&mut self) {
+        if let Some(spawner) = self.spawner.take() {
+            self.shared.idle.lock().expect("not poisoned").push(spawner);
         }
     }
 }
@@ -983,12 +1136,15 @@ impl Shared {
 
     /// Has an idle spawner (or a new one) start `job` as a child of the
     /// judge; see [`spawn_here`] for the result, here with the report pipe
-    /// that tells of a failed exec (see [`isolated::late_exec_error`]).
+    /// that tells of a failed exec (see [`isolated::late_exec_error`]). With
+    /// `gate`, the child waits on it before exec'ing: its spawner, suspended
+    /// meanwhile, stays with the returned lease until it is dropped.
     async fn spawn(
         &self,
         job: &keeper::Job,
         stdio: [std::os::fd::OwnedFd; 3],
-    ) -> io::Result<Spawned> {
+        gate: Option<&std::os::fd::OwnedFd>,
+    ) -> io::Result<(Spawned, SpawnerLease<'_>)> {
         // A spawner may have been killed meanwhile (at this level a run can
         // signal its siblings): then a new one, a few times. A spawner that
         // failed is dropped (killed), never reused.
@@ -1005,17 +1161,18 @@ impl Shared {
                     }
                 },
             };
-            let (report, pipe) = spawner.spawn(job, &stdio).await?;
-            if !matches!(report, sys::SpawnReport::Nothing) {
-                self.idle.lock().expect("not poisoned").push(spawner);
-            }
+            let (report, pipe) = spawner.spawn(job, &stdio, gate).await?;
+            let lease = SpawnerLease {
+                shared: self,
+                spawner: (!matches!(report, sys::SpawnReport::Nothing)).then_some(spawner),
+            };
             match report {
                 sys::SpawnReport::Nothing => {
                     problem = Some("the sandbox spawner died before starting the program".into())
                 }
-                sys::SpawnReport::Started(pid) => return Ok(Ok((pid, pipe))),
-                sys::SpawnReport::ExecFailed(pid, e) => return Ok(Err((Some(pid), e))),
-                sys::SpawnReport::NotStarted(e) => return Ok(Err((None, e))),
+                sys::SpawnReport::Started(pid) => return Ok((Ok((pid, pipe)), lease)),
+                sys::SpawnReport::ExecFailed(pid, e) => return Ok((Err((Some(pid), e)), lease)),
+                sys::SpawnReport::NotStarted(e) => return Ok((Err((None, e)), lease)),
             }
         }
         Err(io::Error::other(format!(

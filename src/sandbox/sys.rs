@@ -390,6 +390,14 @@ pub fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// How many bytes can be read from the pipe `fd` without waiting (FIONREAD).
+pub fn bytes_waiting(fd: RawFd) -> io::Result<usize> {
+    let mut n: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int to the pointer given.
+    check(unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n as *mut libc::c_int) })?;
+    Ok(n.max(0) as usize)
+}
+
 /// poll(2) for readability of `fds`; returns which are readable (or hung up).
 pub fn poll_readable(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
     let mut pfds: Vec<libc::pollfd> = fds
@@ -494,7 +502,7 @@ pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
 }
 
 /// Most descriptors passed in one message.
-const MAX_FDS: usize = 4;
+const MAX_FDS: usize = 5;
 
 /// Sends one message with descriptors attached (SCM_RIGHTS).
 pub fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()> {
@@ -700,6 +708,9 @@ pub struct SpawnPlan {
     errno_fd: std::sync::atomic::AtomicI32,
     /// Set by the child when exec fails.
     errno: std::sync::atomic::AtomicI32,
+    /// The read end of a pipe the child waits on, ready in every other
+    /// way, before it execs (-1: no wait); see [`SpawnPlan::wait_for_gate`].
+    gate: RawFd,
 }
 
 impl SpawnPlan {
@@ -761,6 +772,7 @@ impl SpawnPlan {
             parent_adopts: false,
             errno_fd: std::sync::atomic::AtomicI32::new(-1),
             errno: std::sync::atomic::AtomicI32::new(0),
+            gate: -1,
         })
     }
 
@@ -787,6 +799,16 @@ impl SpawnPlan {
     pub fn child_of_parent(mut self, report: RawFd) -> Self {
         self.parent_adopts = true;
         self.errno_fd = std::sync::atomic::AtomicI32::new(report);
+        self
+    }
+
+    /// The child, once ready in every other way, waits until a byte can be
+    /// read from `gate` (a blocking pipe's read end) and execs only then; if
+    /// the pipe is closed instead, it exits without exec'ing. So a run can be
+    /// started ahead of its turn and released with one write. This process
+    /// stays suspended (CLONE_VFORK) until then.
+    pub fn wait_for_gate(mut self, gate: RawFd) -> Self {
+        self.gate = gate;
         self
     }
 
@@ -858,18 +880,30 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
                 return fail(plan);
             }
         }
-        // Everything above 2 closes, but the exec-error pipe (close-on-exec).
-        let keep = if errno_fd >= 3 {
-            errno_fd as libc::c_uint
-        } else {
-            libc::c_uint::MAX
-        };
-        if keep > 3 {
-            libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, keep - 1, 0);
+        // Everything above 2 closes, but the exec-error pipe and the gate
+        // (both close-on-exec).
+        let mut keep = [errno_fd, plan.gate];
+        keep.sort_unstable();
+        let mut low: libc::c_int = 3;
+        for fd in keep {
+            if fd >= low {
+                if fd > low {
+                    libc::syscall(
+                        libc::SYS_close_range,
+                        low as libc::c_uint,
+                        (fd - 1) as libc::c_uint,
+                        0,
+                    );
+                }
+                low = fd + 1;
+            }
         }
-        if keep < libc::c_uint::MAX {
-            libc::syscall(libc::SYS_close_range, keep + 1, libc::c_uint::MAX, 0);
-        }
+        libc::syscall(
+            libc::SYS_close_range,
+            low as libc::c_uint,
+            libc::c_uint::MAX,
+            0,
+        );
         if let Some((uid, gid)) = plan.run_as {
             // Raw calls: glibc's wrappers would try to synchronise the
             // threads of the process whose memory this child shares.
@@ -890,6 +924,17 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
         }
         if libc::chdir(plan.cwd.as_ptr()) < 0 {
             return fail(plan);
+        }
+        if plan.gate >= 0 {
+            let mut byte = 0u8;
+            loop {
+                match libc::read(plan.gate, &mut byte as *mut u8 as *mut libc::c_void, 1) {
+                    1 => break,
+                    n if n < 0 && *libc::__errno_location() == libc::EINTR => continue,
+                    // The run was abandoned before its turn.
+                    _ => libc::_exit(126),
+                }
+            }
         }
         libc::execve(
             plan.program.as_ptr(),
