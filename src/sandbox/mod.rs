@@ -1491,6 +1491,61 @@ mod tests {
             .block_on(f)
     }
 
+    /// A plan with a gate: the program execs only once a byte is written
+    /// to the gate, and not at all if the gate is closed instead.
+    #[test]
+    fn a_gated_child_execs_only_when_its_gate_opens() {
+        let start = |gate: std::os::fd::RawFd, out: std::os::fd::RawFd| {
+            let plan = sys::SpawnPlan::new(
+                vec![
+                    c_string(b"/bin/sh").unwrap(),
+                    c_string(b"-c").unwrap(),
+                    c_string(b"echo ran").unwrap(),
+                ],
+                vec![],
+                Path::new("/"),
+                [out, out, out],
+                None,
+                &sys::Rlimits::default(),
+                None,
+                false,
+            )
+            .unwrap()
+            .wait_for_gate(gate);
+            // The spawning thread is suspended until the child execs or exits.
+            let mut stack = vec![0u8; 64 << 10];
+            sys::spawn(&plan, &mut stack).unwrap().unwrap()
+        };
+        for open in [true, false] {
+            let (gate_read, gate_write) = sys::pipe().unwrap();
+            let (out_read, out_write) = sys::pipe().unwrap();
+            use std::os::fd::AsRawFd;
+            let (gate_fd, out_fd) = (gate_read.as_raw_fd(), out_write.as_raw_fd());
+            let spawner = std::thread::spawn(move || start(gate_fd, out_fd));
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(
+                !spawner.is_finished(),
+                "the child went on before its gate opened"
+            );
+            let mut gate = std::fs::File::from(gate_write);
+            if open {
+                std::io::Write::write_all(&mut gate, b"g").unwrap();
+            } else {
+                drop(gate);
+            }
+            let pid = spawner.join().unwrap();
+            drop((gate_read, out_write));
+            let mut out = String::new();
+            std::io::Read::read_to_string(&mut std::fs::File::from(out_read), &mut out).unwrap();
+            let reaped = sys::reap(pid as u32).unwrap();
+            if open {
+                assert_eq!((out.as_str(), reaped.code), ("ran\n", Some(0)));
+            } else {
+                assert_eq!((out.as_str(), reaped.code), ("", Some(126)));
+            }
+        }
+    }
+
     #[test]
     fn runs_start_with_default_signals_and_nothing_blocked() {
         // The test harness, like the judge, ignores SIGPIPE (Rust does at
