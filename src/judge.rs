@@ -629,6 +629,8 @@ impl Judge {
                     .sandbox
                     .run_in_turn(&request, Profile::Submission, &mut turn)
                     .await;
+                // The plain runner gives the slot back as soon as its program
+                // is reaped; the keepers' runner, here.
                 if let Some(slot) = turn.into_given() {
                     // The next test's program may start; let it, before checking.
                     drop(slot);

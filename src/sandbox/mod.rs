@@ -321,6 +321,8 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
 pub struct Turn<'a, T> {
     wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
     given: Option<T>,
+    /// Whether the turn was waited for (not there from the start).
+    waited: bool,
 }
 
 impl<'a, T> Turn<'a, T> {
@@ -329,6 +331,7 @@ impl<'a, T> Turn<'a, T> {
         Turn {
             wait: Some(Box::pin(wait)),
             given: None,
+            waited: true,
         }
     }
 
@@ -344,9 +347,23 @@ impl<'a, T> Turn<'a, T> {
         }
     }
 
-    /// What the turn gave; `None` if the run ended (failed) before it came.
+    /// What the turn gave; `None` if the run ended (failed) before it came,
+    /// or gave it back once its program was gone (see [`Turn::end`]).
     pub fn into_given(self) -> Option<T> {
         self.given
+    }
+
+    /// Gives back what a turn that had to be waited for gave (a slot),
+    /// and lets the next run (waiting for it) start before this one goes on.
+    async fn end(&mut self) {
+        if let Some(given) = self.given.take() {
+            if self.waited {
+                drop(given);
+                tokio::task::yield_now().await;
+            } else {
+                self.given = Some(given);
+            }
+        }
     }
 }
 
@@ -356,6 +373,7 @@ impl Turn<'static, ()> {
         Turn {
             wait: None,
             given: Some(()),
+            waited: false,
         }
     }
 }
@@ -369,7 +387,7 @@ const PREPARED_RETRIES: usize = 3;
 enum Attempt {
     Ran(RunOutcome),
     /// Nothing ran: what was prepared ahead of the run's turn was killed
-    /// before the turn came. Try again (the turn has come).
+    /// before the program could exec. Try again (the turn has come).
     Again,
 }
 
@@ -445,13 +463,11 @@ async fn run_plain_once<T>(
     let stdin = open_stdin(&request.stdin, &program)?;
     let (out_read, out_write) = output_pipe().map_err(watch_err)?;
     let (err_read, err_write) = output_pipe().map_err(watch_err)?;
-    // The gate a run started ahead of its turn waits on. The judge keeps
-    // the read end too: a byte still in the pipe after the run means the
-    // program never passed it.
-    let gate = match spawners {
+    // The gate a run started ahead of its turn waits on.
+    let mut gate = match spawners {
         Some(_) if !turn.has_come() => {
             let (read, write) = sys::pipe().map_err(watch_err)?;
-            Some((read, std::fs::File::from(write)))
+            Some((Some(read), std::fs::File::from(write)))
         }
         _ => None,
     };
@@ -474,9 +490,13 @@ async fn run_plain_once<T>(
                 .spawn(
                     &job,
                     [stdin.into(), out_write, err_write],
-                    gate.as_ref().map(|(read, _)| read),
+                    gate.as_ref().and_then(|(read, _)| read.as_ref()),
                 )
                 .await;
+            // The child has its own copy (or none was made).
+            if let Some((read, _)) = &mut gate {
+                *read = None;
+            }
             match spawned {
                 Ok((spawned, lease)) => (spawned, Some(lease)),
                 // Spawners killed while another run went on: again once
@@ -568,13 +588,15 @@ async fn run_plain_once<T>(
     // The leader has exited but is not reaped: its group id is still ours, so
     // killing the group cannot hit an unrelated process. Then reap.
     sys::kill_group(pid);
+    let never_ran = gate.is_some() && limit_hit.is_none() && killed_before_exec(pid);
     let reaped = sys::reap(pid).map_err(watch_err)?;
     guard.pid = None;
-    if let Some((waiting, _)) = &gate {
-        if sys::bytes_waiting(std::os::fd::AsRawFd::as_raw_fd(waiting)).map_err(watch_err)? > 0 {
-            return Ok(Attempt::Again);
-        }
+    if never_ran {
+        return Ok(Attempt::Again);
     }
+    // The program is gone: the next one may start while this one's output
+    // is collected and checked.
+    turn.end().await;
     if let Some(error) = report.as_ref().and_then(isolated::late_exec_error) {
         return Err(spawn_err(error));
     }
@@ -606,6 +628,25 @@ async fn run_plain_once<T>(
         process_limit_hit: false,
         isolation: Isolation::RlimitOnly,
     }))
+}
+
+/// Whether `pid` (exited, unreaped), started by a spawner ahead of its turn,
+/// was killed before it exec'd: killed by a signal the judge did not send
+/// while it still had the spawner's name (exec gives it the program's). A
+/// signal can be sent to it while it waits, and take effect only after the
+/// gate opened; a program that renames itself so is run again, a few times.
+fn killed_before_exec(pid: u32) -> bool {
+    static SPAWNER_NAME: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let spawner = SPAWNER_NAME.get_or_init(|| {
+        // The kernel's name of a process: its executable's file name, cut
+        // to 15 bytes.
+        let exe = std::env::current_exe().unwrap_or_default();
+        let name = exe.file_name().unwrap_or_default().as_encoded_bytes();
+        name[..name.len().min(15)].to_vec()
+    });
+    sys::killed_unreaped(pid)
+        && std::fs::read(format!("/proc/{pid}/comm"))
+            .is_ok_and(|name| name.strip_suffix(b"\n").unwrap_or(&name) == spawner.as_slice())
 }
 
 /// A started child, with the report pipe of a spawner if one started it;

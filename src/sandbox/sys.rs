@@ -367,6 +367,23 @@ pub fn has_children() -> bool {
     rc == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ECHILD)
 }
 
+/// Whether the child `pid`, exited and not yet reaped, was killed by a
+/// signal (its status is left for [`reap`]).
+pub fn killed_unreaped(pid: u32) -> bool {
+    // SAFETY: siginfo_t is plain data; waitid only writes it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer to a local; WNOWAIT leaves the child unreaped.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    rc == 0 && matches!(info.si_code, libc::CLD_KILLED | libc::CLD_DUMPED)
+}
+
 /// Reaps any child, blocking; `None` when there are no children left.
 pub fn reap_any() -> Option<i32> {
     loop {
@@ -388,14 +405,6 @@ pub fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
     let fd = check(fd as libc::c_int)?;
     // SAFETY: fd is a fresh descriptor owned by nobody else.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-/// How many bytes can be read from the pipe `fd` without waiting (FIONREAD).
-pub fn bytes_waiting(fd: RawFd) -> io::Result<usize> {
-    let mut n: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int to the pointer given.
-    check(unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n as *mut libc::c_int) })?;
-    Ok(n.max(0) as usize)
 }
 
 /// poll(2) for readability of `fds`; returns which are readable (or hung up).
