@@ -379,8 +379,9 @@ impl Turn<'static, ()> {
 }
 
 /// How many times a run prepared ahead of its turn is started again when it
-/// was killed before its turn, or its spawner was (at the rlimit-only level
-/// a run can signal its siblings: the one running meanwhile).
+/// was killed before it exec'd, or its spawners were while preparing it (at
+/// the rlimit-only level a run can signal its siblings: the one running
+/// meanwhile).
 const PREPARED_RETRIES: usize = 3;
 
 /// How an attempt of [`run_plain`] ended.
@@ -463,13 +464,14 @@ async fn run_plain_once<T>(
     let stdin = open_stdin(&request.stdin, &program)?;
     let (out_read, out_write) = output_pipe().map_err(watch_err)?;
     let (err_read, err_write) = output_pipe().map_err(watch_err)?;
-    // The gate a run started ahead of its turn waits on.
-    let mut gate = match spawners {
+    // The gate a run started ahead of its turn waits on: the child gets the
+    // read end, the judge keeps the write end.
+    let (gate_read, gate) = match spawners {
         Some(_) if !turn.has_come() => {
             let (read, write) = sys::pipe().map_err(watch_err)?;
-            Some((Some(read), std::fs::File::from(write)))
+            (Some(read), Some(std::fs::File::from(write)))
         }
-        _ => None,
+        _ => (None, None),
     };
     let mut start = Instant::now();
     let (spawned, lease) = match spawners {
@@ -490,13 +492,11 @@ async fn run_plain_once<T>(
                 .spawn(
                     &job,
                     [stdin.into(), out_write, err_write],
-                    gate.as_ref().and_then(|(read, _)| read.as_ref()),
+                    gate_read.as_ref(),
                 )
                 .await;
             // The child has its own copy (or none was made).
-            if let Some((read, _)) = &mut gate {
-                *read = None;
-            }
+            drop(gate_read);
             match spawned {
                 Ok((spawned, lease)) => (spawned, Some(lease)),
                 // Spawners killed while another run went on: again once
@@ -541,7 +541,7 @@ async fn run_plain_once<T>(
         .map_err(io::Error::from)
         .map_err(watch_err)?;
 
-    if let Some((_, open)) = &gate {
+    if let Some(open) = &gate {
         turn.come().await;
         start = Instant::now();
         // A failed write (the program is gone: killed while waiting) is
