@@ -321,8 +321,6 @@ pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
 pub struct Turn<'a, T> {
     wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
     given: Option<T>,
-    /// Whether the turn was waited for (not there from the start).
-    waited: bool,
 }
 
 impl<'a, T> Turn<'a, T> {
@@ -331,7 +329,6 @@ impl<'a, T> Turn<'a, T> {
         Turn {
             wait: Some(Box::pin(wait)),
             given: None,
-            waited: true,
         }
     }
 
@@ -347,33 +344,29 @@ impl<'a, T> Turn<'a, T> {
         }
     }
 
-    /// What the turn gave; `None` if the run ended (failed) before it came,
-    /// or gave it back once its program was gone (see [`Turn::end`]).
+    /// What the turn gave; `None` if it had already come when made, if the
+    /// run ended (failed) before it came, or if the run gave it back once its
+    /// program was gone (see [`Turn::end`]).
     pub fn into_given(self) -> Option<T> {
         self.given
     }
 
-    /// Gives back what a turn that had to be waited for gave (a slot),
-    /// and lets the next run (waiting for it) start before this one goes on.
+    /// Gives back what the turn gave (a slot), if anything, and lets the
+    /// next run (waiting for it) start before this one goes on.
     async fn end(&mut self) {
         if let Some(given) = self.given.take() {
-            if self.waited {
-                drop(given);
-                tokio::task::yield_now().await;
-            } else {
-                self.given = Some(given);
-            }
+            drop(given);
+            tokio::task::yield_now().await;
         }
     }
 }
 
 impl Turn<'static, ()> {
-    /// A turn that has already come.
+    /// A turn that has already come (and gives nothing).
     pub fn now() -> Self {
         Turn {
             wait: None,
-            given: Some(()),
-            waited: false,
+            given: None,
         }
     }
 }
