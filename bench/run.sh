@@ -19,7 +19,8 @@
 #              = (time for 200 tests - time for 1) / 199, so its start-up
 #              and compilation are not counted; skipped with a note if not
 #   checker    `cargo bench --bench checker`: the tokens checker on 100 MB
-#              outputs, with `cmp` and a naive token split as baselines
+#              outputs, with `cmp` and a naive token split as baselines;
+#              GB/s of both files read, as the issue's `cmp` figure counts
 #   big output the judge's own peak RSS judging a 1 GiB output
 #   cpu spread max/min CPU time of a 300 ms CPU-bound program, 20 tests, -j 2
 #   stress     `judge stress` iterations per second
@@ -257,8 +258,8 @@ print(f"| (the two ratios round by round) | | {res['rounds_ratio_judge_floor']} 
 print(f"| judge, rlimit-only / {level}, default jobs | {res['judge_us_per_test_default_jobs']} / {res['judge_sandboxed_us_per_test_default_jobs']} us | | |")
 print(f"| oj test, per test | {f(res['oj_us_per_test'], ' us')} | {f(res['ratio_oj_judge'])} x judge ({f(res['ratio_oj_judge_sandboxed'])} x sandboxed) | >= 5 |")
 print(f"| DMOJ, per test | {f(res['dmoj_us_per_test'], ' us')} | {f(res['ratio_dmoj_judge_sandboxed'])} x sandboxed judge | |")
-print(f"| tokens checker, equal outputs ({c['checker_mb']} MB) | {c['checker_gbps_equal']} GB/s | {res['ratio_checker_equal_cmp']} x cmp ({c['cmp_gbps']} GB/s) | >= 1.5 GB/s |")
-print(f"| tokens checker, whitespace differs | {c['checker_gbps_tokens']} GB/s | {res['ratio_checker_tokens_naive']} x naive split ({c['naive_split_gbps']} GB/s) | >= 0.8 GB/s |")
+print(f"| tokens checker, equal outputs ({c['checker_mb']} MB), both files' bytes | {c['checker_gbps_equal']} GB/s ({c['checker_gbps_equal_per_answer_byte']} of the answer's) | {res['ratio_checker_equal_cmp']} x cmp ({c['cmp_gbps']} GB/s) | >= 1.5 GB/s |")
+print(f"| tokens checker, whitespace differs | {c['checker_gbps_tokens']} GB/s ({c['checker_gbps_tokens_per_answer_byte']} of the answer's) | {res['ratio_checker_tokens_naive']} x naive split ({c['naive_split_gbps']} GB/s) | >= 0.8 GB/s |")
 print(f"| checker process peak RSS after both | {c['checker_peak_rss_mib']} MiB | | independent of size |")
 print(f"| judge peak RSS, {big_mib} MiB output ({big_verdict}) | {res['judge_peak_rss_mib_big_output']} MiB | | <= 64 |")
 print(f"| CPU time spread, 300 ms x 20, -j 2 | {res['cpu_spread_jobs2']} ({lo}-{hi} ms) | | <= 1.10 |")
