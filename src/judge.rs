@@ -113,18 +113,31 @@ impl Drop for Scratch<'_> {
     }
 }
 
-/// Fresh file names for outputs that outgrow memory, in one directory made
-/// once per judge run (instead of a directory per test).
-#[derive(Debug)]
+/// Fresh file names for outputs that outgrow memory, in one directory per
+/// judge run (instead of a directory per test), made when first needed: runs
+/// that work in a scratch directory spill there, and a directory made and
+/// removed for nothing costs about a tenth of starting a small program.
+#[derive(Debug, Default)]
 struct SpillFiles {
-    dir: tempfile::TempDir,
+    dir: std::sync::OnceLock<tempfile::TempDir>,
     next: AtomicUsize,
 }
 
 impl SpillFiles {
-    fn next(&self) -> std::path::PathBuf {
+    fn next(&self) -> Result<std::path::PathBuf> {
+        let dir = match self.dir.get() {
+            Some(dir) => dir,
+            None => {
+                let made = tempfile::Builder::new()
+                    .prefix(&format!("judge-run-{}-", std::process::id()))
+                    .tempdir()
+                    .map_err(|e| Error::io(std::env::temp_dir(), e))?;
+                // Another task may have made one meanwhile: then this one goes.
+                self.dir.get_or_init(|| made)
+            }
+        };
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        self.dir.path().join(format!("{n}.out"))
+        Ok(dir.path().join(format!("{n}.out")))
     }
 }
 
@@ -204,13 +217,6 @@ impl Judge {
             builds,
         };
         let sandbox = Sandbox::new(isolation, paths).map_err(Error::Isolation)?;
-        let spill = SpillFiles {
-            dir: tempfile::Builder::new()
-                .prefix(&format!("judge-run-{}-", std::process::id()))
-                .tempdir()
-                .map_err(|e| Error::io(std::env::temp_dir(), e))?,
-            next: AtomicUsize::new(0),
-        };
         Ok(Judge {
             inner: Arc::new(Inner {
                 config,
@@ -219,7 +225,7 @@ impl Judge {
                 slots,
                 preparing: Semaphore::new(config_jobs),
                 sandbox,
-                spill,
+                spill: SpillFiles::default(),
                 scratch: ScratchDirs::default(),
             }),
         })
@@ -581,7 +587,7 @@ impl Judge {
         };
         let spill = match &scratch {
             Some(dir) => dir.path().join("stdout"),
-            None => self.inner.spill.next(),
+            None => self.inner.spill.next()?,
         };
         let request = RunRequest {
             argv: exe.argv(Some(limits.memory)),
