@@ -995,6 +995,21 @@ struct Shared {
     cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
     idle: std::sync::Mutex<Vec<isolated::Keeper>>,
     next_index: std::sync::atomic::AtomicUsize,
+    /// Spawners only: the first one, started in the background when the
+    /// sandbox is made, and whether it worked (learnt at the first run).
+    first_spawner: FirstSpawner,
+}
+
+/// The first spawner of the rlimit-only level. Starting one (an exec of
+/// this executable) takes about 2 ms, which was paid before anything else
+/// of a judging could go on; now it starts while the judge loads the
+/// problem, checks the build and plans the tests, and the first run waits
+/// for it. If it does not start, runs are started by the judge itself, as
+/// they were when the start was checked up front.
+#[derive(Debug, Default)]
+struct FirstSpawner {
+    starting: std::sync::Mutex<Option<std::thread::JoinHandle<Result<isolated::Keeper, String>>>>,
+    works: std::sync::OnceLock<bool>,
 }
 
 impl Sandbox {
@@ -1031,6 +1046,7 @@ impl Sandbox {
             cgroups,
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
+            first_spawner: FirstSpawner::default(),
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
@@ -1111,7 +1127,7 @@ impl Sandbox {
             // Spawners start submissions (measured runs); compilations and
             // package programs are started by the judge itself.
             Some(shared) if shared.runtime.is_none() => match profile {
-                Profile::Submission => run_plain(request, Some(shared), turn).await,
+                Profile::Submission => run_plain(request, shared.ready_spawners(), turn).await,
                 Profile::Compile { .. } => run_plain(request, None, turn).await,
             },
             Some(shared) => {
@@ -1139,6 +1155,16 @@ impl Drop for SpawnerLease<'_> {
 
 impl Drop for Shared {
     fn drop(&mut self) {
+        // A first spawner still starting is waited for, and killed with the rest.
+        let starting = self
+            .first_spawner
+            .starting
+            .lock()
+            .expect("not poisoned")
+            .take();
+        if let Some(Ok(Ok(keeper))) = starting.map(|s| s.join()) {
+            drop(keeper);
+        }
         // Kill the keepers (and so every process of their namespaces) and
         // remove their cgroups, then the judge's own cgroup directories.
         self.idle.lock().expect("not poisoned").clear();
@@ -1151,9 +1177,8 @@ impl Drop for Shared {
 }
 
 impl Shared {
-    /// Spawners for the rlimit-only level, with one started to check that
-    /// they work; `None` (runs are then started by the judge itself,
-    /// with a copy of its memory) if not.
+    /// Spawners for the rlimit-only level, the first starting in the
+    /// background (see [`FirstSpawner`]).
     fn spawners(paths: SandboxPaths) -> Option<Shared> {
         let shared = Shared {
             runtime: None,
@@ -1162,10 +1187,52 @@ impl Shared {
             cgroups: None,
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
+            first_spawner: FirstSpawner::default(),
         };
-        let keeper = shared.start_keeper(&Profile::Submission, None).ok()?;
-        shared.idle.lock().expect("not poisoned").push(keeper);
+        let config = Self::spawner_config();
+        let starting = std::thread::Builder::new()
+            .name("judge-spawner-start".into())
+            .spawn(move || isolated::Keeper::start(&config, None))
+            .ok()?;
+        *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
+    }
+
+    /// These spawners, once the first has started; `None` (runs are then
+    /// started by the judge itself, with a copy of its memory) if it did not.
+    fn ready_spawners(&self) -> Option<&Shared> {
+        let works = self.first_spawner.works.get_or_init(|| {
+            let starting = self
+                .first_spawner
+                .starting
+                .lock()
+                .expect("not poisoned")
+                .take();
+            match starting.map(|s| s.join()) {
+                Some(Ok(Ok(keeper))) => {
+                    self.idle.lock().expect("not poisoned").push(keeper);
+                    true
+                }
+                _ => false,
+            }
+        });
+        works.then_some(self)
+    }
+
+    fn spawner_config() -> keeper::KeeperConfig {
+        keeper::KeeperConfig {
+            user_namespace: false,
+            outer_ids: sys::ids(),
+            root_dir: PathBuf::new(),
+            show: None,
+            hide: Vec::new(),
+            builds: None,
+            work: None,
+            run_as: None,
+            cgroup_procs: Vec::new(),
+            cgroup_cpu: None,
+            spawner: true,
+        }
     }
 
     /// Has an idle spawner (or a new one) start `job` as a child of the
@@ -1221,20 +1288,7 @@ impl Shared {
         work: Option<&Path>,
     ) -> Result<isolated::Keeper, String> {
         let Some(runtime) = &self.runtime else {
-            let config = keeper::KeeperConfig {
-                user_namespace: false,
-                outer_ids: sys::ids(),
-                root_dir: PathBuf::new(),
-                show: None,
-                hide: Vec::new(),
-                builds: None,
-                work: None,
-                run_as: None,
-                cgroup_procs: Vec::new(),
-                cgroup_cpu: None,
-                spawner: true,
-            };
-            return isolated::Keeper::start(&config, None);
+            return isolated::Keeper::start(&Self::spawner_config(), None);
         };
         let index = self
             .next_index
@@ -1523,6 +1577,61 @@ mod tests {
             .build()
             .unwrap()
             .block_on(f)
+    }
+
+    fn plain_paths() -> SandboxPaths {
+        SandboxPaths {
+            hide: Vec::new(),
+            hide_from_compile: Vec::new(),
+            builds: std::env::temp_dir(),
+        }
+    }
+
+    /// The first spawner starts in the background and the first run waits
+    /// for it; one that did not start (here: this test executable cannot be
+    /// a keeper) leaves runs to the judge itself, which still get their
+    /// output, and is not waited for again.
+    #[test]
+    fn a_first_spawner_that_does_not_start_leaves_runs_to_the_judge() {
+        let request = |dir: &Path| RunRequest {
+            argv: vec!["/bin/echo".into(), "hi".into()],
+            cwd: dir.to_path_buf(),
+            stdin: Stdin::Null,
+            stdout_spill: None,
+            environment: Environment::Minimal,
+            limits: Limits {
+                cpu_time: Duration::from_secs(5),
+                wall_time: Duration::from_secs(10),
+                memory: None,
+                address_space: false,
+                stdout: 1 << 20,
+                stderr: 1 << 20,
+                file_size: 1 << 20,
+            },
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let shared = Shared::spawners(plain_paths()).expect("a thread to start it");
+        let sandbox = Sandbox {
+            level: Isolation::RlimitOnly,
+            warning: None,
+            shared: Some(shared),
+        };
+        let outcome = runtime
+            .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
+            .unwrap();
+        assert_eq!(outcome.stdout.to_vec().unwrap(), b"hi\n");
+        let shared = sandbox.shared.as_ref().unwrap();
+        assert_eq!(shared.first_spawner.works.get(), Some(&false));
+        assert!(shared.idle.lock().unwrap().is_empty());
+        assert!(shared.first_spawner.starting.lock().unwrap().is_none());
+        let again = runtime
+            .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
+            .unwrap();
+        assert_eq!(again.stdout.to_vec().unwrap(), b"hi\n");
     }
 
     /// A plan with a gate: the program execs only once a byte is written
