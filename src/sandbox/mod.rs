@@ -1012,6 +1012,15 @@ struct FirstSpawner {
     works: std::sync::OnceLock<bool>,
 }
 
+impl FirstSpawner {
+    /// Waits for the start, once: the spawner if it started (`None` if it
+    /// did not, or was already taken).
+    fn wait(&self) -> Option<isolated::Keeper> {
+        let starting = self.starting.lock().expect("not poisoned").take()?;
+        starting.join().ok()?.ok()
+    }
+}
+
 impl Sandbox {
     /// Sets up the sandbox; with [`IsolationMode::Strict`], fails with the
     /// reason when full isolation cannot be had.
@@ -1156,15 +1165,7 @@ impl Drop for SpawnerLease<'_> {
 impl Drop for Shared {
     fn drop(&mut self) {
         // A first spawner still starting is waited for, and killed with the rest.
-        let starting = self
-            .first_spawner
-            .starting
-            .lock()
-            .expect("not poisoned")
-            .take();
-        if let Some(Ok(Ok(keeper))) = starting.map(|s| s.join()) {
-            drop(keeper);
-        }
+        drop(self.first_spawner.wait());
         // Kill the keepers (and so every process of their namespaces) and
         // remove their cgroups, then the judge's own cgroup directories.
         self.idle.lock().expect("not poisoned").clear();
@@ -1202,19 +1203,11 @@ impl Shared {
     /// started by the judge itself, with a copy of its memory) if it did not.
     fn ready_spawners(&self) -> Option<&Shared> {
         let works = self.first_spawner.works.get_or_init(|| {
-            let starting = self
-                .first_spawner
-                .starting
-                .lock()
-                .expect("not poisoned")
-                .take();
-            match starting.map(|s| s.join()) {
-                Some(Ok(Ok(keeper))) => {
-                    self.idle.lock().expect("not poisoned").push(keeper);
-                    true
-                }
-                _ => false,
-            }
+            let Some(keeper) = self.first_spawner.wait() else {
+                return false;
+            };
+            self.idle.lock().expect("not poisoned").push(keeper);
+            true
         });
         works.then_some(self)
     }
