@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    processes_matching, repo, str_field, submission, tests_of, u64_field, Workspace,
+    processes_matching, repo, str_field, submission, tests_of, u64_field, Judged, Workspace,
 };
 
 #[test]
@@ -137,6 +137,21 @@ int main(void) {
     );
 }
 
+/// `judge run acwing-891 FILE` at `--isolation none` with `-j 1`, as JSON.
+fn judge_one_job_unsandboxed(workspace: &Workspace, file: &str) -> Judged {
+    workspace.judge([
+        "--isolation",
+        "none",
+        "-j",
+        "1",
+        "run",
+        "acwing-891",
+        file,
+        "--format",
+        "json",
+    ])
+}
+
 /// At `--isolation none` a run can signal its siblings: one that kills the
 /// judge's spawner on every test must not stop the next tests from being
 /// judged (a new spawner starts), and nothing may be left behind.
@@ -144,17 +159,7 @@ int main(void) {
 fn a_run_that_kills_the_spawner_does_not_stop_judging() {
     let workspace = Workspace::new();
     let marker = workspace.path().to_str().expect("UTF-8 path").to_string();
-    let judged = workspace.judge([
-        "--isolation",
-        "none",
-        "-j",
-        "1",
-        "run",
-        "acwing-891",
-        "tests/fixtures/hostile/kills-spawner.c",
-        "--format",
-        "json",
-    ]);
+    let judged = judge_one_job_unsandboxed(&workspace, "tests/fixtures/hostile/kills-spawner.c");
     judged.expect_code(0);
     let report = judged.report();
     assert_eq!(report["verdict"], "AC", "{report}");
@@ -193,17 +198,7 @@ int main(void) {{
         ),
     )
     .expect("write the program");
-    let judged = workspace.judge([
-        "--isolation",
-        "none",
-        "-j",
-        "1",
-        "run",
-        "acwing-891",
-        source.to_str().expect("UTF-8 path"),
-        "--format",
-        "json",
-    ]);
+    let judged = judge_one_job_unsandboxed(&workspace, source.to_str().expect("UTF-8 path"));
     let report = judged.report();
     assert_eq!(report["verdict"], "AC", "two runs overlapped: {report}");
     assert!(tests_of(&report).len() > 5, "{report}");
