@@ -31,8 +31,10 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 QUICK=0
 [ "${1:-}" = "--quick" ] && QUICK=1
-ROUNDS=7; SPAWNS=2000; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
-if [ $QUICK = 1 ]; then ROUNDS=3; SPAWNS=300; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
+# A round alternates PAIRS + 1 floor runs of TESTS spawns each (2200 spawns
+# in a full round) with PAIRS runs of the judge at each level.
+ROUNDS=7; PAIRS=10; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
+if [ $QUICK = 1 ]; then ROUNDS=3; PAIRS=3; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
 note() { echo "bench: $*" >&2; }
 for tool in gcc g++ python3 cmp /usr/bin/time; do
   command -v "$tool" >/dev/null || { note "needs $tool (Debian: gcc g++ python3 diffutils time)"; exit 2; }
@@ -171,18 +173,25 @@ stress_ips() { # JOBS
     python3 -c 'import json,sys; print(json.load(sys.stdin)["iterations_per_second"])'
 }
 
+floor_run() { "$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $TESTS; }
+# FLOOR, NONE and FULL hold every run, in order: in each round a floor run
+# comes before and after each pair of judge runs, about a second apart, so
+# each judge run is compared with the floor measured just around it.
 declare -a FLOOR NONE FULL NONE2 FULL2 OJT DMOJT STRESS1 STRESS2
 for r in $(seq 1 $ROUNDS); do
-  FLOOR+=("$("$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $SPAWNS)")
-  NONE+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp -j 1 --format json)")
-  FULL+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp -j 1 --format json)")
+  FLOOR+=("$(floor_run)")
+  for p in $(seq 1 $PAIRS); do
+    NONE+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp -j 1 --format json)")
+    FULL+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp -j 1 --format json)")
+    FLOOR+=("$(floor_run)")
+  done
   NONE2+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp --format json)")
   FULL2+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp --format json)")
   if [ -n "$OJ" ]; then OJT+=("$(per_test "$OJ" test -c ./ab -d oj)"); fi
   if [ -n "$DMOJ" ]; then d=$(dmoj_per_test); if [ -n "$d" ]; then DMOJT+=("$d"); fi; fi
   STRESS1+=("$(stress_ips 1)")
   STRESS2+=("$(stress_ips 2)")
-  note "round $r/$ROUNDS: floor ${FLOOR[-1]} us; judge ${NONE[-1]} us (rlimit-only), ${FULL[-1]} us ($LEVEL) per test; oj ${OJT[*]:+${OJT[-1]} us}; dmoj ${DMOJT[*]:+${DMOJT[-1]} us}"
+  note "round $r/$ROUNDS, last runs: floor ${FLOOR[-1]} us; judge ${NONE[-1]} us (rlimit-only), ${FULL[-1]} us ($LEVEL) per test; oj ${OJT[*]:+${OJT[-1]} us}; dmoj ${DMOJT[*]:+${DMOJT[-1]} us}"
 done
 
 # The judge's own peak RSS on a big output (GNU time's max RSS of the judge
@@ -201,16 +210,32 @@ CHECKER=$(cargo bench --quiet --bench checker -- $CHECKER_MB 2>/dev/null | tail 
 
 python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${NONE2[*]}" "${FULL2[*]}" \
   "${OJT[*]:-}" "${DMOJT[*]:-}" "${STRESS1[*]}" "${STRESS2[*]}" "$CHECKER" "$BIG_RSS" "$BIG_MIB" \
-  "$BIG_VERDICT" "$SPREAD" "$QUICK" <<'PY'
+  "$BIG_VERDICT" "$SPREAD" "$QUICK" "$ROUNDS" "$PAIRS" <<'PY'
 import json, statistics, sys
 (level, floor, none, full, none2, full2, oj, dmoj, stress1, stress2, checker,
- big_rss, big_mib, big_verdict, spread, quick) = sys.argv[1:17]
+ big_rss, big_mib, big_verdict, spread, quick, rounds, pairs) = sys.argv[1:19]
+rounds, pairs = int(rounds), int(pairs)
 nums = lambda a: list(map(float, a.split()))
 m = lambda a: round(statistics.median(nums(a)), 1) if a.strip() else None
-res = {"quick": quick == "1", "sandbox_level": level}
+res = {"quick": quick == "1", "sandbox_level": level, "rounds": rounds,
+       "pairs_per_round": pairs, "floor_spawns_per_run": 200}
 res["floor_us"] = m(floor)
 res["judge_us_per_test"] = m(none)
 res["judge_sandboxed_us_per_test"] = m(full)
+# Each judge run against the mean of the floor runs just before and after
+# it: pair ratios, by round; the reported ratio is their median.
+def pair_ratios(judge):
+    f, j = nums(floor), nums(judge)
+    assert len(f) == rounds * (pairs + 1) and len(j) == rounds * pairs
+    return [[j[r * pairs + p] / ((f[r * (pairs + 1) + p] + f[r * (pairs + 1) + p + 1]) / 2)
+             for p in range(pairs)] for r in range(rounds)]
+def quartiles(xs):
+    q = statistics.quantiles(xs, n=4)
+    return [round(q[0], 3), round(q[2], 3)]
+none_pairs, full_pairs = pair_ratios(none), pair_ratios(full)
+# Per round, the median of its runs (oj and DMOJ run once a round).
+by_round = lambda a, k: " ".join(str(statistics.median(nums(a)[r * k:(r + 1) * k])) for r in range(rounds))
+none, full = by_round(none, pairs), by_round(full, pairs)
 res["judge_us_per_test_default_jobs"] = m(none2)
 res["judge_sandboxed_us_per_test_default_jobs"] = m(full2)
 res["oj_us_per_test"] = m(oj)
@@ -226,13 +251,16 @@ def round_ratio(a, b):
     if len(a) != len(b):
         return ratio(statistics.median(map(float, a)), statistics.median(map(float, b)))
     return round(statistics.median(float(x) / float(y) for x, y in zip(a, b)), 3)
-res["ratio_judge_floor"] = round_ratio(none, floor)
-res["ratio_sandboxed_floor"] = round_ratio(full, floor)
+flat = lambda rs: [x for r in rs for x in r]
+res["ratio_judge_floor"] = round(statistics.median(flat(none_pairs)), 3)
+res["ratio_sandboxed_floor"] = round(statistics.median(flat(full_pairs)), 3)
+res["ratio_judge_floor_quartiles"] = quartiles(flat(none_pairs))
+res["ratio_sandboxed_floor_quartiles"] = quartiles(flat(full_pairs))
 res["ratio_oj_judge"] = round_ratio(oj, none)
 res["ratio_oj_judge_sandboxed"] = round_ratio(oj, full)
 res["ratio_dmoj_judge_sandboxed"] = round_ratio(dmoj, full)
-res["rounds_ratio_judge_floor"] = [round(float(x) / float(y), 3) for x, y in zip(none.split(), floor.split())]
-res["rounds_ratio_sandboxed_floor"] = [round(float(x) / float(y), 3) for x, y in zip(full.split(), floor.split())]
+res["rounds_ratio_judge_floor"] = [round(statistics.median(r), 3) for r in none_pairs]
+res["rounds_ratio_sandboxed_floor"] = [round(statistics.median(r), 3) for r in full_pairs]
 c = json.loads(checker)
 res.update(c)
 res["ratio_checker_equal_cmp"] = ratio(c["checker_gbps_equal"], c["cmp_gbps"])
@@ -254,7 +282,7 @@ print(f"|---|---|---|---|")
 print(f"| spawn floor (pipes, wait), per run | {res['floor_us']} us | 1.00 | |")
 print(f"| judge, rlimit-only, -j 1, per test | {res['judge_us_per_test']} us | {f(res['ratio_judge_floor'])} x floor | <= 1.1 |")
 print(f"| judge, {level}, -j 1, per test | {res['judge_sandboxed_us_per_test']} us | {f(res['ratio_sandboxed_floor'])} x floor | <= 1.5 |")
-print(f"| (the two ratios round by round) | | {res['rounds_ratio_judge_floor']} / {res['rounds_ratio_sandboxed_floor']} | |")
+print(f"| (quartiles of the {rounds * pairs} pair ratios; medians round by round) | | {res['ratio_judge_floor_quartiles']} / {res['ratio_sandboxed_floor_quartiles']}; {res['rounds_ratio_judge_floor']} / {res['rounds_ratio_sandboxed_floor']} | |")
 print(f"| judge, rlimit-only / {level}, default jobs | {res['judge_us_per_test_default_jobs']} / {res['judge_sandboxed_us_per_test_default_jobs']} us | | |")
 print(f"| oj test, per test | {f(res['oj_us_per_test'], ' us')} | {f(res['ratio_oj_judge'])} x judge ({f(res['ratio_oj_judge_sandboxed'])} x sandboxed) | >= 5 |")
 print(f"| DMOJ, per test | {f(res['dmoj_us_per_test'], ' us')} | {f(res['ratio_dmoj_judge_sandboxed'])} x sandboxed judge | |")
