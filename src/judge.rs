@@ -216,7 +216,7 @@ impl Judge {
             hide_from_compile: hide_from_compile.into_iter().filter(keep).collect(),
             builds,
         };
-        let sandbox = Sandbox::new(isolation, paths).map_err(Error::Isolation)?;
+        let sandbox = Sandbox::new(isolation, paths, config_jobs).map_err(Error::Isolation)?;
         Ok(Judge {
             inner: Arc::new(Inner {
                 config,

@@ -971,6 +971,20 @@ pub struct SandboxPaths {
     pub builds: PathBuf,
 }
 
+/// How long a keeper looks for its next job before it sleeps, when at most
+/// `parallel_runs` run at a time: a short spin when a CPU is left over for
+/// it, which takes tens of microseconds off each hand-over from one run to
+/// the next (see `docs/performance.md`); none when every CPU may be running
+/// a program, whose CPU the spin would take.
+fn next_job_spin(parallel_runs: usize) -> Duration {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if parallel_runs < cpus {
+        Duration::from_micros(250)
+    } else {
+        Duration::ZERO
+    }
+}
+
 /// Processes allowed per run (threads count too).
 pub const RUN_PROCESSES: u64 = 128;
 /// Processes allowed per compilation.
@@ -998,6 +1012,8 @@ struct Shared {
     /// Spawners only: the first one, started in the background when the
     /// sandbox is made, and whether it worked (learnt at the first run).
     first_spawner: FirstSpawner,
+    /// How long a keeper looks for its next job before it sleeps.
+    next_job_spin: Duration,
 }
 
 /// The first spawner of the rlimit-only level. Starting one (an exec of
@@ -1022,9 +1038,14 @@ impl FirstSpawner {
 }
 
 impl Sandbox {
-    /// Sets up the sandbox; with [`IsolationMode::Strict`], fails with the
-    /// reason when full isolation cannot be had.
-    pub fn new(mode: IsolationMode, paths: SandboxPaths) -> Result<Sandbox, String> {
+    /// Sets up the sandbox for at most `parallel_runs` runs at a time; with
+    /// [`IsolationMode::Strict`], fails with the reason when full isolation
+    /// cannot be had.
+    pub fn new(
+        mode: IsolationMode,
+        paths: SandboxPaths,
+        parallel_runs: usize,
+    ) -> Result<Sandbox, String> {
         if mode == IsolationMode::None {
             return Ok(Sandbox {
                 level: Isolation::RlimitOnly,
@@ -1056,6 +1077,7 @@ impl Sandbox {
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
+            next_job_spin: next_job_spin(parallel_runs),
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
@@ -1189,6 +1211,7 @@ impl Shared {
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
+            next_job_spin: Duration::ZERO,
         };
         let config = Self::spawner_config();
         let starting = std::thread::Builder::new()
@@ -1225,6 +1248,7 @@ impl Shared {
             cgroup_procs: Vec::new(),
             cgroup_cpu: None,
             spawner: true,
+            next_job_spin: Duration::ZERO,
         }
     }
 
@@ -1316,6 +1340,7 @@ impl Shared {
                 .as_ref()
                 .map(|s| (s.cpu_file(), s.version == cgroup::Version::V2)),
             spawner: false,
+            next_job_spin: self.next_job_spin,
         };
         isolated::Keeper::start(&config, slot)
     }
@@ -1711,6 +1736,15 @@ mod tests {
         assert_eq!(out.stdout.to_vec().unwrap(), b"hi\n");
         assert_eq!(out.stderr, b"err\n");
         assert_eq!(out.limit_hit, None);
+    }
+
+    /// Keepers spin for their next job only when a CPU is left over.
+    #[test]
+    fn keepers_spin_only_with_a_spare_cpu() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(next_job_spin(cpus), Duration::ZERO);
+        assert_eq!(next_job_spin(cpus + 1), Duration::ZERO);
+        assert!(next_job_spin(cpus - 1) > Duration::ZERO);
     }
 
     #[test]
