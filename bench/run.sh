@@ -210,15 +210,15 @@ CHECKER=$(cargo bench --quiet --bench checker -- $CHECKER_MB 2>/dev/null | tail 
 
 python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${NONE2[*]}" "${FULL2[*]}" \
   "${OJT[*]:-}" "${DMOJT[*]:-}" "${STRESS1[*]}" "${STRESS2[*]}" "$CHECKER" "$BIG_RSS" "$BIG_MIB" \
-  "$BIG_VERDICT" "$SPREAD" "$QUICK" "$ROUNDS" "$PAIRS" <<'PY'
+  "$BIG_VERDICT" "$SPREAD" "$QUICK" "$ROUNDS" "$PAIRS" "$TESTS" <<'PY'
 import json, statistics, sys
 (level, floor, none, full, none2, full2, oj, dmoj, stress1, stress2, checker,
- big_rss, big_mib, big_verdict, spread, quick, rounds, pairs) = sys.argv[1:19]
+ big_rss, big_mib, big_verdict, spread, quick, rounds, pairs, tests) = sys.argv[1:20]
 rounds, pairs = int(rounds), int(pairs)
 nums = lambda a: list(map(float, a.split()))
 m = lambda a: round(statistics.median(nums(a)), 1) if a.strip() else None
 res = {"quick": quick == "1", "sandbox_level": level, "rounds": rounds,
-       "pairs_per_round": pairs, "floor_spawns_per_run": 200}
+       "pairs_per_round": pairs, "floor_spawns_per_run": int(tests)}
 res["floor_us"] = m(floor)
 res["judge_us_per_test"] = m(none)
 res["judge_sandboxed_us_per_test"] = m(full)

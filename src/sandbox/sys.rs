@@ -520,10 +520,7 @@ pub fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()
         iov_base: data.as_ptr() as *mut libc::c_void,
         iov_len: data.len(),
     };
-    // SAFETY: CMSG_SPACE is a pure computation.
-    let space =
-        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
-    let mut control = vec![0u8; space];
+    let (mut control, _) = fd_control_buffer();
     // SAFETY: msghdr is plain data, filled below.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
@@ -558,6 +555,18 @@ pub fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()
     }
 }
 
+/// A control-message buffer for up to [`MAX_FDS`] descriptors, and the
+/// space they take: on the stack, aligned for the headers (the keeper's
+/// poll for its next job receives in a loop).
+fn fd_control_buffer() -> ([u64; 8], usize) {
+    // SAFETY: CMSG_SPACE is a pure computation.
+    let space =
+        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
+    let control = [0u64; 8];
+    assert!(space <= std::mem::size_of_val(&control));
+    (control, space)
+}
+
 /// Receives one message and its descriptors. `Ok(None)` at end of stream.
 pub fn recv_with_fds(
     socket: RawFd,
@@ -568,10 +577,7 @@ pub fn recv_with_fds(
         iov_base: buf.as_mut_ptr() as *mut libc::c_void,
         iov_len: buf.len(),
     };
-    // SAFETY: pure computation.
-    let space =
-        unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<RawFd>()) as u32) } as usize;
-    let mut control = vec![0u8; space];
+    let (mut control, space) = fd_control_buffer();
     // SAFETY: msghdr is plain data.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
