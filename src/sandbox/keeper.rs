@@ -609,14 +609,14 @@ mod tests {
             (Duration::from_millis(5), Duration::from_millis(50)),
             (Duration::ZERO, Duration::from_millis(20)),
         ] {
-            let sender = std::thread::scope(|s| {
+            let received = std::thread::scope(|s| {
                 s.spawn(|| {
                     std::thread::sleep(delay);
                     sys::send_with_fds(judge.as_raw_fd(), b"job", &[read.as_raw_fd()]).unwrap();
                 });
                 next_message(&keeper, &mut buf, spin)
             });
-            let (n, fds) = sender.unwrap().expect("a message");
+            let (n, fds) = received.unwrap().expect("a message");
             assert_eq!((&buf[..n], fds.len()), (&b"job"[..], 1), "spin {spin:?}");
         }
         drop(judge);
