@@ -13,6 +13,7 @@ use crate::judge::{Judge, RunOptions, Submission};
 use crate::problem::Problem;
 use crate::report::junit::{self, JunitSubmission};
 use crate::report::{human::Human, json, SubmissionReport};
+use crate::sandbox::CpuChoice;
 use crate::sandbox::IsolationMode;
 use crate::testset::{self, TestFilter};
 use crate::units::{format_kib, parse_duration, parse_size};
@@ -28,6 +29,10 @@ pub struct Cli {
     /// Run at most N tests at once (default: judge.toml's `jobs`, else the number of CPUs).
     #[arg(short, long, global = true, value_name = "N")]
     pub jobs: Option<usize>,
+    /// With one job (`-j 1`), keep the judging on one CPU: `auto` (default:
+    /// one no other judge has claimed), `off`, or a CPU number.
+    #[arg(long, global = true, value_name = "auto|off|N")]
+    pub cpu: Option<CpuChoice>,
     /// When to use colours in human output.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -310,6 +315,9 @@ fn run_cli(cli: Cli) -> Result<i32> {
             return Err(Error::Usage("--jobs must be at least 1".into()));
         }
         config.jobs = jobs;
+    }
+    if let Some(cpu) = cli.cpu {
+        config.cpu = cpu;
     }
     let color = match cli.color {
         ColorChoice::Always => true,

@@ -13,6 +13,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::error::{Error, Result, SpecError};
+use crate::sandbox::CpuChoice;
 use crate::units::{Bytes, Millis};
 
 /// The file name looked for in the current directory and its ancestors.
@@ -25,6 +26,7 @@ pub const BUILTIN_CONFIG: &str = include_str!("../judge.toml");
 #[serde(deny_unknown_fields)]
 struct ConfigDeserialize {
     jobs: Option<usize>,
+    cpu: Option<CpuDeserialize>,
     cache_dir: Option<PathBuf>,
     problems_dir: Option<PathBuf>,
     testdata_dir: Option<PathBuf>,
@@ -32,6 +34,14 @@ struct ConfigDeserialize {
     limits: LimitsDeserialize,
     #[serde(default)]
     languages: BTreeMap<String, LanguageDeserialize>,
+}
+
+/// `cpu = "auto"`, `"off"` or a CPU number.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum CpuDeserialize {
+    Number(usize),
+    Name(String),
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -73,6 +83,8 @@ pub struct Config {
     pub root: PathBuf,
     /// Tests run at once.
     pub jobs: usize,
+    /// Whether a one-job judging keeps to one CPU (`cpu`).
+    pub cpu: CpuChoice,
     /// Where builds, generated inputs and answers are cached.
     pub cache_dir: PathBuf,
     /// Where problems are looked up by id.
@@ -271,6 +283,14 @@ impl Config {
         if raw.jobs == Some(0) {
             problems.push("jobs: must be at least 1 (leave it out to use every CPU)".into());
         }
+        let cpu = match raw.cpu {
+            None => CpuChoice::Auto,
+            Some(CpuDeserialize::Number(n)) => CpuChoice::Cpu(n),
+            Some(CpuDeserialize::Name(name)) => name.parse().unwrap_or_else(|e| {
+                problems.push(format!("cpu: {e}"));
+                CpuChoice::Auto
+            }),
+        };
         if !problems.is_empty() {
             return Err(SpecError { problems });
         }
@@ -280,6 +300,7 @@ impl Config {
         Ok(Config {
             path,
             jobs,
+            cpu,
             cache_dir: join(raw.cache_dir, ".judge-cache"),
             problems_dir: join(raw.problems_dir, "problems"),
             testdata_dir: join(raw.testdata_dir, "testdata"),
@@ -454,6 +475,10 @@ mod tests {
                 "languages.b.extensions: `c` is already used by language `a`",
             ),
             ("jobs = 0", "jobs: must be at least 1 (leave it out to use every CPU)"),
+            (
+                "cpu = \"fast\"",
+                "cpu: `fast` is not a CPU: use `auto`, `off` or a CPU number such as 0",
+            ),
             ("[limits]\nwall_factor = 0.5", "limits.wall_factor: must be a number >= 1, got 0.5"),
         ];
         for (text, expected) in cases {
@@ -468,6 +493,14 @@ mod tests {
         let cpp = config.language_by_id("cpp", Path::new("x")).unwrap();
         assert_eq!(cpp.compile.unwrap()[0], "clang++");
         assert!(config.language_by_id("python", Path::new("x")).is_ok());
+    }
+
+    #[test]
+    fn cpu_is_auto_off_or_a_number() {
+        assert_eq!(parse("").unwrap().cpu, CpuChoice::Auto);
+        assert_eq!(parse("cpu = \"off\"").unwrap().cpu, CpuChoice::Off);
+        assert_eq!(parse("cpu = \"auto\"").unwrap().cpu, CpuChoice::Auto);
+        assert_eq!(parse("cpu = 3").unwrap().cpu, CpuChoice::Cpu(3));
     }
 
     #[test]

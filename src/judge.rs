@@ -216,7 +216,8 @@ impl Judge {
             hide_from_compile: hide_from_compile.into_iter().filter(keep).collect(),
             builds,
         };
-        let sandbox = Sandbox::new(isolation, paths, config_jobs).map_err(Error::Isolation)?;
+        let sandbox =
+            Sandbox::new(isolation, paths, config_jobs, config.cpu).map_err(Error::Isolation)?;
         Ok(Judge {
             inner: Arc::new(Inner {
                 config,
@@ -701,9 +702,15 @@ impl Judge {
                 } else {
                     let (spec, answer) = (spec.clone(), answer.clone());
                     let stdout = outcome.stdout;
-                    tokio::task::spawn_blocking(move || builtin_check(&spec, &stdout, &answer))
-                        .await
-                        .expect("checker thread panicked")?
+                    // Off the judging's CPU (if it keeps to one), where the
+                    // next program runs meanwhile.
+                    let cpus = sandbox::cpus_to_leave_pin();
+                    tokio::task::spawn_blocking(move || {
+                        sandbox::leave_pin(cpus);
+                        builtin_check(&spec, &stdout, &answer)
+                    })
+                    .await
+                    .expect("checker thread panicked")?
                 }
             }
             Checker::External(program) => {

@@ -29,8 +29,13 @@ pub struct Keeper {
 pub const KEEPER_COMMAND: &str = "__sandbox-keeper";
 
 impl Keeper {
-    /// Starts a keeper and waits until its sandbox is ready. Blocking (a few ms).
-    pub fn start(config: &KeeperConfig, slot: Option<Slot>) -> Result<Keeper, String> {
+    /// Starts a keeper and waits until its sandbox is ready. Blocking (a few
+    /// ms). It runs on `cpus`, else on this thread's.
+    pub fn start(
+        config: &KeeperConfig,
+        slot: Option<Slot>,
+        cpus: Option<sys::CpuSet>,
+    ) -> Result<Keeper, String> {
         let exe = std::env::current_exe()
             .map_err(|e| format!("cannot find the judge executable: {e}"))?;
         let (ours, theirs) = sys::seqpacket_pair().map_err(|e| format!("socketpair: {e}"))?;
@@ -42,6 +47,9 @@ impl Keeper {
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null());
         sys::pass_fd(&mut command, theirs.as_raw_fd(), SOCKET_FD);
+        if let Some(cpus) = cpus {
+            sys::use_cpus_on_exec(&mut command, cpus);
+        }
         let mut process = command
             .spawn()
             .map_err(|e| format!("cannot start the sandbox keeper: {e}"))?;

@@ -948,6 +948,138 @@ pub enum IsolationMode {
     None,
 }
 
+/// Whether a judging that runs one program at a time keeps to one CPU
+/// (`cpu` in judge.toml, `--cpu`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CpuChoice {
+    /// With one job and more than one CPU: a CPU that no other judge on the
+    /// machine has claimed, if there is one.
+    #[default]
+    Auto,
+    /// Never: the scheduler places every process.
+    Off,
+    /// This CPU (with one job), whether or not another judge uses it.
+    Cpu(usize),
+}
+
+impl std::str::FromStr for CpuChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CpuChoice, String> {
+        match s {
+            "auto" => Ok(CpuChoice::Auto),
+            "off" => Ok(CpuChoice::Off),
+            _ => s.parse().map(CpuChoice::Cpu).map_err(|_| {
+                format!("`{s}` is not a CPU: use `auto`, `off` or a CPU number such as 0")
+            }),
+        }
+    }
+}
+
+/// Where lock files of claimed CPUs live: machine-wide, so that judges of
+/// different users and workspaces see each other's claims.
+const CPU_CLAIMS_DIR: &str = "/tmp";
+
+/// The one CPU of a judging that runs one program at a time: the judge's
+/// thread, the spawners or keepers of submissions and the submissions all
+/// run on it, so that each hand-over between them (a program's exit, the
+/// judge's wake-up, the next program's start) stays on one CPU instead of
+/// waking another (on a virtual machine, an idle virtual CPU is woken
+/// through the host; see docs/performance.md). Everything else the judge
+/// starts (compilers, checkers, generators, the check of a large output)
+/// gets the CPUs the judge had. Held for the sandbox's life; the claim is a
+/// lock on `judge-cpu-N.lock` in [`CPU_CLAIMS_DIR`].
+#[derive(Debug)]
+struct HomeCpu {
+    cpu: usize,
+    _claim: Option<File>,
+    _pin: sys::ThreadPin,
+}
+
+impl HomeCpu {
+    /// The home CPU for `choice` and `parallel_runs`: `None` when the
+    /// judging runs more than one program at a time, has one CPU, or (with
+    /// `auto`) finds every CPU claimed; an error for a CPU the judge may not
+    /// use.
+    fn choose(choice: CpuChoice, parallel_runs: usize) -> Result<Option<HomeCpu>, String> {
+        if choice == CpuChoice::Off || parallel_runs != 1 {
+            return Ok(None);
+        }
+        let Ok(allowed) = sys::CpuSet::of_this_thread().map(|set| set.cpus()) else {
+            return Ok(None);
+        };
+        let (cpu, claim) = match choice {
+            CpuChoice::Cpu(cpu) if !allowed.contains(&cpu) => {
+                return Err(format!(
+                    "cpu {cpu}: the judge may only use CPUs {allowed:?} (judge.toml's `cpu` \
+                     or --cpu)"
+                ))
+            }
+            CpuChoice::Cpu(cpu) => (cpu, claim_cpu(cpu)),
+            _ if allowed.len() < 2 => return Ok(None),
+            _ => match allowed
+                .iter()
+                .rev()
+                .find_map(|&cpu| claim_cpu(cpu).map(|claim| (cpu, Some(claim))))
+            {
+                Some(found) => found,
+                None => return Ok(None),
+            },
+        };
+        match sys::pin_this_thread(cpu) {
+            Ok(pin) => Ok(Some(HomeCpu {
+                cpu,
+                _claim: claim,
+                _pin: pin,
+            })),
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+/// Claims `cpu` for this judge: its lock file, locked; `None` if another
+/// judge holds it (or the file cannot be had).
+fn claim_cpu(cpu: usize) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = Path::new(CPU_CLAIMS_DIR).join(format!("judge-cpu-{cpu}.lock"));
+    let open = || {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+    };
+    let file = match open() {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)
+            .or_else(|_| open()),
+        other => other,
+    }
+    .ok()?;
+    sys::try_lock_exclusive(&file).then_some(file)
+}
+
+/// Gives a thread that inherited the judging's CPU pin (a blocking-pool
+/// thread made by the pinned thread) the CPUs of `from`, the pinned thread's
+/// [`cpus_to_leave_pin`].
+pub fn leave_pin(from: Option<CpusBeforePin>) {
+    if let Some(CpusBeforePin(cpus)) = from {
+        sys::use_cpus(cpus);
+    }
+}
+
+/// The CPUs this thread had before it was pinned to the judging's CPU, for
+/// work handed to another thread ([`leave_pin`]); `None` if not pinned.
+pub fn cpus_to_leave_pin() -> Option<CpusBeforePin> {
+    sys::cpus_before_pin().map(CpusBeforePin)
+}
+
+/// A set of CPUs (see [`cpus_to_leave_pin`]).
+#[derive(Debug, Clone, Copy)]
+pub struct CpusBeforePin(sys::CpuSet);
+
 /// What a sandboxed run is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Profile {
@@ -997,6 +1129,8 @@ pub struct Sandbox {
     level: Isolation,
     warning: Option<String>,
     shared: Option<Shared>,
+    /// Dropped last: the keepers are gone before the thread's CPUs return.
+    home: Option<HomeCpu>,
 }
 
 #[derive(Debug)]
@@ -1041,16 +1175,23 @@ impl Sandbox {
     /// Sets up the sandbox for at most `parallel_runs` runs at a time; with
     /// [`IsolationMode::Strict`], fails with the reason when full isolation
     /// cannot be had.
+    ///
+    /// With one run at a time, the calling thread (the runtime's) is pinned
+    /// to one CPU for the sandbox's life, as `cpu` says (see [`HomeCpu`]).
     pub fn new(
         mode: IsolationMode,
         paths: SandboxPaths,
         parallel_runs: usize,
+        cpu: CpuChoice,
     ) -> Result<Sandbox, String> {
+        // First: the keepers and spawners started below inherit the pin.
+        let home = HomeCpu::choose(cpu, parallel_runs)?;
         if mode == IsolationMode::None {
             return Ok(Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
                 shared: Shared::spawners(paths),
+                home,
             });
         }
         let is_root = sys::ids().0 == 0;
@@ -1077,7 +1218,12 @@ impl Sandbox {
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
-            next_job_spin: next_job_spin(parallel_runs),
+            next_job_spin: if home.is_some() {
+                // The keeper shares the judge's CPU: a spin would take it.
+                Duration::ZERO
+            } else {
+                next_job_spin(parallel_runs)
+            },
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
@@ -1093,6 +1239,7 @@ impl Sandbox {
                         level: Isolation::Cgroup(version),
                         warning: None,
                         shared: Some(shared),
+                        home,
                     });
                 }
                 Err(e) => problems.push(e),
@@ -1123,7 +1270,13 @@ impl Sandbox {
                 level.as_str()
             )),
             shared,
+            home,
         })
+    }
+
+    /// The CPU the judging keeps to, if it keeps to one (see [`HomeCpu`]).
+    pub fn home_cpu(&self) -> Option<usize> {
+        self.home.as_ref().map(|home| home.cpu)
     }
 
     /// The isolation level runs get.
@@ -1216,7 +1369,7 @@ impl Shared {
         let config = Self::spawner_config();
         let starting = std::thread::Builder::new()
             .name("judge-spawner-start".into())
-            .spawn(move || isolated::Keeper::start(&config, None))
+            .spawn(move || isolated::Keeper::start(&config, None, None))
             .ok()?;
         *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
@@ -1305,7 +1458,7 @@ impl Shared {
         work: Option<&Path>,
     ) -> Result<isolated::Keeper, String> {
         let Some(runtime) = &self.runtime else {
-            return isolated::Keeper::start(&Self::spawner_config(), None);
+            return isolated::Keeper::start(&Self::spawner_config(), None, None);
         };
         let index = self
             .next_index
@@ -1342,7 +1495,9 @@ impl Shared {
             spawner: false,
             next_job_spin: self.next_job_spin,
         };
-        isolated::Keeper::start(&config, slot)
+        // Compilations do not keep to the judging's CPU.
+        let cpus = (!submission).then(sys::cpus_before_pin).flatten();
+        isolated::Keeper::start(&config, slot, cpus)
     }
 
     async fn run(
@@ -1637,6 +1792,7 @@ mod tests {
             level: Isolation::RlimitOnly,
             warning: None,
             shared: Some(shared),
+            home: None,
         };
         let outcome = runtime
             .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
@@ -1736,6 +1892,79 @@ mod tests {
         assert_eq!(out.stdout.to_vec().unwrap(), b"hi\n");
         assert_eq!(out.stderr, b"err\n");
         assert_eq!(out.limit_hit, None);
+    }
+
+    /// A CPU claimed by one judge cannot be claimed by another until the
+    /// first lets it go (a lock file per CPU; a number no machine here has,
+    /// so that judges running meanwhile do not interfere).
+    #[test]
+    fn a_claimed_cpu_is_not_claimed_twice() {
+        let first = claim_cpu(4093).expect("a free CPU can be claimed");
+        assert!(claim_cpu(4093).is_none(), "claimed twice");
+        drop(first);
+        assert!(claim_cpu(4093).is_some(), "not released");
+    }
+
+    /// One job keeps the thread on one CPU (explicit, or one it claimed)
+    /// until the sandbox's pin is dropped; more jobs, `off` or a CPU the
+    /// judge may not use do not pin; the last is an error naming it.
+    #[test]
+    fn one_job_keeps_the_thread_on_one_cpu() {
+        std::thread::spawn(|| {
+            let allowed = sys::CpuSet::of_this_thread().unwrap().cpus();
+            let on = || sys::CpuSet::of_this_thread().unwrap().cpus();
+            assert!(HomeCpu::choose(CpuChoice::Off, 1).unwrap().is_none());
+            assert!(HomeCpu::choose(CpuChoice::Auto, 2).unwrap().is_none());
+            let err = HomeCpu::choose(CpuChoice::Cpu(4095), 1).unwrap_err();
+            assert!(err.contains("cpu 4095"), "{err}");
+            let cpu = *allowed.last().unwrap();
+            let home = HomeCpu::choose(CpuChoice::Cpu(cpu), 1).unwrap().unwrap();
+            assert_eq!((home.cpu, on()), (cpu, vec![cpu]));
+            drop(home);
+            assert_eq!(on(), allowed, "the thread's CPUs came back");
+            if let Some(home) = HomeCpu::choose(CpuChoice::Auto, 1).unwrap() {
+                assert!(allowed.len() > 1 && allowed.contains(&home.cpu));
+                assert_eq!(on(), vec![home.cpu]);
+            }
+        })
+        .join()
+        .unwrap();
+    }
+
+    /// What a pinned thread starts itself (a compiler, a checker, a
+    /// generator) gets the CPUs the thread had before the pin.
+    #[test]
+    fn a_pinned_threads_own_children_get_its_former_cpus() {
+        std::thread::spawn(|| {
+            let allowed = sys::CpuSet::of_this_thread().unwrap().cpus();
+            let _pin = sys::pin_this_thread(allowed[0]).unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let mut limits = limits();
+            limits.memory = None;
+            let outcome = runtime
+                .block_on(run(&request(
+                    "grep '^Cpus_allowed_list' /proc/self/status",
+                    limits,
+                )))
+                .unwrap();
+            let text = String::from_utf8(outcome.stdout.to_vec().unwrap()).unwrap();
+            let expected = sys::CpuSet::of_this_thread().unwrap();
+            assert_eq!(expected.cpus(), vec![allowed[0]], "the thread is pinned");
+            let listed = text.split_whitespace().nth(1).unwrap_or_default();
+            let count: usize = listed
+                .split(',')
+                .map(|range| match range.split_once('-') {
+                    Some((a, b)) => b.parse::<usize>().unwrap() - a.parse::<usize>().unwrap() + 1,
+                    None => 1,
+                })
+                .sum();
+            assert_eq!(count, allowed.len(), "the child's CPUs: {text}");
+        })
+        .join()
+        .unwrap();
     }
 
     /// Keepers spin for their next job only when a CPU is left over.

@@ -238,3 +238,73 @@ fn an_exec_failure_is_reported_as_one_at_every_level() {
         );
     }
 }
+
+/// With one job a judging keeps to one CPU (`--cpu N`, or `auto`: one no
+/// other judge has claimed): its submissions see that one CPU, at the
+/// rlimit-only level and at the default one; with `--cpu off` or two jobs
+/// they see every CPU the judge has. Explicit CPUs here, since other tests
+/// run one-job judges meanwhile and may hold the claims.
+#[test]
+fn one_job_runs_submissions_on_one_cpu() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus < 2 {
+        eprintln!("skipped: one CPU, nothing to keep to");
+        return;
+    }
+    let workspace = Workspace::new();
+    let source = workspace.path().join("cpus.c");
+    std::fs::write(
+        &source,
+        r#"#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+int main(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  printf("%d\n", CPU_COUNT(&set));
+  return 0;
+}
+"#,
+    )
+    .expect("write the program");
+    let input = workspace.path().join("one.txt");
+    std::fs::write(&input, "1\n1\n").expect("write the input");
+    let seen = |args: &[&str]| -> String {
+        let mut all = args.to_vec();
+        all.extend([
+            "run",
+            "acwing-891",
+            source.to_str().expect("UTF-8 path"),
+            "--input",
+            input.to_str().expect("UTF-8 path"),
+            "--format",
+            "json",
+        ]);
+        let judged = workspace.judge(all);
+        let report = judged.report();
+        str_field(&tests_of(&report)[0], "output")
+            .trim()
+            .to_string()
+    };
+    let every = cpus.to_string();
+    for isolation in ["none", "auto"] {
+        let last = (cpus - 1).to_string();
+        let pinned = ["--isolation", isolation, "-j", "1", "--cpu", &last];
+        assert_eq!(seen(&pinned), "1", "{isolation}, --cpu {last}");
+        let off = ["--isolation", isolation, "-j", "1", "--cpu", "off"];
+        assert_eq!(seen(&off), every, "{isolation}, --cpu off");
+        let two = ["--isolation", isolation, "-j", "2", "--cpu", &last];
+        assert_eq!(seen(&two), every, "{isolation}, -j 2");
+    }
+    let judged = workspace.judge([
+        "-j",
+        "1",
+        "--cpu",
+        "4095",
+        "run",
+        "acwing-891",
+        source.to_str().expect("UTF-8 path"),
+    ]);
+    judged.expect_code(2);
+    assert!(judged.stderr.contains("cpu 4095"), "{judged:#?}");
+}
