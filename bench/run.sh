@@ -36,8 +36,8 @@ QUICK=0
 ROUNDS=7; PAIRS=10; TESTS=200; ITERATIONS=1000; CHECKER_MB=100; BIG_MIB=1024
 if [ $QUICK = 1 ]; then ROUNDS=3; PAIRS=3; ITERATIONS=300; CHECKER_MB=20; BIG_MIB=256; fi
 note() { echo "bench: $*" >&2; }
-for tool in gcc g++ python3 cmp /usr/bin/time; do
-  command -v "$tool" >/dev/null || { note "needs $tool (Debian: gcc g++ python3 diffutils time)"; exit 2; }
+for tool in gcc g++ python3 cmp /usr/bin/time taskset; do
+  command -v "$tool" >/dev/null || { note "needs $tool (Debian: gcc g++ python3 diffutils time util-linux)"; exit 2; }
 done
 
 WS=$ROOT/target/bench-ws
@@ -174,14 +174,20 @@ stress_ips() { # JOBS
 }
 
 floor_run() { "$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $TESTS; }
+# The floor kept to one CPU, as a one-job judging keeps itself (its last).
+LAST_CPU=$(taskset -pc $$ | sed 's/.*: //; s/.*[,-]//')
+floor_one_cpu_run() { taskset -c "$LAST_CPU" "$WS/floor" "$WS/ab" "$WS/testdata/ab/1.in" $TESTS; }
 # FLOOR, NONE and FULL hold every run, in order: in each round a floor run
 # comes before and after each pair of judge runs, about a second apart, so
-# each judge run is compared with the floor measured just around it.
-declare -a FLOOR NONE FULL NONE2 FULL2 OJT DMOJT STRESS1 STRESS2
+# each judge run is compared with the floor measured just around it. Between
+# them: the floor on one CPU and the judge with --cpu off.
+declare -a FLOOR NONE FULL NONE2 FULL2 OJT DMOJT STRESS1 STRESS2 FLOOR1 NONEOFF
 for r in $(seq 1 $ROUNDS); do
   FLOOR+=("$(floor_run)")
   for p in $(seq 1 $PAIRS); do
     NONE+=("$(per_test "$JUDGE" --no-cache --isolation none run ab ab.cpp -j 1 --format json)")
+    FLOOR1+=("$(floor_one_cpu_run)")
+    NONEOFF+=("$(per_test "$JUDGE" --no-cache --isolation none --cpu off run ab ab.cpp -j 1 --format json)")
     FULL+=("$(per_test "$JUDGE" --no-cache --isolation auto run ab ab.cpp -j 1 --format json)")
     FLOOR+=("$(floor_run)")
   done
@@ -210,10 +216,11 @@ CHECKER=$(cargo bench --quiet --bench checker -- $CHECKER_MB 2>/dev/null | tail 
 
 python3 - "$LEVEL" "${FLOOR[*]}" "${NONE[*]}" "${FULL[*]}" "${NONE2[*]}" "${FULL2[*]}" \
   "${OJT[*]:-}" "${DMOJT[*]:-}" "${STRESS1[*]}" "${STRESS2[*]}" "$CHECKER" "$BIG_RSS" "$BIG_MIB" \
-  "$BIG_VERDICT" "$SPREAD" "$QUICK" "$ROUNDS" "$PAIRS" "$TESTS" <<'PY'
+  "$BIG_VERDICT" "$SPREAD" "$QUICK" "$ROUNDS" "$PAIRS" "$TESTS" "${FLOOR1[*]}" "${NONEOFF[*]}" <<'PY'
 import json, statistics, sys
 (level, floor, none, full, none2, full2, oj, dmoj, stress1, stress2, checker,
- big_rss, big_mib, big_verdict, spread, quick, rounds, pairs, tests) = sys.argv[1:20]
+ big_rss, big_mib, big_verdict, spread, quick, rounds, pairs, tests, floor1,
+ noneoff) = sys.argv[1:22]
 rounds, pairs = int(rounds), int(pairs)
 nums = lambda a: list(map(float, a.split()))
 m = lambda a: round(statistics.median(nums(a)), 1) if a.strip() else None
@@ -229,10 +236,19 @@ def pair_ratios(judge):
     assert len(f) == rounds * (pairs + 1) and len(j) == rounds * pairs
     return [[j[r * pairs + p] / ((f[r * (pairs + 1) + p] + f[r * (pairs + 1) + p + 1]) / 2)
              for p in range(pairs)] for r in range(rounds)]
+flat = lambda rs: [x for r in rs for x in r]
 def quartiles(xs):
     q = statistics.quantiles(xs, n=4)
     return [round(q[0], 3), round(q[2], 3)]
 none_pairs, full_pairs = pair_ratios(none), pair_ratios(full)
+floor1_pairs, noneoff_pairs = pair_ratios(floor1), pair_ratios(noneoff)
+res["floor_one_cpu_us"] = m(floor1)
+res["judge_us_per_test_cpu_off"] = m(noneoff)
+res["ratio_floor_one_cpu_floor"] = round(statistics.median(flat(floor1_pairs)), 3)
+res["ratio_judge_cpu_off_floor"] = round(statistics.median(flat(noneoff_pairs)), 3)
+# The judge (on one CPU) against the floor on one CPU, run by run.
+res["ratio_judge_floor_one_cpu"] = round(statistics.median(
+    j / f for j, f in zip(nums(none), nums(floor1))), 3)
 # Per round, the median of its runs (oj and DMOJ run once a round).
 by_round = lambda a, k: " ".join(str(statistics.median(nums(a)[r * k:(r + 1) * k])) for r in range(rounds))
 none, full = by_round(none, pairs), by_round(full, pairs)
@@ -251,7 +267,6 @@ def round_ratio(a, b):
     if len(a) != len(b):
         return ratio(statistics.median(map(float, a)), statistics.median(map(float, b)))
     return round(statistics.median(float(x) / float(y) for x, y in zip(a, b)), 3)
-flat = lambda rs: [x for r in rs for x in r]
 res["ratio_judge_floor"] = round(statistics.median(flat(none_pairs)), 3)
 res["ratio_sandboxed_floor"] = round(statistics.median(flat(full_pairs)), 3)
 res["ratio_judge_floor_quartiles"] = quartiles(flat(none_pairs))
@@ -281,6 +296,7 @@ print(f"| measure | median | ratio | target |")
 print(f"|---|---|---|---|")
 print(f"| spawn floor (pipes, wait), per run | {res['floor_us']} us | 1.00 | |")
 print(f"| judge, rlimit-only, -j 1, per test | {res['judge_us_per_test']} us | {f(res['ratio_judge_floor'])} x floor | <= 1.1 |")
+print(f"| (the floor on one CPU; the judge with --cpu off) | {res['floor_one_cpu_us']} / {res['judge_us_per_test_cpu_off']} us | {res['ratio_floor_one_cpu_floor']} / {res['ratio_judge_cpu_off_floor']} x floor; judge {res['ratio_judge_floor_one_cpu']} x the floor on one CPU | |")
 print(f"| judge, {level}, -j 1, per test | {res['judge_sandboxed_us_per_test']} us | {f(res['ratio_sandboxed_floor'])} x floor | <= 1.5 |")
 print(f"| (quartiles of the {rounds * pairs} pair ratios; medians round by round) | | {res['ratio_judge_floor_quartiles']} / {res['ratio_sandboxed_floor_quartiles']}; {res['rounds_ratio_judge_floor']} / {res['rounds_ratio_sandboxed_floor']} | |")
 print(f"| judge, rlimit-only / {level}, default jobs | {res['judge_us_per_test_default_jobs']} / {res['judge_sandboxed_us_per_test_default_jobs']} us | | |")
