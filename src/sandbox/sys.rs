@@ -651,14 +651,7 @@ pub fn use_cpus_on_exec(command: &mut std::process::Command, cpus: CpuSet) {
     // SAFETY: the closure runs between fork and exec and only makes one
     // system call on a mask captured by value.
     unsafe {
-        command.pre_exec(move || {
-            check(libc::sched_setaffinity(
-                0,
-                std::mem::size_of::<libc::cpu_set_t>(),
-                &cpus.0,
-            ))
-            .map(|_| ())
-        });
+        command.pre_exec(move || set_thread_cpus(&cpus));
     }
 }
 
@@ -720,9 +713,7 @@ pub fn cpus_before_pin() -> Option<CpuSet> {
 /// before.
 pub fn pin_this_thread(cpu: usize) -> io::Result<ThreadPin> {
     let before = CpuSet::of_this_thread()?;
-    let only = CpuSet::only(cpu);
-    // SAFETY: a valid mask of the size passed.
-    check(unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &only.0) })?;
+    set_thread_cpus(&CpuSet::only(cpu))?;
     BEFORE_PIN.set(Some(before));
     Ok(ThreadPin {
         before,
@@ -744,10 +735,7 @@ impl Drop for ThreadPin {
         // SAFETY: as in pin_this_thread.
         if unsafe { libc::gettid() } == self.thread {
             BEFORE_PIN.set(None);
-            // SAFETY: a valid mask of the size passed.
-            unsafe {
-                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.before.0);
-            }
+            let _ = set_thread_cpus(&self.before);
         }
     }
 }
@@ -755,10 +743,15 @@ impl Drop for ThreadPin {
 /// Gives the calling thread `cpus` (a thread that inherited a pin and
 /// should not keep it).
 pub fn use_cpus(cpus: CpuSet) {
+    let _ = set_thread_cpus(&cpus);
+}
+
+/// sched_setaffinity(2) of the calling thread (one system call: also safe
+/// between fork and exec).
+fn set_thread_cpus(cpus: &CpuSet) -> io::Result<()> {
     // SAFETY: a valid mask of the size passed.
-    unsafe {
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &cpus.0);
-    }
+    check(unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &cpus.0) })
+        .map(|_| ())
 }
 
 /// Takes `flock(LOCK_EX | LOCK_NB)` on `file`: whether it was free. The

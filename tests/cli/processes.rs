@@ -93,9 +93,9 @@ fn ready_executable_without_extension_is_run_as_is() {
 #[test]
 fn peak_memory_without_isolation_excludes_the_judges_footprint() {
     let workspace = Workspace::new();
-    let source = workspace.path().join("parent-peak.c");
-    std::fs::write(
-        &source,
+    let judged = run_c_on_one_input(
+        &workspace,
+        "parent-peak.c",
         r#"#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -109,21 +109,8 @@ int main(void) {
   return 0;
 }
 "#,
-    )
-    .expect("write the program");
-    let input = workspace.path().join("one.txt");
-    std::fs::write(&input, "1\n1\n").expect("write the input");
-    let judged = workspace.judge([
-        "--isolation",
-        "none",
-        "run",
-        "acwing-891",
-        source.to_str().expect("UTF-8 path"),
-        "--input",
-        input.to_str().expect("UTF-8 path"),
-        "--format",
-        "json",
-    ]);
+        &["--isolation", "none"],
+    );
     let report = judged.report();
     let test = &tests_of(&report)[0];
     let judge_peak: u64 = str_field(test, "output")
@@ -135,6 +122,26 @@ int main(void) {
         run_peak < judge_peak,
         "the run's peak {run_peak} KiB includes the judge's {judge_peak} KiB: {report}"
     );
+}
+
+/// Writes the C program `text` as `name` in the workspace and judges it with
+/// `ARGS run acwing-891 FILE --input ONE --format json` on a one-line input.
+fn run_c_on_one_input(workspace: &Workspace, name: &str, text: &str, args: &[&str]) -> Judged {
+    let source = workspace.path().join(name);
+    std::fs::write(&source, text).expect("write the program");
+    let input = workspace.path().join("one.txt");
+    std::fs::write(&input, "1\n1\n").expect("write the input");
+    let mut all = args.to_vec();
+    all.extend([
+        "run",
+        "acwing-891",
+        source.to_str().expect("UTF-8 path"),
+        "--input",
+        input.to_str().expect("UTF-8 path"),
+        "--format",
+        "json",
+    ]);
+    workspace.judge(all)
 }
 
 /// `judge run acwing-891 FILE` at `--isolation none` with `-j 1`, as JSON.
@@ -252,10 +259,7 @@ fn one_job_runs_submissions_on_one_cpu() {
         return;
     }
     let workspace = Workspace::new();
-    let source = workspace.path().join("cpus.c");
-    std::fs::write(
-        &source,
-        r#"#define _GNU_SOURCE
+    let program = r#"#define _GNU_SOURCE
 #include <sched.h>
 #include <stdio.h>
 int main(void) {
@@ -264,23 +268,9 @@ int main(void) {
   printf("%d\n", CPU_COUNT(&set));
   return 0;
 }
-"#,
-    )
-    .expect("write the program");
-    let input = workspace.path().join("one.txt");
-    std::fs::write(&input, "1\n1\n").expect("write the input");
+"#;
     let seen = |args: &[&str]| -> String {
-        let mut all = args.to_vec();
-        all.extend([
-            "run",
-            "acwing-891",
-            source.to_str().expect("UTF-8 path"),
-            "--input",
-            input.to_str().expect("UTF-8 path"),
-            "--format",
-            "json",
-        ]);
-        let judged = workspace.judge(all);
+        let judged = run_c_on_one_input(&workspace, "cpus.c", program, args);
         let report = judged.report();
         str_field(&tests_of(&report)[0], "output")
             .trim()
@@ -303,7 +293,11 @@ int main(void) {
         "4095",
         "run",
         "acwing-891",
-        source.to_str().expect("UTF-8 path"),
+        workspace
+            .path()
+            .join("cpus.c")
+            .to_str()
+            .expect("UTF-8 path"),
     ]);
     judged.expect_code(2);
     assert!(judged.stderr.contains("cpu 4095"), "{judged:#?}");
