@@ -1107,10 +1107,11 @@ pub struct SandboxPaths {
 /// `parallel_runs` run at a time: a short spin when a CPU is left over for
 /// it, which takes tens of microseconds off each hand-over from one run to
 /// the next (see `docs/performance.md`); none when every CPU may be running
-/// a program, whose CPU the spin would take.
-fn next_job_spin(parallel_runs: usize) -> Duration {
+/// a program, whose CPU the spin would take, nor when the judging keeps to
+/// one CPU (`pinned`), which the keeper shares with the program.
+fn next_job_spin(parallel_runs: usize, pinned: bool) -> Duration {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if parallel_runs < cpus {
+    if parallel_runs < cpus && !pinned {
         Duration::from_micros(250)
     } else {
         Duration::ZERO
@@ -1218,12 +1219,7 @@ impl Sandbox {
             idle: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
-            next_job_spin: if home.is_some() {
-                // The keeper shares the judge's CPU: a spin would take it.
-                Duration::ZERO
-            } else {
-                next_job_spin(parallel_runs)
-            },
+            next_job_spin: next_job_spin(parallel_runs, home.is_some()),
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
@@ -1967,13 +1963,41 @@ mod tests {
         .unwrap();
     }
 
-    /// Keepers spin for their next job only when a CPU is left over.
+    /// Keepers spin for their next job only when a CPU is left over, and
+    /// never beside a judging kept to one CPU.
     #[test]
     fn keepers_spin_only_with_a_spare_cpu() {
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(next_job_spin(cpus), Duration::ZERO);
-        assert_eq!(next_job_spin(cpus + 1), Duration::ZERO);
-        assert!(next_job_spin(cpus - 1) > Duration::ZERO);
+        assert_eq!(next_job_spin(cpus, false), Duration::ZERO);
+        assert_eq!(next_job_spin(cpus + 1, false), Duration::ZERO);
+        assert!(next_job_spin(cpus - 1, false) > Duration::ZERO);
+        assert_eq!(next_job_spin(cpus - 1, true), Duration::ZERO);
+        assert_eq!(next_job_spin(1, true), Duration::ZERO);
+    }
+
+    /// A thread made by a pinned thread (the blocking thread that checks a
+    /// large output) leaves the pin for the CPUs the pinned thread had.
+    #[test]
+    fn a_thread_handed_work_leaves_the_pin() {
+        std::thread::spawn(|| {
+            let on = || sys::CpuSet::of_this_thread().unwrap().cpus();
+            let allowed = on();
+            assert!(cpus_to_leave_pin().is_none(), "not pinned yet");
+            let _pin = sys::pin_this_thread(allowed[0]).unwrap();
+            let cpus = cpus_to_leave_pin();
+            assert!(cpus.is_some());
+            let (inherited, left) = std::thread::spawn(move || {
+                let inherited = on();
+                leave_pin(cpus);
+                (inherited, on())
+            })
+            .join()
+            .unwrap();
+            assert_eq!((inherited, left), (vec![allowed[0]], allowed.clone()));
+            assert_eq!(on(), vec![allowed[0]], "the pinned thread stays pinned");
+        })
+        .join()
+        .unwrap();
     }
 
     #[test]
