@@ -19,10 +19,12 @@ def main():
         read, write = os.pipe()
         pid = os.fork()
         if pid == 0:
-            os.dup2(read, 0)
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 1)
-            os.execv(binary, [binary])
+            try:
+                os.dup2(read, 0)
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+                os.execv(binary, [binary])
+            finally:
+                os._exit(127)  # only if exec failed: never go on as the parent
         os.close(read)
         os.write(write, data)
         os.close(write)
@@ -40,7 +42,7 @@ def main():
         if started < n:
             start()
             started += 1
-    print(f"{max(times) / min(times):.3f} {round(min(times))} {round(max(times))}")
+    print(f"{max(times) / max(min(times), 1e-3):.3f} {round(min(times))} {round(max(times))}")
 
 
 main()
