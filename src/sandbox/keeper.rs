@@ -94,6 +94,11 @@ pub struct KeeperConfig {
     /// before it sleeps (zero: it sleeps at once). See [`next_message`].
     #[serde(default)]
     pub next_job_spin: Duration,
+    /// The CPU a spawner keeps to once it has started (the judging's CPU,
+    /// when a one-job judging keeps to one): it starts on any CPU, beside
+    /// the judge's own start-up, and the runs it starts inherit the pin.
+    #[serde(default)]
+    pub cpu: Option<usize>,
 }
 
 /// One program to run.
@@ -155,6 +160,9 @@ pub fn keeper_main(config_json: &str) -> i32 {
         Err(e) => return fail(&socket, format!("bad keeper config: {e}")),
     };
     if config.spawner {
+        if let Some(cpu) = config.cpu {
+            sys::use_cpus(sys::CpuSet::only(cpu));
+        }
         if send(&socket, &Ready { error: None }).is_err() {
             return 1;
         }

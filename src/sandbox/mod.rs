@@ -1191,7 +1191,7 @@ impl Sandbox {
             return Ok(Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
-                shared: Shared::spawners(paths),
+                shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu)),
                 home,
             });
         }
@@ -1251,7 +1251,7 @@ impl Sandbox {
                 problems.push(format!("namespaces: {e}"));
                 (
                     Isolation::RlimitOnly,
-                    Shared::spawners(shared.paths.clone()),
+                    Shared::spawners(shared.paths.clone(), home.as_ref().map(|h| h.cpu)),
                 )
             }
         };
@@ -1351,7 +1351,10 @@ impl Drop for Shared {
 impl Shared {
     /// Spawners for the rlimit-only level, the first starting in the
     /// background (see [`FirstSpawner`]).
-    fn spawners(paths: SandboxPaths) -> Option<Shared> {
+    /// With `home`, the judging's CPU: the first spawner starts on the CPUs
+    /// the judge had before it kept to `home`, and keeps to `home` once
+    /// started.
+    fn spawners(paths: SandboxPaths, home: Option<usize>) -> Option<Shared> {
         let shared = Shared {
             runtime: None,
             paths,
@@ -1362,10 +1365,14 @@ impl Shared {
             first_spawner: FirstSpawner::default(),
             next_job_spin: Duration::ZERO,
         };
-        let config = Self::spawner_config();
+        let config = keeper::KeeperConfig {
+            cpu: home,
+            ..Self::spawner_config()
+        };
+        let cpus = home.and(sys::cpus_before_pin());
         let starting = std::thread::Builder::new()
             .name("judge-spawner-start".into())
-            .spawn(move || isolated::Keeper::start(&config, None, None))
+            .spawn(move || isolated::Keeper::start(&config, None, cpus))
             .ok()?;
         *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
@@ -1398,6 +1405,7 @@ impl Shared {
             cgroup_cpu: None,
             spawner: true,
             next_job_spin: Duration::ZERO,
+            cpu: None,
         }
     }
 
@@ -1490,6 +1498,7 @@ impl Shared {
                 .map(|s| (s.cpu_file(), s.version == cgroup::Version::V2)),
             spawner: false,
             next_job_spin: self.next_job_spin,
+            cpu: None,
         };
         // Compilations do not keep to the judging's CPU.
         let cpus = (!submission).then(sys::cpus_before_pin).flatten();
@@ -1783,7 +1792,7 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        let shared = Shared::spawners(plain_paths()).expect("a thread to start it");
+        let shared = Shared::spawners(plain_paths(), None).expect("a thread to start it");
         let sandbox = Sandbox {
             level: Isolation::RlimitOnly,
             warning: None,
