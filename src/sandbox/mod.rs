@@ -1270,11 +1270,6 @@ impl Sandbox {
         })
     }
 
-    /// The CPU the judging keeps to, if it keeps to one (see [`HomeCpu`]).
-    pub fn home_cpu(&self) -> Option<usize> {
-        self.home.as_ref().map(|home| home.cpu)
-    }
-
     /// The isolation level runs get.
     pub fn isolation(&self) -> Isolation {
         self.level
