@@ -1131,7 +1131,7 @@ pub struct Sandbox {
     warning: Option<String>,
     shared: Option<Shared>,
     /// Dropped last: the keepers are gone before the thread's CPUs return.
-    home: Option<HomeCpu>,
+    _home: Option<HomeCpu>,
 }
 
 #[derive(Debug)]
@@ -1192,7 +1192,7 @@ impl Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
                 shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu)),
-                home,
+                _home: home,
             });
         }
         let is_root = sys::ids().0 == 0;
@@ -1235,7 +1235,7 @@ impl Sandbox {
                         level: Isolation::Cgroup(version),
                         warning: None,
                         shared: Some(shared),
-                        home,
+                        _home: home,
                     });
                 }
                 Err(e) => problems.push(e),
@@ -1266,7 +1266,7 @@ impl Sandbox {
                 level.as_str()
             )),
             shared,
-            home,
+            _home: home,
         })
     }
 
@@ -1792,7 +1792,7 @@ mod tests {
             level: Isolation::RlimitOnly,
             warning: None,
             shared: Some(shared),
-            home: None,
+            _home: None,
         };
         let outcome = runtime
             .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
