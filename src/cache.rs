@@ -87,9 +87,13 @@ impl Cache {
         &self.root
     }
 
-    /// The directory of compiled programs (shown read-only to sandboxed runs).
-    pub fn builds_dir(&self) -> PathBuf {
-        self.root.join(Kind::Build.dir())
+    /// The directory of temporary files and directories: scratch
+    /// directories and the sandbox's copies of builds, on the same file
+    /// system as the entries. Created if missing.
+    pub fn tmp_dir(&self) -> Result<PathBuf> {
+        let tmp = self.root.join("tmp");
+        std::fs::create_dir_all(&tmp).map_err(|e| self.err(e))?;
+        Ok(tmp)
     }
 
     /// Where the entry `key` of `kind` lives (whether or not it exists).
@@ -154,12 +158,12 @@ impl Cache {
 
     /// A fresh private directory inside the cache (same file system as the
     /// entries, so it can be renamed into place), removed when dropped.
+    /// Its name carries the judge's process id, so that what a judge killed
+    /// meanwhile left behind can be told and removed.
     pub fn scratch_dir(&self) -> Result<tempfile::TempDir> {
-        let tmp = self.root.join("tmp");
-        std::fs::create_dir_all(&tmp).map_err(|e| self.err(e))?;
         tempfile::Builder::new()
-            .prefix("work-")
-            .tempdir_in(&tmp)
+            .prefix(&format!("work-{}-", std::process::id()))
+            .tempdir_in(self.tmp_dir()?)
             .map_err(|e| self.err(e))
     }
 }

@@ -780,7 +780,11 @@ fn stress(config: Config, args: StressArgs, isolation: IsolationMode) -> Result<
     let against = match args.against.as_str() {
         "reference" => Against::Reference,
         "brute" => Against::Brute,
-        other => Against::File(submission_of(&config, std::path::Path::new(other), None)?),
+        other => Against::File(Box::new(submission_of(
+            &config,
+            std::path::Path::new(other),
+            None,
+        )?)),
     };
     let options = StressOptions {
         against,

@@ -37,6 +37,7 @@ pub struct Executable {
     pub key: Key,
     dir: PathBuf,
     src: PathBuf,
+    toolchain: Option<PathBuf>,
 }
 
 impl Executable {
@@ -47,7 +48,24 @@ impl Executable {
         } else {
             self.src.clone()
         };
-        fill(&self.language.run, &self.src, &exe, &self.dir, memory)
+        let paths = Paths {
+            src: &self.src,
+            exe: &exe,
+            dir: &self.dir,
+            toolchain: self.toolchain.as_deref(),
+        };
+        fill(&self.language.run, &paths, memory)
+    }
+
+    /// The build directory: everything the program is (a sandboxed run sees
+    /// it, and no other build).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The environment its runs get besides the fixed one.
+    pub fn env(&self) -> &[(String, String)] {
+        &self.language.env
     }
 
     /// Whether the language's memory limit is an address-space rlimit.
@@ -96,6 +114,7 @@ pub struct Compiler {
     cache: Cache,
     limits: DefaultLimits,
     versions: tokio::sync::Mutex<HashMap<String, String>>,
+    toolchains: tokio::sync::Mutex<HashMap<String, Option<PathBuf>>>,
 }
 
 impl Compiler {
@@ -105,6 +124,7 @@ impl Compiler {
             cache,
             limits,
             versions: tokio::sync::Mutex::new(HashMap::new()),
+            toolchains: tokio::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -119,10 +139,11 @@ impl Compiler {
     ) -> Result<Build> {
         let source = crate::config::absolute(source);
         let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
-        let version = self.version(language).await?;
+        let toolchain = self.toolchain(language).await?;
+        let version = self.version(language, toolchain.as_deref()).await?;
         let name = source_name(&source, language);
         let key = Key::of(&[
-            b"build-v1",
+            b"build-v2",
             language.id.as_bytes(),
             language
                 .compile
@@ -133,10 +154,14 @@ impl Compiler {
             language.run.join(" ").as_bytes(),
             name.as_bytes(),
             version.as_bytes(),
+            toolchain
+                .as_deref()
+                .map(|t| t.as_os_str().as_encoded_bytes())
+                .unwrap_or_default(),
             &bytes,
         ]);
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
-            return Ok(self.cached_build(&source, language, key, dir, &name));
+            return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
         let scratch = self.cache.scratch_dir()?;
         let src = scratch.path().join(&name);
@@ -146,21 +171,43 @@ impl Compiler {
         }
         let Some(compile) = &language.compile else {
             let dir = self.publish(&key, scratch)?;
-            return Ok(self.cached_build(&source, language, key, dir, &name));
+            return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         };
-        let argv = fill(
-            compile,
-            &src,
-            &scratch.path().join(EXE_NAME),
-            scratch.path(),
-            None,
-        );
+        let exe_path = scratch.path().join(EXE_NAME);
+        let paths = Paths {
+            src: &src,
+            exe: &exe_path,
+            dir: scratch.path(),
+            toolchain: toolchain.as_deref(),
+        };
+        let argv = fill(compile, &paths, None);
+        let shown: Vec<PathBuf> = toolchain
+            .iter()
+            .chain(&language.toolchain_dirs)
+            .cloned()
+            .collect();
+        // A program outside what the sandbox shows would fail there with a
+        // confusing error: say so now, naming it.
+        let run_program = language.run.first().filter(|p| !p.contains('{'));
+        for (program, dirs, who) in [
+            (argv.first().cloned(), &shown[..], "compilations"),
+            (run_program.map(OsString::from), &[][..], "runs"),
+        ] {
+            let Some(program) = program else { continue };
+            if let Some(why) = sandbox.hidden_program(&program, dirs) {
+                return Err(Error::MissingTool {
+                    language: language.id.clone(),
+                    program: program.to_string_lossy().into_owned(),
+                    source: std::io::Error::other(format!("{who} cannot see it: {why}")),
+                });
+            }
+        }
         let request = RunRequest {
             argv,
             cwd: scratch.path().to_path_buf(),
             stdin: Stdin::Null,
             stdout_spill: None,
-            environment: Environment::Inherit,
+            environment: Environment::Minimal(language.env.clone()),
             limits: sandbox::Limits {
                 cpu_time: self.limits.compile_time,
                 wall_time: self.limits.compile_time,
@@ -168,20 +215,19 @@ impl Compiler {
                 address_space: false,
                 stdout: self.limits.compile_output,
                 stderr: self.limits.compile_output,
-                file_size: 1 << 30,
+                file_size: self.limits.compile_disk,
             },
+            program_dir: None,
         };
         let profile = Profile::Compile {
             memory: self.limits.compile_memory,
+            disk: self.limits.compile_disk,
+            toolchain: shown,
         };
-        let outcome = sandbox.run(&request, profile).await.map_err(|e| match e {
-            RunError::Spawn { program, source } => Error::MissingTool {
-                language: language.id.clone(),
-                program,
-                source,
-            },
-            RunError::Watch { program, source } => Error::Sandbox { program, source },
-        })?;
+        let outcome = sandbox
+            .run(&request, profile)
+            .await
+            .map_err(|e| tool_error(language, e))?;
         let time_ms = outcome.wall_time.as_millis() as u64;
         let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(
@@ -234,6 +280,11 @@ impl Compiler {
                 cached: false,
             }));
         }
+        // The judge's own mark, never the compiler's.
+        let marker = scratch.path().join(ERROR_FILE);
+        if std::fs::symlink_metadata(&marker).is_ok() {
+            std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
+        }
         let dir = self.publish(&key, scratch)?;
         let exe = Executable {
             language: language.clone(),
@@ -241,6 +292,7 @@ impl Compiler {
             key,
             src: dir.join(&name),
             dir,
+            toolchain,
         };
         Ok(Build::Ready(
             Box::new(exe),
@@ -267,6 +319,7 @@ impl Compiler {
         key: Key,
         dir: PathBuf,
         name: &str,
+        toolchain: Option<PathBuf>,
     ) -> Build {
         if let Ok(message) = std::fs::read_to_string(dir.join(ERROR_FILE)) {
             return Build::Failed(CompileReport {
@@ -292,22 +345,83 @@ impl Compiler {
             key,
             src: dir.join(name),
             dir,
+            toolchain,
         };
         Build::Ready(Box::new(exe), report)
     }
 
+    /// The toolchain directory of a language with a `toolchain` probe,
+    /// asked once per language per judge run. The probe is judge.toml's
+    /// command, trusted: it runs outside the sandbox, with the judge's
+    /// environment (a version manager such as rustup needs it).
+    async fn toolchain(&self, language: &Language) -> Result<Option<PathBuf>> {
+        let mut toolchains = self.toolchains.lock().await;
+        if let Some(t) = toolchains.get(&language.id) {
+            return Ok(t.clone());
+        }
+        let Some(argv) = &language.toolchain else {
+            return Ok(None);
+        };
+        let missing = |program: String, why: String| Error::MissingTool {
+            language: language.id.clone(),
+            program,
+            source: std::io::Error::other(why),
+        };
+        let outcome = probe(
+            argv.iter().map(OsString::from).collect(),
+            Environment::Inherit,
+        )
+        .await
+        .map_err(|e| tool_error(language, e))?;
+        let text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
+            .trim()
+            .to_string();
+        if !outcome.success() {
+            return Err(missing(
+                argv.join(" "),
+                format!(
+                    "the toolchain probe failed with {}: {}",
+                    outcome.describe_exit(),
+                    String::from_utf8_lossy(&outcome.stderr).trim()
+                ),
+            ));
+        }
+        let dir = std::fs::canonicalize(&text)
+            .ok()
+            .filter(|d| d.is_dir() && d.parent().is_some());
+        let Some(dir) = dir else {
+            return Err(missing(
+                argv.join(" "),
+                format!("the toolchain probe printed `{text}`, not a directory"),
+            ));
+        };
+        toolchains.insert(language.id.clone(), Some(dir.clone()));
+        Ok(Some(dir))
+    }
+
     /// The compiler's version text, asked once per language per judge run.
-    async fn version(&self, language: &Language) -> Result<String> {
+    async fn version(&self, language: &Language, toolchain: Option<&Path>) -> Result<String> {
         let mut versions = self.versions.lock().await;
         if let Some(v) = versions.get(&language.id) {
             return Ok(v.clone());
         }
-        let Some(argv) = &language.version else {
+        let Some(template) = &language.version else {
             return Ok(String::new());
         };
+        let none = Path::new("");
+        let paths = Paths {
+            src: none,
+            exe: none,
+            dir: none,
+            toolchain,
+        };
+        let argv: Vec<String> = fill(template, &paths, None)
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         // Asking costs a process start (milliseconds, more than judging a
         // small test): remembered across runs for the same compiler binary.
-        let memo = version_memo_key(argv);
+        let memo = version_memo_key(&argv);
         if let Some(text) = memo
             .as_ref()
             .and_then(|k| self.cache.get(Kind::Version, k))
@@ -316,30 +430,12 @@ impl Compiler {
             versions.insert(language.id.clone(), text.clone());
             return Ok(text);
         }
-        let request = RunRequest {
-            argv: argv.iter().map(OsString::from).collect(),
-            cwd: std::env::temp_dir(),
-            stdin: Stdin::Null,
-            stdout_spill: None,
-            environment: Environment::Inherit,
-            limits: sandbox::Limits {
-                cpu_time: Duration::from_secs(20),
-                wall_time: Duration::from_secs(20),
-                memory: None,
-                address_space: false,
-                stdout: 64 << 10,
-                stderr: 64 << 10,
-                file_size: 1 << 20,
-            },
-        };
-        let outcome = sandbox::run(&request).await.map_err(|e| match e {
-            RunError::Spawn { program, source } => Error::MissingTool {
-                language: language.id.clone(),
-                program,
-                source,
-            },
-            RunError::Watch { program, source } => Error::Sandbox { program, source },
-        })?;
+        let outcome = probe(
+            argv.iter().map(OsString::from).collect(),
+            Environment::Minimal(language.env.clone()),
+        )
+        .await
+        .map_err(|e| tool_error(language, e))?;
         let mut text = outcome.stdout.to_vec().unwrap_or_default();
         text.extend_from_slice(&outcome.stderr);
         let version = String::from_utf8_lossy(&text).into_owned();
@@ -352,13 +448,51 @@ impl Compiler {
     }
 }
 
+/// Runs a probe of judge.toml (a version or toolchain command): trusted, so
+/// with the plain runner, generous limits, in a scratch directory.
+async fn probe(
+    argv: Vec<OsString>,
+    environment: Environment,
+) -> std::result::Result<sandbox::RunOutcome, RunError> {
+    let request = RunRequest {
+        argv,
+        cwd: std::env::temp_dir(),
+        stdin: Stdin::Null,
+        stdout_spill: None,
+        environment,
+        limits: sandbox::Limits {
+            cpu_time: Duration::from_secs(20),
+            wall_time: Duration::from_secs(20),
+            memory: None,
+            address_space: false,
+            stdout: 64 << 10,
+            stderr: 64 << 10,
+            file_size: 1 << 20,
+        },
+        program_dir: None,
+    };
+    sandbox::run(&request).await
+}
+
+/// A compiler that could not be run, as the judge's error.
+fn tool_error(language: &Language, e: RunError) -> Error {
+    match e {
+        RunError::Spawn { program, source } => Error::MissingTool {
+            language: language.id.clone(),
+            program,
+            source,
+        },
+        RunError::Watch { program, source } => Error::Sandbox { program, source },
+    }
+}
+
 /// The key under which the version text of `argv` is remembered: the
 /// command and the identity of the binary it starts (device, inode, size,
 /// change times). None when that binary is a script, such as a version
 /// manager's shim, whose answer can change while the file does not.
 fn version_memo_key(argv: &[String]) -> Option<Key> {
     use std::os::unix::fs::MetadataExt;
-    let program = sandbox::find_in_user_path(&OsString::from(argv.first()?));
+    let program = sandbox::resolve_program(&OsString::from(argv.first()?));
     let path = std::fs::canonicalize(program).ok()?;
     let mut magic = [0u8; 4];
     std::io::Read::read_exact(&mut std::fs::File::open(&path).ok()?, &mut magic).ok()?;
@@ -398,35 +532,62 @@ fn none_report() -> CompileReport {
     }
 }
 
+/// The name the source gets in its build directory: the language's fixed
+/// name (`Main.java`), else the file's own with every character but letters,
+/// digits, `_` and `-` of its stem made `_`, so that the name cannot change a
+/// verdict (rustc names the crate after the file: `alice/p.2.rs` would not
+/// compile as it is).
 fn source_name(source: &Path, language: &Language) -> String {
     if let Some(name) = &language.source_name {
         return name.clone();
     }
-    source
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "source".into())
+    let stem: String = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let stem = if stem.is_empty() || stem == EXE_NAME || stem == "compile-error" {
+        format!("source-{stem}")
+    } else {
+        stem
+    };
+    match source.extension() {
+        Some(ext) => format!("{stem}.{}", ext.to_string_lossy()),
+        None => stem,
+    }
+}
+
+/// The paths a command template's placeholders stand for.
+struct Paths<'a> {
+    src: &'a Path,
+    exe: &'a Path,
+    dir: &'a Path,
+    toolchain: Option<&'a Path>,
 }
 
 /// Fills a command template's placeholders.
-fn fill(
-    template: &[String],
-    src: &Path,
-    exe: &Path,
-    dir: &Path,
-    memory: Option<u64>,
-) -> Vec<OsString> {
+fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) -> Vec<OsString> {
     let memory_mib = memory.map_or(1024, |m| m.div_ceil(1 << 20)).to_string();
+    let toolchain = paths.toolchain.unwrap_or(Path::new(""));
     template
         .iter()
         .map(|word| match word.as_str() {
-            "{src}" => src.as_os_str().to_owned(),
-            "{exe}" => exe.as_os_str().to_owned(),
-            "{dir}" => dir.as_os_str().to_owned(),
+            "{src}" => paths.src.as_os_str().to_owned(),
+            "{exe}" => paths.exe.as_os_str().to_owned(),
+            "{dir}" => paths.dir.as_os_str().to_owned(),
             _ => word
-                .replace("{src}", &src.to_string_lossy())
-                .replace("{exe}", &exe.to_string_lossy())
-                .replace("{dir}", &dir.to_string_lossy())
+                .replace("{src}", &paths.src.to_string_lossy())
+                .replace("{exe}", &paths.exe.to_string_lossy())
+                .replace("{dir}", &paths.dir.to_string_lossy())
+                .replace("{toolchain}", &toolchain.to_string_lossy())
                 .replace("{memory_mib}", &memory_mib)
                 .into(),
         })
@@ -458,13 +619,13 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let argv = fill(
-            &t,
-            Path::new("/b/Main.java"),
-            Path::new("/b/prog"),
-            Path::new("/b"),
-            Some(64 << 20),
-        );
+        let paths = Paths {
+            src: Path::new("/b/Main.java"),
+            exe: Path::new("/b/prog"),
+            dir: Path::new("/b"),
+            toolchain: None,
+        };
+        let argv = fill(&t, &paths, Some(64 << 20));
         assert_eq!(
             argv,
             ["java", "-Xmx64m", "-cp", "/b", "Main"].map(OsString::from)

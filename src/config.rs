@@ -53,6 +53,7 @@ struct LimitsDeserialize {
     compile_time: Option<Millis>,
     compile_output: Option<Bytes>,
     compile_memory: Option<Bytes>,
+    compile_disk: Option<Bytes>,
     wall_factor: Option<f64>,
 }
 
@@ -68,6 +69,11 @@ struct LanguageDeserialize {
     source_name: Option<String>,
     #[serde(default = "default_true")]
     address_space_limit: bool,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    toolchain: Option<String>,
+    #[serde(default)]
+    toolchain_dirs: Vec<PathBuf>,
 }
 
 fn default_true() -> bool {
@@ -112,6 +118,9 @@ pub struct DefaultLimits {
     pub compile_output: u64,
     /// Memory of a compilation (in the sandbox's cgroup), bytes.
     pub compile_memory: u64,
+    /// What a compilation may write: its work directory and its /tmp may
+    /// each hold this much, and no file may be larger, bytes.
+    pub compile_disk: u64,
     /// Wall-time limit as a multiple of the time limit.
     pub wall_factor: f64,
 }
@@ -136,6 +145,15 @@ pub struct Language {
     /// Whether the memory limit is applied as an address-space rlimit
     /// (off for runtimes such as the JVM that reserve far more than they use).
     pub address_space_limit: bool,
+    /// Variables added to the fixed environment of its compilations and runs.
+    pub env: Vec<(String, String)>,
+    /// A command (run with the judge's own environment, outside the sandbox)
+    /// that prints the toolchain's directory: shown to compilations, and
+    /// `{toolchain}` in the commands (e.g. `rustc --print sysroot`).
+    pub toolchain: Option<Vec<String>>,
+    /// More directories its compilations see (read-only), besides the
+    /// system's.
+    pub toolchain_dirs: Vec<PathBuf>,
 }
 
 /// The pseudo-language of a file that is already an executable.
@@ -153,12 +171,15 @@ impl Language {
             version: None,
             source_name: None,
             address_space_limit: true,
+            env: Vec::new(),
+            toolchain: None,
+            toolchain_dirs: Vec::new(),
         }
     }
 }
 
 /// The placeholders allowed in command templates.
-pub const PLACEHOLDERS: &[&str] = &["{src}", "{exe}", "{dir}", "{memory_mib}"];
+pub const PLACEHOLDERS: &[&str] = &["{src}", "{exe}", "{dir}", "{memory_mib}", "{toolchain}"];
 
 impl Config {
     /// Finds and loads judge.toml: `explicit` if given, else the nearest one
@@ -225,6 +246,7 @@ impl Config {
             compile_time: l.compile_time.map_or(Duration::from_secs(30), |m| m.0),
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
             compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
+            compile_disk: l.compile_disk.map_or(1 << 30, |b| b.0),
             wall_factor,
         };
         let mut languages = Vec::new();
@@ -239,7 +261,24 @@ impl Config {
             if compile.as_ref().is_some_and(Vec::is_empty) {
                 problems.push(format!("{at}.compile: must not be empty when present"));
             }
-            for (key, template) in [("compile", compile.as_ref()), ("run", Some(&run))] {
+            let version_template = lang.version.as_deref().map(split_template);
+            let toolchain = lang.toolchain.as_deref().map(split_template);
+            if toolchain.as_ref().is_some_and(Vec::is_empty) {
+                problems.push(format!("{at}.toolchain: must not be empty when present"));
+            }
+            for dir in &lang.toolchain_dirs {
+                if !dir.is_absolute() {
+                    problems.push(format!(
+                        "{at}.toolchain_dirs: `{}` is not an absolute path",
+                        dir.display()
+                    ));
+                }
+            }
+            for (key, template) in [
+                ("compile", compile.as_ref()),
+                ("run", Some(&run)),
+                ("version", version_template.as_ref()),
+            ] {
                 for word in template.into_iter().flatten() {
                     check_placeholders(word, &format!("{at}.{key}"), &mut problems);
                 }
@@ -257,7 +296,7 @@ impl Config {
                     "{at}: `{EXECUTABLE}` is reserved for ready executables"
                 ));
             }
-            let version = lang.version.as_deref().map(split_template).or_else(|| {
+            let version = version_template.or_else(|| {
                 compile
                     .as_ref()
                     .or(Some(&run))
@@ -277,6 +316,9 @@ impl Config {
                 version,
                 source_name: lang.source_name,
                 address_space_limit: lang.address_space_limit,
+                env: lang.env.into_iter().collect(),
+                toolchain,
+                toolchain_dirs: lang.toolchain_dirs,
                 id,
             });
         }
@@ -468,7 +510,7 @@ mod tests {
             ),
             (
                 "[languages.x]\nrun = \"{prog}\"",
-                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {memory_mib})",
+                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {memory_mib} {toolchain})",
             ),
             (
                 "[languages.a]\nextensions=[\"c\"]\nrun=\"{exe}\"\n[languages.b]\nextensions=[\"c\"]\nrun=\"{exe}\"",

@@ -192,13 +192,10 @@ impl Judge {
         let compiler = Compiler::new(cache.clone(), config.limits);
         let config_jobs = config.jobs.max(1);
         let slots = Semaphore::new(config_jobs);
-        let builds = cache.builds_dir();
-        std::fs::create_dir_all(&builds).map_err(|e| Error::Cache {
-            path: builds.clone(),
-            source: e,
-        })?;
+        let staging = cache.tmp_dir()?;
         // Submissions must not see answers: hide the workspace, the cache and
-        // the problem and test folders (which may live outside the workspace).
+        // the problem and test folders (which may live outside the workspace)
+        // where they fall inside what the sandbox shows.
         let mut hide = vec![
             config.root.clone(),
             config.cache_dir.clone(),
@@ -206,15 +203,13 @@ impl Judge {
             config.testdata_dir.clone(),
         ];
         hide.extend(also_hide.iter().cloned());
-        let hide_from_compile = hide.clone();
         if let Some(home) = std::env::var_os("HOME") {
             hide.push(home.into());
         }
         let keep = |p: &std::path::PathBuf| p.is_absolute() && p.parent().is_some() && p.is_dir();
         let paths = SandboxPaths {
             hide: hide.into_iter().filter(keep).collect(),
-            hide_from_compile: hide_from_compile.into_iter().filter(keep).collect(),
-            builds,
+            staging,
         };
         let sandbox =
             Sandbox::new(isolation, paths, config_jobs, config.cpu).map_err(Error::Isolation)?;
@@ -312,8 +307,9 @@ impl Judge {
             cwd: cwd.to_path_buf(),
             stdin,
             stdout_spill: Some(cwd.join("stdout")),
-            environment: Environment::Minimal,
+            environment: Environment::Minimal(Vec::new()),
             limits: package_limits(),
+            program_dir: None,
         };
         let _slot = self.inner.slots.acquire().await.expect("never closed");
         sandbox::run(&request).await.map_err(|e| match e {
@@ -469,12 +465,13 @@ impl Judge {
             cwd: work.to_path_buf(),
             stdin: Stdin::File(input.to_path_buf()),
             stdout_spill: Some(work.join("stdout")),
-            environment: Environment::Minimal,
+            environment: Environment::Minimal(exe.env().to_vec()),
             limits: sandbox::Limits {
                 memory: Some(memory),
                 address_space: exe.address_space_limit(),
                 ..package_limits()
             },
+            program_dir: Some(exe.dir().to_path_buf()),
         };
         let _slot = self.inner.slots.acquire().await.expect("never closed");
         match self.inner.sandbox.run(&request, Profile::Submission).await {
@@ -597,7 +594,8 @@ impl Judge {
                 .map_or_else(std::env::temp_dir, |d| d.path().to_path_buf()),
             stdin: Stdin::File(test.input.clone()),
             stdout_spill: Some(spill),
-            environment: Environment::Minimal,
+            environment: Environment::Minimal(exe.env().to_vec()),
+            program_dir: Some(exe.dir().to_path_buf()),
             limits: sandbox::Limits {
                 cpu_time: limits.time,
                 wall_time: wall,

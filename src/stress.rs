@@ -54,7 +54,7 @@ pub enum Against {
     /// The package's brute force (inputs outside its bounds are skipped).
     Brute,
     /// Another file, trusted like a reference but run in the sandbox.
-    File(Submission),
+    File(Box<Submission>),
 }
 
 /// What to run and for how long.

@@ -40,8 +40,9 @@ pub async fn check(
         cwd: scratch.to_path_buf(),
         stdin: Stdin::Null,
         stdout_spill: None,
-        environment: Environment::Minimal,
+        environment: Environment::Minimal(Vec::new()),
         limits,
+        program_dir: None,
     };
     let outcome = sandbox::run(&request).await?;
     let mut text = String::from_utf8_lossy(&outcome.stderr).trim().to_string();

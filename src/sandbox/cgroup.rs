@@ -1,6 +1,7 @@
 //! Control groups for runs: memory limit and peak, process limit, and CPU
-//! accounting of every process of a run. The main type is [`Slot`]: one cgroup
-//! (per controller on v1) that a keeper reuses run after run, reset between.
+//! accounting of every process of a run. A slot is one cgroup (per controller
+//! on v1) that a keeper reuses run after run: [`SlotDirs`] on the judge's side,
+//! [`Counters`] on the keeper's, reset between runs.
 //!
 //! Cgroups are created only below the judge's own cgroup (read from
 //! /proc/self/cgroup), under `judge-<pid>/slot-<n>`, and removed when the
@@ -14,7 +15,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// Which cgroup version a slot uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Version {
     /// Separate memory, pids and cpuacct hierarchies.
     V1,
@@ -222,55 +223,20 @@ fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, String> {
     })
 }
 
-/// One reusable cgroup (a directory per v1 controller, or one on v2), with
-/// its control files kept open: a run costs two writes and three reads.
+/// The directories of one slot's cgroup (a directory per v1 controller, or
+/// one on v2): created and removed by the judge. Its keeper opens the control
+/// files ([`Counters`]) and joins it; the judge never writes them.
 #[derive(Debug)]
-pub struct Slot {
+pub struct SlotDirs {
     /// The version.
     pub version: Version,
     /// v1: memory, pids, cpuacct directories; v2: one directory.
     pub dirs: Vec<PathBuf>,
-    files: Option<Files>,
-    /// Limits last written, so unchanged ones are not written again.
-    memory_set: Option<Option<u64>>,
-    pids_set: Option<u64>,
-    /// The OOM-kill counter after the last run.
-    oom_seen: u64,
-    /// The refused-fork counter after the last run.
-    pids_seen: u64,
-    /// v2: CPU usage at `prepare` (cpu.stat cannot be reset).
-    cpu_base: u64,
 }
 
-#[derive(Debug)]
-struct Files {
-    memory_limit: fs::File,
-    memsw_limit: Option<fs::File>,
-    peak: fs::File,
-    pids: fs::File,
-    cpu: fs::File,
-    oom: fs::File,
-    /// `pids.events` (its `max` counter: forks refused at the limit), where
-    /// the kernel has it.
-    pids_events: Option<fs::File>,
-}
-
-/// What a run used, read from its cgroup.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Usage {
-    /// CPU time of every process of the run, ns.
-    pub cpu_ns: u64,
-    /// Peak memory (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`), bytes.
-    pub peak_bytes: u64,
-    /// Whether the OOM killer acted in this run (evidence of MLE).
-    pub oom_killed: bool,
-    /// Whether a fork or clone was refused at the process limit in this run.
-    pub pids_limited: bool,
-}
-
-impl Slot {
+impl SlotDirs {
     /// Creates slot `index` below the judge's directories.
-    pub fn create(version: Version, judge_dirs: &[PathBuf], index: usize) -> io::Result<Slot> {
+    pub fn create(version: Version, judge_dirs: &[PathBuf], index: usize) -> io::Result<SlotDirs> {
         let mut dirs = Vec::new();
         for base in judge_dirs {
             let dir = base.join(format!("slot-{index}"));
@@ -281,87 +247,152 @@ impl Slot {
             }
             dirs.push(dir);
         }
-        let mut slot = Slot {
-            version,
-            dirs,
-            files: None,
-            memory_set: None,
-            pids_set: None,
-            oom_seen: 0,
-            pids_seen: 0,
-            cpu_base: 0,
+        Ok(SlotDirs { version, dirs })
+    }
+
+    /// Removes the slot's directories (they must be empty of processes).
+    /// Processes just killed take a fraction of a millisecond to leave: the
+    /// waits between tries start short and double, up to about half a second
+    /// in all.
+    pub fn remove(&self) {
+        let mut waited = std::time::Duration::ZERO;
+        let mut pause = std::time::Duration::from_micros(100);
+        for dir in &self.dirs {
+            while fs::remove_dir(dir).is_err() && dir.exists() && waited < REMOVE_PATIENCE {
+                std::thread::sleep(pause);
+                waited += pause;
+                pause = (pause * 2).min(std::time::Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+/// The control files of a slot, kept open by its keeper (which lives outside
+/// the slot: only the runs and the small process that starts them are in
+/// it). Between runs the limits are set and the counters reset; after a run
+/// its usage is read: two writes and four reads.
+#[derive(Debug)]
+pub struct Counters {
+    version: Version,
+    files: Files,
+    /// Limits last written, so unchanged ones are not written again.
+    memory_set: Option<Option<u64>>,
+    pids_set: Option<u64>,
+    /// The OOM-kill counter after the last run.
+    oom_seen: u64,
+    /// The refused-fork counter after the last run.
+    pids_seen: u64,
+    /// v2: CPU usage at `prepare` (cpu.stat cannot be reset).
+    cpu_base: u64,
+    /// Memory charged to the slot when the run started (the starter's own
+    /// pages, page cache read by earlier runs): not the run's.
+    memory_base: u64,
+}
+
+#[derive(Debug)]
+struct Files {
+    memory_limit: fs::File,
+    memsw_limit: Option<fs::File>,
+    peak: fs::File,
+    current: fs::File,
+    pids: fs::File,
+    cpu: fs::File,
+    oom: fs::File,
+    /// `pids.events` (its `max` counter: forks refused at the limit), where
+    /// the kernel has it.
+    pids_events: Option<fs::File>,
+}
+
+/// What a run used, read from its cgroup.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
+pub struct Usage {
+    /// CPU time of every process of the run, ns.
+    pub cpu_ns: u64,
+    /// Peak memory (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`) above
+    /// what the slot held when the run started, bytes.
+    pub peak_bytes: u64,
+    /// Whether the OOM killer acted in this run (evidence of MLE).
+    pub oom_killed: bool,
+    /// Whether a fork or clone was refused at the process limit in this run.
+    pub pids_limited: bool,
+}
+
+impl Counters {
+    /// Opens the control files of the slot in `dirs`.
+    pub fn open(version: Version, dirs: &[PathBuf]) -> io::Result<Counters> {
+        let file = |controller: usize, name: &str| match version {
+            Version::V1 => dirs[controller].join(name),
+            Version::V2 => dirs[0].join(name),
         };
         let rw = |p: PathBuf| fs::OpenOptions::new().read(true).write(true).open(p);
         let files = match version {
             Version::V1 => Files {
-                memory_limit: rw(slot.file(0, "memory.limit_in_bytes"))?,
-                memsw_limit: rw(slot.file(0, "memory.memsw.limit_in_bytes")).ok(),
-                peak: rw(slot.file(0, "memory.max_usage_in_bytes"))?,
-                pids: rw(slot.file(1, "pids.max"))?,
-                cpu: rw(slot.file(2, "cpuacct.usage"))?,
-                oom: fs::File::open(slot.file(0, "memory.oom_control"))?,
-                pids_events: fs::File::open(slot.file(1, "pids.events")).ok(),
+                memory_limit: rw(file(0, "memory.limit_in_bytes"))?,
+                memsw_limit: rw(file(0, "memory.memsw.limit_in_bytes")).ok(),
+                peak: rw(file(0, "memory.max_usage_in_bytes"))?,
+                current: fs::File::open(file(0, "memory.usage_in_bytes"))?,
+                pids: rw(file(1, "pids.max"))?,
+                cpu: rw(file(2, "cpuacct.usage"))?,
+                oom: fs::File::open(file(0, "memory.oom_control"))?,
+                pids_events: fs::File::open(file(1, "pids.events")).ok(),
             },
             Version::V2 => Files {
-                memory_limit: rw(slot.file(0, "memory.max"))?,
-                memsw_limit: rw(slot.file(0, "memory.swap.max")).ok(),
-                peak: rw(slot.file(0, "memory.peak"))?,
-                pids: rw(slot.file(0, "pids.max"))?,
-                cpu: fs::File::open(slot.file(0, "cpu.stat"))?,
-                oom: fs::File::open(slot.file(0, "memory.events"))?,
-                pids_events: fs::File::open(slot.file(0, "pids.events")).ok(),
+                memory_limit: rw(file(0, "memory.max"))?,
+                memsw_limit: rw(file(0, "memory.swap.max")).ok(),
+                peak: rw(file(0, "memory.peak"))?,
+                current: fs::File::open(file(0, "memory.current"))?,
+                pids: rw(file(0, "pids.max"))?,
+                cpu: fs::File::open(file(0, "cpu.stat"))?,
+                oom: fs::File::open(file(0, "memory.events"))?,
+                pids_events: fs::File::open(file(0, "pids.events")).ok(),
             },
         };
-        slot.oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
-        slot.pids_seen = pids_refused(&files)?;
-        slot.files = Some(files);
-        Ok(slot)
-    }
-
-    fn file(&self, controller: usize, name: &str) -> PathBuf {
-        match self.version {
-            Version::V1 => self.dirs[controller].join(name),
-            Version::V2 => self.dirs[0].join(name),
-        }
-    }
-
-    /// The `cgroup.procs` files a process writes "0" into to join the slot.
-    pub fn procs_files(&self) -> Vec<PathBuf> {
-        self.dirs.iter().map(|d| d.join("cgroup.procs")).collect()
-    }
-
-    /// The file to read CPU usage from.
-    pub fn cpu_file(&self) -> PathBuf {
-        match self.version {
-            Version::V1 => self.file(2, "cpuacct.usage"),
-            Version::V2 => self.file(0, "cpu.stat"),
-        }
+        let oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
+        let pids_seen = pids_refused(&files)?;
+        Ok(Counters {
+            version,
+            files,
+            memory_set: None,
+            pids_set: None,
+            oom_seen,
+            pids_seen,
+            cpu_base: 0,
+            memory_base: 0,
+        })
     }
 
     /// Sets the limits for the next run and resets the counters.
     pub fn prepare(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
-        let files = self.files.as_ref().expect("opened at creation");
+        let files = &self.files;
         if self.memory_set != Some(memory) {
             let limit = match (memory, self.version) {
                 (Some(m), _) => m.to_string(),
                 (None, Version::V1) => "-1".into(),
                 (None, Version::V2) => "max".into(),
             };
-            match (&files.memsw_limit, self.version) {
+            let written = match (&files.memsw_limit, self.version) {
                 // v1 requires memory+swap >= memory at every step: lift the
                 // memory+swap limit, set the memory limit, then match it.
-                (Some(memsw), Version::V1) => {
-                    write_at(memsw, "-1")?;
-                    write_at(&files.memory_limit, &limit)?;
-                    write_at(memsw, &limit)?;
-                }
-                (swap, _) => {
-                    write_at(&files.memory_limit, &limit)?;
+                (Some(memsw), Version::V1) => write_at(memsw, "-1")
+                    .and_then(|()| write_at(&files.memory_limit, &limit))
+                    .and_then(|()| write_at(memsw, &limit)),
+                (swap, _) => write_at(&files.memory_limit, &limit).inspect(|()| {
                     if let Some(swap) = swap {
                         let _ = write_at(swap, "0");
                     }
-                }
-            }
+                }),
+            };
+            // The kernel refuses a limit below what the slot already holds.
+            written.map_err(|e| match e.raw_os_error() {
+                Some(libc::EBUSY) => io::Error::other(format!(
+                    "the memory limit of {limit} bytes is below the {} bytes the sandbox \
+                     holds before a run starts",
+                    read_at(&files.current)
+                        .map(|t| t.trim().to_string())
+                        .unwrap_or_default()
+                )),
+                _ => e,
+            })?;
             self.memory_set = Some(memory);
         }
         if self.pids_set != Some(pids) {
@@ -379,14 +410,20 @@ impl Slot {
                 self.cpu_base = parse_cpu(Version::V2, &read_at(&files.cpu)?);
             }
         }
+        self.memory_base = read_at(&files.current)?.trim().parse().unwrap_or(0);
         Ok(())
+    }
+
+    /// CPU time of every process in the slot since `prepare`, ns.
+    pub fn cpu_ns(&self) -> io::Result<u64> {
+        Ok(parse_cpu(self.version, &read_at(&self.files.cpu)?).saturating_sub(self.cpu_base))
     }
 
     /// What the run since `prepare` used.
     pub fn usage(&mut self) -> io::Result<Usage> {
-        let files = self.files.as_ref().expect("opened at creation");
-        let cpu_ns = parse_cpu(self.version, &read_at(&files.cpu)?).saturating_sub(self.cpu_base);
-        let peak_bytes = read_at(&files.peak)?.trim().parse().unwrap_or(0);
+        let cpu_ns = self.cpu_ns()?;
+        let files = &self.files;
+        let peak: u64 = read_at(&files.peak)?.trim().parse().unwrap_or(0);
         let oom = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
         let oom_killed = oom > self.oom_seen;
         self.oom_seen = oom;
@@ -395,31 +432,14 @@ impl Slot {
         self.pids_seen = refused;
         Ok(Usage {
             cpu_ns,
-            peak_bytes,
+            peak_bytes: peak.saturating_sub(self.memory_base),
             oom_killed,
             pids_limited,
         })
     }
-
-    /// Removes the slot's directories (they must be empty of processes).
-    /// Processes just killed take a fraction of a millisecond to leave: the
-    /// waits between tries start short and double, up to about half a second
-    /// in all.
-    pub fn remove(&mut self) {
-        self.files = None;
-        let mut waited = std::time::Duration::ZERO;
-        let mut pause = std::time::Duration::from_micros(100);
-        for dir in &self.dirs {
-            while fs::remove_dir(dir).is_err() && dir.exists() && waited < REMOVE_PATIENCE {
-                std::thread::sleep(pause);
-                waited += pause;
-                pause = (pause * 2).min(std::time::Duration::from_millis(10));
-            }
-        }
-    }
 }
 
-/// How long [`Slot::remove`] waits, in all, for a slot's processes to leave.
+/// How long [`SlotDirs::remove`] waits, in all, for a slot's processes to leave.
 const REMOVE_PATIENCE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How many forks the pids controller has refused so far (0 where the kernel

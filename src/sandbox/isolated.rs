@@ -1,6 +1,5 @@
-//! The judge's side of the keepers: starting them, keeping a pool (one keeper
-//! per concurrent run, reused run after run), and running a request through
-//! one. The main type is [`Keeper`].
+//! The judge's side of a keeper: starting it and running a job through it.
+//! The main type is [`Keeper`]; the pool of keepers is [`super::Shared`].
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
@@ -8,7 +7,7 @@ use std::time::Duration;
 
 use tokio::io::unix::AsyncFd;
 
-use super::cgroup::Slot;
+use super::cgroup::SlotDirs;
 use super::keeper::{Job, JobResult, KeeperConfig, Ready, KILL, SOCKET_FD};
 use super::sys;
 
@@ -21,8 +20,74 @@ pub struct Keeper {
     socket: Option<AsyncFd<OwnedFd>>,
     /// Reused for every answer.
     buffer: Vec<u8>,
-    /// The slot's cgroup, when cgroups are used.
-    pub slot: Option<Slot>,
+    /// The slot's cgroup directories, when cgroups are used (removed with
+    /// the keeper).
+    pub slot: Option<SlotDirs>,
+    /// The host directory the keeper shows at `/judge/build`, and which
+    /// build it holds now (see [`Keeper::show_build`]).
+    pub staging: Option<Staging>,
+}
+
+/// A keeper's copy of the build it runs: hard links (or copies, across file
+/// systems) of one build directory's files, so that a run sees its own
+/// program and nothing else of the build cache.
+#[derive(Debug)]
+pub struct Staging {
+    dir: PathBuf,
+    holds: Option<PathBuf>,
+}
+
+impl Staging {
+    /// An empty staging directory at `dir` (created).
+    pub fn create(dir: PathBuf) -> std::io::Result<Staging> {
+        std::fs::create_dir_all(&dir)?;
+        set_mode(&dir, 0o755)?;
+        Ok(Staging { dir, holds: None })
+    }
+
+    /// Makes the directory hold the files of `build` (a build directory of
+    /// the cache) and nothing else; nothing to do when it already does.
+    pub fn hold(&mut self, build: &std::path::Path) -> std::io::Result<()> {
+        if self.holds.as_deref() == Some(build) {
+            return Ok(());
+        }
+        self.holds = None;
+        super::empty_dir(&self.dir)?;
+        link_tree(build, &self.dir)?;
+        self.holds = Some(build.to_path_buf());
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = super::empty_dir(&self.dir);
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+fn set_mode(path: &std::path::Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+}
+
+/// Links every file of `from` into `to` (which exists), recreating its
+/// directories; files are copied where a link cannot be made. Only regular
+/// files and directories: a build holds nothing else.
+fn link_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            std::fs::create_dir(&target)?;
+            set_mode(&target, 0o755)?;
+            link_tree(&source, &target)?;
+        } else if kind.is_file() && std::fs::hard_link(&source, &target).is_err() {
+            std::fs::copy(&source, &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// The hidden subcommand that starts a keeper.
@@ -30,20 +95,24 @@ pub const KEEPER_COMMAND: &str = "__sandbox-keeper";
 
 impl Keeper {
     /// Starts a keeper and waits until its sandbox is ready. Blocking (a few
-    /// ms). It runs on `cpus`, else on this thread's.
+    /// ms). It runs on `cpus`, else on this thread's. It gets no environment
+    /// and its settings come on its socket, not on its command line (which
+    /// every process can read).
     pub fn start(
         config: &KeeperConfig,
-        slot: Option<Slot>,
+        slot: Option<SlotDirs>,
+        staging: Option<Staging>,
         cpus: Option<sys::CpuSet>,
     ) -> Result<Keeper, String> {
         let exe = std::env::current_exe()
             .map_err(|e| format!("cannot find the judge executable: {e}"))?;
         let (ours, theirs) = sys::seqpacket_pair().map_err(|e| format!("socketpair: {e}"))?;
-        let json = serde_json::to_string(config).expect("serialisable");
+        let json = serde_json::to_vec(config).expect("serialisable");
         let mut command = std::process::Command::new(exe);
         command
             .arg(KEEPER_COMMAND)
-            .arg(json)
+            .env_clear()
+            .current_dir("/")
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null());
         sys::pass_fd(&mut command, theirs.as_raw_fd(), SOCKET_FD);
@@ -54,21 +123,34 @@ impl Keeper {
             .spawn()
             .map_err(|e| format!("cannot start the sandbox keeper: {e}"))?;
         drop(theirs);
-        match Self::wait_ready(&ours) {
+        let ready = sys::send_with_fds(ours.as_raw_fd(), &json, &[])
+            .map_err(|e| format!("cannot configure the sandbox keeper: {e}"))
+            .and_then(|()| Self::wait_ready(&ours));
+        match ready {
             Ok(()) => Ok(Keeper {
                 process,
                 unregistered: Some(ours),
                 socket: None,
                 buffer: vec![0u8; 64 << 10],
                 slot,
+                staging,
             }),
             Err(e) => {
                 // Not left running, nor as a zombie.
                 let _ = process.kill();
                 let _ = process.wait();
+                if let Some(slot) = &slot {
+                    slot.remove();
+                }
                 Err(e)
             }
         }
+    }
+
+    /// Where the keeper's file system appears from the host (through the
+    /// supervisor's root): to copy a compilation's files in and out.
+    pub fn root(&self) -> PathBuf {
+        PathBuf::from(format!("/proc/{}/root", self.process.id()))
     }
 
     /// Waits for a new keeper's first message: ready, or why not.
@@ -293,7 +375,7 @@ impl Drop for Keeper {
         // kill covers a keeper that is stuck.
         let _ = self.process.kill();
         let _ = self.process.wait();
-        if let Some(slot) = &mut self.slot {
+        if let Some(slot) = &self.slot {
             slot.remove();
         }
     }

@@ -79,13 +79,15 @@ pub enum Stdin {
 }
 
 /// Which environment the process sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Environment {
-    /// The judge's own environment (compilers need it).
+    /// The judge's own environment (the probes of judge.toml's commands).
     Inherit,
-    /// Only PATH, HOME (the working directory), LANG and TMPDIR: runs are
-    /// reproducible whatever the judge's environment holds.
-    Minimal,
+    /// Only PATH, HOME (the working directory), LANG and TMPDIR, and these
+    /// variables (a language's own, from judge.toml): runs are reproducible
+    /// whatever the judge's environment holds, and see none of it (CI
+    /// secrets live there).
+    Minimal(Vec<(String, String)>),
 }
 
 /// Limits of one run.
@@ -122,6 +124,10 @@ pub struct RunRequest {
     pub environment: Environment,
     /// Limits.
     pub limits: Limits,
+    /// The directory holding the program (its build directory): a sandboxed
+    /// run sees it, read-only, at `/judge/build`, and nothing else of the
+    /// build cache. Paths into it in `argv` are rewritten to match.
+    pub program_dir: Option<PathBuf>,
 }
 
 /// How the process ended.
@@ -268,7 +274,7 @@ const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// Finds a bare program name (`python3`) in the system PATH first, so that runs
 /// do not go through per-user shims (a pyenv shim costs 100+ ms of CPU per run,
 /// charged to the submission); falls back to the judge's own PATH.
-fn resolve_program(program: &OsString) -> OsString {
+pub fn resolve_program(program: &OsString) -> OsString {
     use std::collections::HashMap;
     use std::sync::Mutex;
     static RESOLVED: Mutex<Option<HashMap<OsString, OsString>>> = Mutex::new(None);
@@ -428,11 +434,11 @@ async fn run_plain_once<T>(
         .unwrap_or_default();
     let limits = request.limits;
     let program_path = match request.environment {
-        Environment::Minimal => resolve_program(&request.argv[0]),
+        Environment::Minimal(_) => resolve_program(&request.argv[0]),
         Environment::Inherit => find_in_user_path(&request.argv[0]),
     };
-    let env: Vec<(OsString, OsString)> = match request.environment {
-        Environment::Minimal => minimal_env(&request.cwd),
+    let env: Vec<(OsString, OsString)> = match &request.environment {
+        Environment::Minimal(extra) => minimal_env(&request.cwd, extra),
         Environment::Inherit => std::env::vars_os().collect(),
     };
     let spawn_err = |source| RunError::Spawn {
@@ -480,6 +486,8 @@ async fn run_plain_once<T>(
                 wall_limit: limits.wall_time,
                 rlimits,
                 processes: None,
+                memory: None,
+                pids: 0,
             };
             let spawned = shared
                 .spawn(
@@ -732,14 +740,20 @@ fn open_stdin(stdin: &Stdin, program: &str) -> Result<File, RunError> {
     })
 }
 
-/// The environment of runs in [`Environment::Minimal`], with `home` as HOME and TMPDIR.
-fn minimal_env(home: &Path) -> Vec<(OsString, OsString)> {
-    vec![
+/// The environment of runs in [`Environment::Minimal`], with `home` as HOME
+/// and TMPDIR, and `extra` (which may override those).
+fn minimal_env(home: &Path, extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = vec![
         ("PATH".into(), SYSTEM_PATH.into()),
         ("HOME".into(), home.into()),
         ("TMPDIR".into(), home.into()),
         ("LANG".into(), "C.UTF-8".into()),
-    ]
+    ];
+    for (key, value) in extra {
+        env.retain(|(k, _)| k != key.as_str());
+        env.push((key.into(), value.into()));
+    }
+    env
 }
 
 /// What the two readers return: stdout (and whether it went over its
@@ -1083,24 +1097,32 @@ pub struct CpusBeforePin(sys::CpuSet);
 /// What a sandboxed run is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Profile {
-    /// A submission on a test: uid 65534, private /tmp as cwd, build cache read-only.
+    /// A submission on a test: uid 65534, private /tmp as cwd, its own build
+    /// read-only.
     Submission,
-    /// A compilation: the caller's identity, its work directory read-write.
+    /// A compilation: uid 65534 like a run, the toolchain's directories
+    /// shown read-only, and a writable work directory of its own (a tmpfs:
+    /// the request's `cwd` is copied in before and out after).
     Compile {
         /// Memory limit of the compiler, bytes.
         memory: u64,
+        /// What its work directory and /tmp may hold, bytes each.
+        disk: u64,
+        /// Directories outside the system's it needs (a toolchain in a
+        /// home directory), shown read-only at their own paths.
+        toolchain: Vec<PathBuf>,
     },
 }
 
 /// Where the sandbox hides and shows things.
 #[derive(Debug, Clone)]
 pub struct SandboxPaths {
-    /// Host directories hidden from runs (workspace, cache, home).
+    /// Host directories hidden from runs and compilations where they fall
+    /// inside a directory they see (workspace, cache, problems, home).
     pub hide: Vec<PathBuf>,
-    /// Directories hidden from compilations (workspace, cache).
-    pub hide_from_compile: Vec<PathBuf>,
-    /// The build cache, shown read-only.
-    pub builds: PathBuf,
+    /// Where each slot's copy of the build it runs is made: a directory on
+    /// the build cache's file system, so that the copy is hard links.
+    pub staging: PathBuf,
 }
 
 /// How long a keeper looks for its next job before it sleeps, when at most
@@ -1225,7 +1247,7 @@ impl Sandbox {
         // else namespaces without cgroups, else the plain runner.
         let mut problems: Vec<String> = cgroup_problem.into_iter().collect();
         if shared.cgroups.is_some() {
-            match shared.start_keeper(&Profile::Submission, None) {
+            match shared.start_keeper(&Profile::Submission) {
                 Ok(keeper) => {
                     let Some((version, _)) = shared.cgroups else {
                         unreachable!("checked above")
@@ -1242,7 +1264,7 @@ impl Sandbox {
             }
             shared.cgroups = None;
         }
-        let (level, shared) = match shared.start_keeper(&Profile::Submission, None) {
+        let (level, shared) = match shared.start_keeper(&Profile::Submission) {
             Ok(keeper) => {
                 shared.idle.lock().expect("not poisoned").push(keeper);
                 (Isolation::Namespaces, Some(shared))
@@ -1273,6 +1295,39 @@ impl Sandbox {
     /// The isolation level runs get.
     pub fn isolation(&self) -> Isolation {
         self.level
+    }
+
+    /// Why `program` (as a command names it) cannot be run in this sandbox
+    /// when its compilations or runs see, besides the system's directories,
+    /// `extra`: it resolves to a file outside them. `None` when it can (or
+    /// when it is not found at all: starting it says so).
+    pub fn hidden_program(&self, program: &OsString, extra: &[PathBuf]) -> Option<String> {
+        if self.level == Isolation::RlimitOnly {
+            return None;
+        }
+        let resolved = resolve_program(program);
+        let real = std::fs::canonicalize(&resolved).ok()?;
+        let shown: Vec<PathBuf> = keeper::SYSTEM_DIRS
+            .iter()
+            .map(|d| Path::new("/").join(d))
+            .chain(extra.iter().cloned())
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        if shown.iter().any(|d| real.starts_with(d)) {
+            return None;
+        }
+        Some(format!(
+            "`{}` is {}, outside the directories the sandbox shows ({}); install it \
+             there, or name its directory in the language's `toolchain` or \
+             `toolchain_dirs` in judge.toml",
+            resolved.to_string_lossy(),
+            real.display(),
+            shown
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))
     }
 
     /// Why the level is weaker than full, for a warning.
@@ -1367,7 +1422,7 @@ impl Shared {
         let cpus = home.and(sys::cpus_before_pin());
         let starting = std::thread::Builder::new()
             .name("judge-spawner-start".into())
-            .spawn(move || isolated::Keeper::start(&config, None, cpus))
+            .spawn(move || isolated::Keeper::start(&config, None, None, cpus))
             .ok()?;
         *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
@@ -1391,13 +1446,9 @@ impl Shared {
             user_namespace: false,
             outer_ids: sys::ids(),
             root_dir: PathBuf::new(),
-            show: None,
-            hide: Vec::new(),
-            builds: None,
-            work: None,
+            view: keeper::View::default(),
             run_as: None,
-            cgroup_procs: Vec::new(),
-            cgroup_cpu: None,
+            cgroup: None,
             spawner: true,
             next_job_spin: Duration::ZERO,
             cpu: None,
@@ -1423,7 +1474,7 @@ impl Shared {
             let idle = self.idle.lock().expect("not poisoned").pop();
             let mut spawner = match idle {
                 Some(k) => k,
-                None => match self.start_keeper(&Profile::Submission, None) {
+                None => match self.start_keeper(&Profile::Submission) {
                     Ok(k) => k,
                     Err(e) => {
                         problem = Some(e);
@@ -1451,73 +1502,118 @@ impl Shared {
         )))
     }
 
-    fn start_keeper(
-        &self,
-        profile: &Profile,
-        work: Option<&Path>,
-    ) -> Result<isolated::Keeper, String> {
+    fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, String> {
         let Some(runtime) = &self.runtime else {
-            return isolated::Keeper::start(&Self::spawner_config(), None, None);
+            return isolated::Keeper::start(&Self::spawner_config(), None, None, None);
         };
         let index = self
             .next_index
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let slot = match &self.cgroups {
             Some((version, dirs)) => Some(
-                cgroup::Slot::create(*version, dirs, index)
+                cgroup::SlotDirs::create(*version, dirs, index)
                     .map_err(|e| format!("cannot create a cgroup: {e}"))?,
             ),
             None => None,
         };
         let root_dir = isolated::root_dir(runtime.path(), index)
             .map_err(|e| format!("cannot create the sandbox root: {e}"))?;
+        let system = keeper::SYSTEM_DIRS.iter().map(|d| Path::new("/").join(d));
+        let (view, staging) = match profile {
+            Profile::Submission => {
+                let dir = self
+                    .paths
+                    .staging
+                    .join(format!("judge-{}-slot-{index}", std::process::id()));
+                let staging = isolated::Staging::create(dir.clone())
+                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                let view = keeper::View {
+                    show: system.collect(),
+                    hide: self.paths.hide.clone(),
+                    build: Some(dir),
+                    work: None,
+                    tmp_size: keeper::TMP_SIZE,
+                };
+                (view, Some(staging))
+            }
+            Profile::Compile {
+                disk, toolchain, ..
+            } => {
+                let view = keeper::View {
+                    show: system.chain(toolchain.iter().cloned()).collect(),
+                    hide: self.paths.hide.clone(),
+                    build: None,
+                    work: Some(*disk),
+                    tmp_size: *disk,
+                };
+                (view, None)
+            }
+        };
         let (outer_uid, outer_gid) = sys::ids();
-        let submission = *profile == Profile::Submission;
         let config = keeper::KeeperConfig {
             user_namespace: self.user_namespace,
             outer_ids: (outer_uid, outer_gid),
             root_dir,
-            show: submission.then(|| keeper::SYSTEM_DIRS.iter().map(|s| s.to_string()).collect()),
-            hide: if submission {
-                self.paths.hide.clone()
-            } else {
-                self.paths.hide_from_compile.clone()
-            },
-            builds: submission.then(|| self.paths.builds.clone()),
-            work: work.map(Path::to_path_buf),
-            run_as: (submission && !self.user_namespace)
-                .then_some((keeper::RUN_ID, keeper::RUN_ID)),
-            cgroup_procs: slot.as_ref().map(|s| s.procs_files()).unwrap_or_default(),
-            cgroup_cpu: slot
-                .as_ref()
-                .map(|s| (s.cpu_file(), s.version == cgroup::Version::V2)),
+            view,
+            // As root, runs and compilations become nobody; in a user
+            // namespace the caller is already nobody there.
+            run_as: (!self.user_namespace).then_some((keeper::RUN_ID, keeper::RUN_ID)),
+            cgroup: slot.as_ref().map(|s| (s.version, s.dirs.clone())),
             spawner: false,
             next_job_spin: self.next_job_spin,
             cpu: None,
         };
         // Compilations do not keep to the judging's CPU.
-        let cpus = (!submission).then(sys::cpus_before_pin).flatten();
-        isolated::Keeper::start(&config, slot, cpus)
+        let cpus = match profile {
+            Profile::Submission => None,
+            Profile::Compile { .. } => sys::cpus_before_pin(),
+        };
+        isolated::Keeper::start(&config, slot, staging, cpus)
     }
 
+    /// Runs `request` in a keeper. A keeper that fails (it died, or broke
+    /// its protocol) is replaced and the run tried again, twice; one that
+    /// says it could not clean up after the run is replaced too, and the
+    /// run's result stands.
     async fn run(
         &self,
         request: &RunRequest,
         profile: &Profile,
         level: Isolation,
     ) -> Result<RunOutcome, RunError> {
-        let program = request
-            .argv
-            .first()
-            .map(|p| p.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let spawn_err = |e: String| RunError::Spawn {
-            program: program.clone(),
-            source: io::Error::other(e),
-        };
-        let watch_err = |source: io::Error| RunError::Watch {
-            program: program.clone(),
-            source,
+        let mut failures = Vec::new();
+        loop {
+            match self.run_once(request, profile, level).await {
+                Err(KeeperFailure::Again(e)) if failures.len() < 2 => failures.push(e),
+                Err(KeeperFailure::Again(e)) => {
+                    failures.push(e);
+                    return Err(RunError::Watch {
+                        program: program_name(request),
+                        source: io::Error::other(format!(
+                            "the sandbox failed {} times: {}",
+                            failures.len(),
+                            failures.join("; ")
+                        )),
+                    });
+                }
+                Err(KeeperFailure::Final(e)) => return Err(e),
+                Ok(outcome) => return Ok(outcome),
+            }
+        }
+    }
+
+    async fn run_once(
+        &self,
+        request: &RunRequest,
+        profile: &Profile,
+        level: Isolation,
+    ) -> Result<RunOutcome, KeeperFailure> {
+        let program = program_name(request);
+        let final_err = |source: io::Error| {
+            KeeperFailure::Final(RunError::Watch {
+                program: program.clone(),
+                source,
+            })
         };
         let submission = *profile == Profile::Submission;
         // A keeper: an idle one for submissions, a fresh one-shot for a compilation.
@@ -1525,52 +1621,53 @@ impl Shared {
             let idle = self.idle.lock().expect("not poisoned").pop();
             match idle {
                 Some(k) => k,
-                None => self.start_keeper(profile, None).map_err(spawn_err)?,
+                None => self.start_keeper(profile).map_err(KeeperFailure::Again)?,
             }
         } else {
-            self.start_keeper(profile, Some(&request.cwd))
-                .map_err(spawn_err)?
+            self.start_keeper(profile).map_err(KeeperFailure::Again)?
+        };
+        // What the run sees of the host's paths in its command line.
+        let mounts = match (profile, &request.program_dir, &mut keeper.staging) {
+            (Profile::Submission, Some(dir), Some(staging)) => {
+                staging.hold(dir).map_err(|e| {
+                    final_err(io::Error::new(
+                        e.kind(),
+                        format!("cannot show {} to the run: {e}", dir.display()),
+                    ))
+                })?;
+                vec![(dir.clone(), keeper::BUILD_MOUNT)]
+            }
+            (Profile::Submission, _, _) => Vec::new(),
+            (Profile::Compile { .. }, _, _) => {
+                let work = keeper
+                    .root()
+                    .join(keeper::WORK_MOUNT.trim_start_matches('/'));
+                copy_tree(&request.cwd, &work).map_err(|e| {
+                    KeeperFailure::Again(format!("cannot copy the sources into the sandbox: {e}"))
+                })?;
+                vec![(request.cwd.clone(), keeper::WORK_MOUNT)]
+            }
         };
         let limits = request.limits;
-        let memory = match profile {
-            Profile::Submission => limits.memory,
-            Profile::Compile { memory } => Some(*memory),
+        let (memory, processes) = match profile {
+            Profile::Submission => (limits.memory, RUN_PROCESSES),
+            Profile::Compile { memory, .. } => (Some(*memory), COMPILE_PROCESSES),
         };
-        let processes = if submission {
-            RUN_PROCESSES
-        } else {
-            COMPILE_PROCESSES
-        };
-        if let Some(slot) = &mut keeper.slot {
-            // The keeper lives in the slot too: one more than the run's share.
-            slot.prepare(memory, processes + 1).map_err(watch_err)?;
-        }
-        let mounts = [
-            (self.paths.builds.clone(), keeper::BUILDS_MOUNT),
-            (request.cwd.clone(), keeper::WORK_MOUNT),
-        ];
         let argv0 = match request.environment {
-            Environment::Minimal => resolve_program(&request.argv[0]),
+            Environment::Minimal(_) => resolve_program(&request.argv[0]),
             Environment::Inherit => find_in_user_path(&request.argv[0]),
         };
         let argv: Vec<Vec<u8>> = std::iter::once(&argv0)
             .chain(&request.argv[1..])
-            .map(|a| {
-                let bytes = std::os::unix::ffi::OsStrExt::as_bytes(a.as_os_str());
-                if submission {
-                    keeper::translate(bytes, &mounts[..1])
-                } else {
-                    keeper::translate(bytes, &mounts)
-                }
-            })
+            .map(|a| keeper::translate(a.as_encoded_bytes(), &mounts))
             .collect();
         let inner_cwd = if submission {
             PathBuf::from("/tmp")
         } else {
             PathBuf::from(keeper::WORK_MOUNT)
         };
-        let env: Vec<Vec<u8>> = match request.environment {
-            Environment::Minimal => minimal_env(&inner_cwd),
+        let env: Vec<Vec<u8>> = match &request.environment {
+            Environment::Minimal(extra) => minimal_env(Path::new("/tmp"), extra),
             Environment::Inherit => std::env::vars_os().collect(),
         }
         .iter()
@@ -1584,7 +1681,7 @@ impl Shared {
             cpu_limit: limits.cpu_time,
             wall_limit: limits.wall_time,
             rlimits: sys::Rlimits {
-                cpu_seconds: Some(limits.cpu_time.as_secs() + 1),
+                cpu_seconds: Some(limits.cpu_time.as_secs().saturating_add(1)),
                 // With a cgroup the memory limit is on real memory, not address space.
                 address_space: if cgroup_memory {
                     None
@@ -1598,10 +1695,13 @@ impl Shared {
                 open_files: Some(1024),
             },
             processes: (!cgroup_memory).then_some(processes),
+            memory,
+            // Init lives in the slot too: one more than the run's share.
+            pids: processes + 1,
         };
-        let stdin = open_stdin(&request.stdin, &program)?;
-        let (out_read, out_write) = output_pipe().map_err(watch_err)?;
-        let (err_read, err_write) = output_pipe().map_err(watch_err)?;
+        let stdin = open_stdin(&request.stdin, &program).map_err(KeeperFailure::Final)?;
+        let (out_read, out_write) = output_pipe().map_err(final_err)?;
+        let (err_read, err_write) = output_pipe().map_err(final_err)?;
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
         let result = {
@@ -1618,24 +1718,33 @@ impl Shared {
             Ok(r) => r,
             Err(e) => {
                 drop(keeper); // broken: never reused
-                return Err(watch_err(e));
+                return Err(KeeperFailure::Again(e.to_string()));
             }
         };
-        let drained = drains.finish().await.map_err(watch_err)?;
-        let usage = match &mut keeper.slot {
-            Some(slot) => Some(slot.usage().map_err(watch_err)?),
-            None => None,
-        };
-        if submission {
+        let drained = drains.finish().await.map_err(final_err)?;
+        if !submission {
+            let work = keeper
+                .root()
+                .join(keeper::WORK_MOUNT.trim_start_matches('/'));
+            copy_tree(&work, &request.cwd).map_err(|e| {
+                final_err(io::Error::new(
+                    e.kind(),
+                    format!("cannot copy the compilation's files out of the sandbox: {e}"),
+                ))
+            })?;
+        } else if result.broken.is_none() {
             self.idle.lock().expect("not poisoned").push(keeper);
         }
         if let Some(error) = result.spawn_error {
-            return Err(spawn_err(error));
+            return Err(KeeperFailure::Final(RunError::Spawn {
+                program,
+                source: io::Error::other(error),
+            }));
         }
-        let mut limit_hit = match result.limit.as_deref() {
-            Some("cpu") => Some(LimitHit::CpuTime),
-            Some("wall") => Some(LimitHit::WallTime),
-            _ => None,
+        let mut limit_hit = match result.stopped {
+            Some(keeper::Stopped::CpuTime) => Some(LimitHit::CpuTime),
+            Some(keeper::Stopped::WallTime) => Some(LimitHit::WallTime),
+            Some(keeper::Stopped::Asked) | None => None,
         };
         if drained.stdout_over {
             limit_hit = Some(LimitHit::Output);
@@ -1644,7 +1753,7 @@ impl Shared {
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXFSZ) {
             limit_hit = Some(LimitHit::Output);
         }
-        let (cpu_time, peak_memory_kib, memory_exceeded, process_limit_hit) = match usage {
+        let (cpu_time, peak_memory_kib, memory_exceeded, process_limit_hit) = match result.usage {
             Some(u) => (
                 Duration::from_nanos(u.cpu_ns),
                 u.peak_bytes / 1024,
@@ -1670,6 +1779,64 @@ impl Shared {
             isolation: level,
         })
     }
+}
+
+/// How a run through a keeper failed.
+enum KeeperFailure {
+    /// The keeper failed (it died, or broke its protocol): a new one may do.
+    Again(String),
+    /// The run itself cannot be done.
+    Final(RunError),
+}
+
+/// The program of a request, for messages.
+fn program_name(request: &RunRequest) -> String {
+    request
+        .argv
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Copies the regular files and directories of `from` into `to` (which
+/// exists), replacing files of the same name; anything else (links, devices,
+/// pipes, sockets) is left out, and nothing is followed: `from` may be what
+/// a hostile compilation left. Modes are reduced to 0644, or 0755 for
+/// executables and directories.
+fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        let meta = std::fs::symlink_metadata(&source)?;
+        if meta.is_dir() {
+            match std::fs::create_dir(&target) {
+                Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+            copy_tree(&source, &target)?;
+        } else if meta.is_file() {
+            let mut input = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&source)?;
+            let mode = if meta.permissions().mode() & 0o111 != 0 {
+                0o755
+            } else {
+                0o644
+            };
+            let mut output = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(mode)
+                .custom_flags(libc::O_NOFOLLOW)
+                .open(&target)?;
+            io::copy(&mut input, &mut output)?;
+            output.set_permissions(std::fs::Permissions::from_mode(mode))?;
+        }
+    }
+    Ok(())
 }
 
 /// Removes everything inside `dir`, going on past what cannot be removed
@@ -1727,8 +1894,9 @@ mod tests {
             cwd: std::env::temp_dir(),
             stdin: Stdin::Null,
             stdout_spill: None,
-            environment: Environment::Minimal,
+            environment: Environment::Minimal(Vec::new()),
             limits,
+            program_dir: None,
         }
     }
 
@@ -1755,8 +1923,7 @@ mod tests {
     fn plain_paths() -> SandboxPaths {
         SandboxPaths {
             hide: Vec::new(),
-            hide_from_compile: Vec::new(),
-            builds: std::env::temp_dir(),
+            staging: std::env::temp_dir(),
         }
     }
 
@@ -1771,7 +1938,8 @@ mod tests {
             cwd: dir.to_path_buf(),
             stdin: Stdin::Null,
             stdout_spill: None,
-            environment: Environment::Minimal,
+            environment: Environment::Minimal(Vec::new()),
+            program_dir: None,
             limits: Limits {
                 cpu_time: Duration::from_secs(5),
                 wall_time: Duration::from_secs(10),

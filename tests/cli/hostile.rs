@@ -9,53 +9,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{processes_matching, repo, str_field, tests_of, u64_field, Workspace};
+use crate::support::{
+    assert_none_named, is_root, isolation, named, processes_matching, repo, str_field, tests_of,
+    u64_field, HostSockets, Workspace,
+};
 
 fn hostile(name: &str) -> String {
     format!("tests/fixtures/hostile/{name}")
-}
-
-fn is_root() -> bool {
-    std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-        .unwrap_or(false)
-}
-
-/// `--isolation strict` as root (full isolation must work there), else `auto`.
-fn isolation() -> &'static str {
-    if is_root() {
-        "strict"
-    } else {
-        "auto"
-    }
-}
-
-/// Processes whose name (comm) is exactly `name`.
-fn named(name: &str) -> Vec<String> {
-    let output = std::process::Command::new("pgrep")
-        .args(["-x", name])
-        .output()
-        .expect("run pgrep");
-    String::from_utf8_lossy(&output.stdout)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
-}
-
-/// Waits up to two seconds for processes named `name` to be gone.
-fn assert_none_named(name: &str) {
-    let deadline = Instant::now() + Duration::from_secs(2);
-    let mut left = named(name);
-    while !left.is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-        left = named(name);
-    }
-    assert!(
-        left.is_empty(),
-        "processes named {name} left behind: {left:?}"
-    );
 }
 
 /// Directories a judge with process id `pid` leaves behind: its temp dirs
@@ -106,6 +66,7 @@ fn hostile_submissions_are_contained() {
     let _heavy = crate::support::cpu_heavy();
     // A listener the network fixture must not reach.
     let listener = std::net::TcpListener::bind("127.0.0.1:47111").expect("bind 127.0.0.1:47111");
+    let _sockets = HostSockets::bind();
     let workspace = Workspace::new();
     let files = [
         "fork-bomb.c",
@@ -114,12 +75,16 @@ fn hostile_submissions_are_contained() {
         "network.c",
         "filesystem.c",
         "sigpipe.c",
+        "peek-builds.c",
+        "host-sockets.c",
     ];
+    // A build the peeking fixture must not find (it is in the same cache).
     let mut args = vec![
         "--isolation".to_string(),
         isolation().to_string(),
         "run".into(),
         "acwing-891".into(),
+        "problems/acwing-891/solutions/accepted.cpp".into(),
     ];
     args.extend(files.iter().map(|f| hostile(f)));
     args.extend(["--tests", "sample-1", "--format", "json"].map(String::from));
@@ -127,8 +92,9 @@ fn hostile_submissions_are_contained() {
     let judged = workspace.judge(&args);
     let elapsed = started.elapsed();
     drop(listener);
-    let reports = judged.reports();
-    assert_eq!(reports.len(), files.len(), "{judged:#?}");
+    let mut reports = judged.reports();
+    assert_eq!(reports.len(), files.len() + 1, "{judged:#?}");
+    assert_eq!(reports.remove(0)["verdict"], "AC", "{judged:#?}");
     let got = verdicts(&reports);
     let level = str_field(&reports[0], "isolation");
     if is_root() {
@@ -161,6 +127,8 @@ fn hostile_submissions_are_contained() {
     expect("network.c", &["AC"]);
     expect("filesystem.c", &["AC"]);
     expect("sigpipe.c", &["RE"]);
+    expect("peek-builds.c", &["AC"]);
+    expect("host-sockets.c", &["AC"]);
     let memory = &reports[1];
     assert!(
         u64_field(&tests_of(memory)[0], "memory_kib") >= 60 * 1024,
@@ -181,7 +149,9 @@ fn hostile_submissions_are_contained() {
         "/judge-pwned-4711",
         "/etc/judge-pwned-4711",
         "/var/tmp/judge-pwned-4711",
+        "/usr/judge-pwned-4711",
         "/tmp/judge-private-4711",
+        "/dev/shm/judge-private-4711",
     ] {
         assert!(!Path::new(path).exists(), "{path} was created on the host");
     }
@@ -209,6 +179,46 @@ fn network_fixture_does_detect_a_reachable_listener() {
         "json",
     ]);
     assert_eq!(judged.report()["verdict"], "WA", "{judged:#?}");
+}
+
+/// A run leaves every kind of state a slot could keep (System V IPC, POSIX
+/// message queues and shared memory, files in /tmp, a copy of its input, a
+/// deep tree of unreadable directories); the next run in the same slot (one
+/// job) finds none of it, and is charged for none of it: its memory and CPU
+/// time are its own.
+#[test]
+fn a_slot_keeps_nothing_from_one_run_to_the_next() {
+    let workspace = Workspace::new();
+    let judged = workspace.judge([
+        "--isolation",
+        isolation(),
+        "run",
+        "acwing-891",
+        &hostile("leave-state.c"),
+        &hostile("find-state.c"),
+        &hostile("leave-state.c"),
+        &hostile("find-state.c"),
+        "--tests",
+        "sample-1",
+        "-j",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let reports = judged.reports();
+    assert_eq!(reports.len(), 4, "{judged:#?}");
+    for (i, report) in reports.iter().enumerate() {
+        let test = &tests_of(report)[0];
+        assert_eq!(report["verdict"], "AC", "run {i}: {test}");
+        if i % 2 == 1 {
+            // The leaver's 40 MiB of shared memory, 2000 directories and
+            // files are not the finder's.
+            assert!(u64_field(test, "memory_kib") < 8 * 1024, "{test}");
+            assert!(u64_field(test, "time_ms") < 100, "{test}");
+        } else {
+            assert!(u64_field(test, "memory_kib") >= 40 * 1024, "{test}");
+        }
+    }
 }
 
 #[test]
@@ -401,6 +411,7 @@ fn contained_as_an_unprivileged_user() {
         .arg(root)
         .status()
         .unwrap();
+    let _sockets = HostSockets::bind();
     let listener = std::net::TcpListener::bind("127.0.0.1:47113").expect("bind");
     let network = std::fs::read_to_string(root.join("hostile/network.c"))
         .unwrap()
@@ -413,11 +424,15 @@ fn contained_as_an_unprivileged_user() {
         "network.c",
         "filesystem.c",
         "sigpipe.c",
+        "peek-builds.c",
+        "host-sockets.c",
+        "leave-state.c",
+        "find-state.c",
     ];
     let output = std::process::Command::new("runuser")
         .args(["-u", &user, "--"])
         .arg(root.join("judge"))
-        .args(["--isolation", "auto", "run", "./mini-nim"])
+        .args(["--isolation", "auto", "run", "./mini-nim", "-j", "1"])
         .args(files.iter().map(|f| format!("hostile/{f}")))
         .args(["--tests", "sample-2", "--format", "json"])
         .current_dir(root)
@@ -445,13 +460,17 @@ fn contained_as_an_unprivileged_user() {
         "{stderr}"
     );
     let got = verdicts(&reports);
-    let want: [(&str, &[&str]); 6] = [
+    let want: [(&str, &[&str]); 9] = [
         ("fork-bomb.c", &["RE", "TLE"]),
         ("memory-bomb.c", &["MLE"]),
         ("daemon.c", &["AC"]),
         ("network.c", &["AC"]),
         ("filesystem.c", &["AC"]),
         ("sigpipe.c", &["RE"]),
+        ("peek-builds.c", &["AC"]),
+        ("host-sockets.c", &["AC"]),
+        // After leave-state.c, in the same slot (one job).
+        ("find-state.c", &["AC"]),
     ];
     for (file, allowed) in want {
         let (_, verdict, message) = got.iter().find(|(f, _, _)| f == file).unwrap();

@@ -9,6 +9,7 @@
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
+//! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
 
@@ -17,6 +18,7 @@ mod exit_codes;
 mod hostile;
 mod processes;
 mod reports;
+mod sandbox;
 mod stress;
 mod support;
 mod verdicts;

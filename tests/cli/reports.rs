@@ -76,7 +76,9 @@ fn json_report_has_the_documented_fields() {
         assert_eq!(test["message"], "");
         assert_eq!(test["exit_code"], 0);
         assert!(test["signal"].is_null(), "{test}");
-        assert!(u64_field(test, "memory_kib") > 0, "{test}");
+        // At full isolation a tiny program's figure may be 0 (the kernel
+        // charges memory in batches of 256 KiB); never above the limit.
+        assert!(u64_field(test, "memory_kib") < 64 * 1024, "{test}");
         assert!(
             test.get("output").is_none(),
             "output only with --input: {test}"

@@ -45,11 +45,17 @@ impl Workspace {
 
     /// A fresh workspace whose judge.toml `[limits]` also gets `limits` (TOML lines).
     pub fn with_limits(limits: &str) -> Workspace {
+        Workspace::with_config(limits, "")
+    }
+
+    /// A fresh workspace whose judge.toml `[limits]` also gets `limits`, and
+    /// which also has the tables of `extra` (TOML: languages, say).
+    pub fn with_config(limits: &str, extra: &str) -> Workspace {
         let dir = tempfile::Builder::new()
             .prefix("judge-cli-test-")
             .tempdir()
             .expect("create a temporary directory");
-        let config = write_config(dir.path(), limits);
+        let config = write_config(dir.path(), limits, extra);
         Workspace {
             root: dir.path().to_path_buf(),
             _temporary: Some(dir),
@@ -64,7 +70,7 @@ impl Workspace {
     pub fn shared(name: &str) -> Workspace {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         std::fs::create_dir_all(&root).expect("create the shared workspace");
-        let config = write_config(&root, "");
+        let config = write_config(&root, "", "");
         Workspace {
             _temporary: None,
             root,
@@ -90,8 +96,18 @@ impl Workspace {
         I: IntoIterator<Item = S>,
         S: AsRef<std::ffi::OsStr>,
     {
+        self.judge_with_env(args, &[])
+    }
+
+    /// [`Workspace::judge`] with more variables in the judge's environment.
+    pub fn judge_with_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Judged
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
         let output = assert_cmd::Command::new(env!("CARGO_BIN_EXE_judge"))
             .current_dir(repo())
+            .envs(env.iter().copied())
             .arg("--config")
             .arg(&self.config)
             .args(["--color", "never"])
@@ -107,9 +123,10 @@ impl Workspace {
     }
 }
 
-/// Writes `dir/judge.toml`: the repository's, with the cache in `dir` and
-/// `limits` added to `[limits]`. Returns its path.
-fn write_config(dir: &Path, limits: &str) -> PathBuf {
+/// Writes `dir/judge.toml`: the repository's, with the cache in `dir`,
+/// `limits` added to `[limits]` and the tables of `extra` merged in. Returns
+/// its path.
+fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
     let text = std::fs::read_to_string(repo().join("judge.toml")).expect("read judge.toml");
     let mut config: toml::Table = text.parse().expect("the repository's judge.toml parses");
     let mut set = |key: &str, path: &Path| {
@@ -134,6 +151,15 @@ fn write_config(dir: &Path, limits: &str) -> PathBuf {
             .or_insert_with(|| toml::Value::Table(toml::Table::new()));
         if let toml::Value::Table(t) = table {
             t.extend(extra);
+        }
+    }
+    let extra: toml::Table = extra.parse().expect("extra config parses");
+    for (key, value) in extra {
+        match (config.get_mut(&key), value) {
+            (Some(toml::Value::Table(mine)), toml::Value::Table(theirs)) => mine.extend(theirs),
+            (_, value) => {
+                config.insert(key, value);
+            }
         }
     }
     let path = dir.join("judge.toml");
@@ -239,4 +265,96 @@ pub fn processes_matching(marker: &str) -> Vec<String> {
         .split_whitespace()
         .map(str::to_string)
         .collect()
+}
+
+/// Whether the tests run as root (then the judge must reach full isolation).
+pub fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// `--isolation strict` as root (full isolation must work there), else `auto`.
+pub fn isolation() -> &'static str {
+    if is_root() {
+        "strict"
+    } else {
+        "auto"
+    }
+}
+
+/// Processes whose name (comm) is exactly `name`.
+pub fn named(name: &str) -> Vec<String> {
+    let output = std::process::Command::new("pgrep")
+        .args(["-x", name])
+        .output()
+        .expect("run pgrep");
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Waits up to two seconds for processes named `name` to be gone.
+pub fn assert_none_named(name: &str) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    let mut left = named(name);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left = named(name);
+    }
+    assert!(
+        left.is_empty(),
+        "processes named {name} left behind: {left:?}"
+    );
+}
+
+/// The host's IPC endpoints that `tests/fixtures/hostile/host-sockets.c`
+/// must not reach: listening Unix sockets in the host's /dev/shm and /tmp and
+/// an abstract one, all named `judge-host-4711`. One set at a time (the
+/// names are fixed): hold it while the fixture runs.
+pub struct HostSockets {
+    _listeners: Vec<std::os::unix::net::UnixListener>,
+    paths: Vec<PathBuf>,
+    _one_at_a_time: std::sync::MutexGuard<'static, ()>,
+}
+
+impl HostSockets {
+    /// Binds the sockets (world-connectable).
+    pub fn bind() -> HostSockets {
+        use std::os::linux::net::SocketAddrExt;
+        use std::os::unix::fs::PermissionsExt;
+        static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let guard = ONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut listeners = Vec::new();
+        let mut paths = Vec::new();
+        for path in ["/dev/shm/judge-host-4711.sock", "/tmp/judge-host-4711.sock"] {
+            let _ = std::fs::remove_file(path);
+            if let Ok(listener) = std::os::unix::net::UnixListener::bind(path) {
+                let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777));
+                listeners.push(listener);
+                paths.push(PathBuf::from(path));
+            }
+        }
+        let name = std::os::unix::net::SocketAddr::from_abstract_name(b"judge-host-4711")
+            .expect("an abstract name");
+        listeners.push(
+            std::os::unix::net::UnixListener::bind_addr(&name).expect("bind @judge-host-4711"),
+        );
+        HostSockets {
+            _listeners: listeners,
+            paths,
+            _one_at_a_time: guard,
+        }
+    }
+}
+
+impl Drop for HostSockets {
+    fn drop(&mut self) {
+        for path in &self.paths {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }

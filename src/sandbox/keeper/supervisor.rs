@@ -1,0 +1,351 @@
+//! The keeper's supervisor: the process the judge started. It creates the
+//! namespaces, starts init (pid 1 of the new pid namespace) and, for each
+//! job from the judge: sets the slot's limits and resets its counters,
+//! hands the job to init, enforces the CPU and wall limits, reads what the
+//! run used, and leaves the slot as it found it: no System V IPC object, no
+//! POSIX message queue, an empty /tmp and /dev/shm (mounted afresh when a run
+//! left anything there). It is in neither the slot's cgroup nor its pid
+//! namespace: none of this is charged to a run, and no run can signal it.
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::init::{Ended, Report};
+use super::{
+    cgroup, fail, init, next_message, receive, send, sys, Job, JobResult, KeeperConfig, Ready,
+    Stopped, KILL, MAX_MESSAGE, RUN_ID, TMP_INODES,
+};
+
+/// Runs a keeper until the judge goes away; the exit code.
+pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
+    if let Err(e) = enter_namespaces(&config) {
+        return fail(&judge, format!("cannot create namespaces: {e}"));
+    }
+    let mut counters = match &config.cgroup {
+        Some((version, dirs)) => match cgroup::Counters::open(*version, dirs) {
+            Ok(c) => Some(c),
+            Err(e) => return fail(&judge, format!("cannot open the slot's cgroup: {e}")),
+        },
+        None => None,
+    };
+    let (to_init, init_end) = match sys::seqpacket_pair() {
+        Ok(pair) => pair,
+        Err(e) => return fail(&judge, format!("socketpair: {e}")),
+    };
+    // The child is pid 1 of the new pid namespace.
+    match sys::fork() {
+        Err(e) => return fail(&judge, format!("cannot fork the namespace init: {e}")),
+        Ok(sys::Forked::Child) => {
+            drop((judge, to_init));
+            let _ = sys::die_with_parent();
+            // Runs see init as pid 1; in a user namespace they share its uid.
+            let _ = sys::not_dumpable();
+            std::process::exit(init::main(&init_end, &config));
+        }
+        Ok(sys::Forked::Parent) => drop(init_end),
+    }
+    let mut buf = vec![0u8; MAX_MESSAGE];
+    let ready = match receive::<Ready>(&to_init, &mut buf) {
+        Ok(Some(ready)) => ready,
+        _ => Ready {
+            error: Some("the sandbox's init did not start".into()),
+        },
+    };
+    if let Some(error) = ready.error {
+        drop(to_init);
+        while sys::reap_any().is_some() {}
+        return fail(&judge, error);
+    }
+    // Init moved this process into the new root too (it was at the old one).
+    let mut cleaner = match std::env::set_current_dir("/").and_then(|()| Cleaner::open(&config)) {
+        Ok(c) => c,
+        Err(e) => return fail(&judge, format!("cannot prepare the sandbox's cleanup: {e}")),
+    };
+    if send(&judge, &Ready { error: None }).is_ok() {
+        serve(&judge, &to_init, &config, counters.as_mut(), &mut cleaner);
+    }
+    // Init kills everything and exits when its socket closes.
+    drop(to_init);
+    while sys::reap_any().is_some() {}
+    0
+}
+
+fn enter_namespaces(config: &KeeperConfig) -> io::Result<()> {
+    if config.user_namespace {
+        sys::unshare(sys::ns::USER)?;
+        let (uid, gid) = config.outer_ids;
+        std::fs::write("/proc/self/setgroups", "deny")?;
+        std::fs::write("/proc/self/uid_map", format!("{RUN_ID} {uid} 1"))?;
+        std::fs::write("/proc/self/gid_map", format!("{RUN_ID} {gid} 1"))?;
+    }
+    sys::unshare(sys::ns::MOUNT | sys::ns::PID | sys::ns::NET | sys::ns::IPC | sys::ns::UTS)
+}
+
+fn serve(
+    judge: &OwnedFd,
+    init: &OwnedFd,
+    config: &KeeperConfig,
+    mut counters: Option<&mut cgroup::Counters>,
+    cleaner: &mut Cleaner,
+) {
+    let mut buf = vec![0u8; MAX_MESSAGE];
+    loop {
+        let Ok(Some((n, fds))) = next_message(judge, &mut buf, config.next_job_spin) else {
+            return;
+        };
+        if &buf[..n] == KILL {
+            continue; // a kill that arrived after its job ended
+        }
+        let result = match serde_json::from_slice::<Job>(&buf[..n]) {
+            Ok(job) if fds.len() == 3 => {
+                match run_job(
+                    judge,
+                    init,
+                    &buf[..n],
+                    &job,
+                    fds,
+                    counters.as_deref_mut(),
+                    cleaner,
+                ) {
+                    Ok(Some(r)) => r,
+                    Ok(None) => return, // the judge went away
+                    Err(e) => JobResult {
+                        spawn_error: Some(format!("sandbox keeper: {e}")),
+                        broken: Some(format!("{e}")),
+                        ..JobResult::default()
+                    },
+                }
+            }
+            _ => JobResult {
+                spawn_error: Some("sandbox keeper: malformed job".into()),
+                ..JobResult::default()
+            },
+        };
+        if send(judge, &result).is_err() {
+            return;
+        }
+    }
+}
+
+/// Runs one job through init; `Ok(None)` when the judge closed the socket
+/// meanwhile. An `Err` means the keeper cannot be trusted with another job.
+fn run_job(
+    judge: &OwnedFd,
+    init: &OwnedFd,
+    message: &[u8],
+    job: &Job,
+    fds: Vec<OwnedFd>,
+    mut counters: Option<&mut cgroup::Counters>,
+    cleaner: &mut Cleaner,
+) -> io::Result<Option<JobResult>> {
+    if let Some(counters) = counters.as_deref_mut() {
+        if let Err(e) = counters.prepare(job.memory, job.pids) {
+            return Ok(Some(JobResult {
+                spawn_error: Some(format!("cannot set the run's limits: {e}")),
+                ..JobResult::default()
+            }));
+        }
+    }
+    let raw: Vec<_> = fds.iter().map(|f| f.as_raw_fd()).collect();
+    sys::send_with_fds(init.as_raw_fd(), message, &raw)?;
+    drop(fds);
+    let start = Instant::now();
+    let mut buf = vec![0u8; 4096];
+    let pid = match receive::<Report>(init, &mut buf)? {
+        Some(Report::Started(pid)) => pid,
+        Some(Report::NotStarted(error)) => {
+            return Ok(Some(JobResult {
+                spawn_error: Some(error),
+                broken: cleaner.clean().err(),
+                ..JobResult::default()
+            }))
+        }
+        Some(Report::Ended(_)) => return Err(io::Error::other("init ended a job never started")),
+        None => return Err(io::Error::other("the sandbox's init exited")),
+    };
+    let tick = (job.cpu_limit / 10).clamp(Duration::from_millis(5), Duration::from_millis(50));
+    let mut stopped = None;
+    let mut message = [0u8; 16];
+    let kill = || sys::send_with_fds(init.as_raw_fd(), KILL, &[]);
+    loop {
+        let ready = sys::poll_readable(&[judge.as_raw_fd(), init.as_raw_fd()], Some(tick))?;
+        if ready[1] {
+            break;
+        }
+        if ready[0] {
+            match sys::recv_with_fds(judge.as_raw_fd(), &mut message, true) {
+                Ok(None) => {
+                    let _ = kill();
+                    return Ok(None);
+                }
+                Ok(Some(_)) => {
+                    kill()?;
+                    stopped.get_or_insert(Stopped::Asked);
+                }
+                Err(_) => {}
+            }
+        }
+        if stopped.is_none() {
+            let cpu = match counters.as_deref() {
+                Some(c) => Duration::from_nanos(c.cpu_ns().unwrap_or(0)),
+                None => sys::cpu_time_so_far(pid as u32).unwrap_or_default(),
+            };
+            if cpu > job.cpu_limit {
+                kill()?;
+                stopped = Some(Stopped::CpuTime);
+            } else if start.elapsed() > job.wall_limit {
+                kill()?;
+                stopped = Some(Stopped::WallTime);
+            }
+        }
+    }
+    let ended: Ended = match receive::<Report>(init, &mut buf)? {
+        Some(Report::Ended(ended)) => ended,
+        Some(_) => return Err(io::Error::other("init reported a job twice")),
+        None => return Err(io::Error::other("the sandbox's init exited")),
+    };
+    let usage = counters.map(|c| c.usage()).transpose()?;
+    Ok(Some(JobResult {
+        spawn_error: None,
+        code: ended.code,
+        signal: ended.signal,
+        cpu_time: ended.cpu_time,
+        wall_time: ended.wall_time,
+        max_rss_kib: ended.max_rss_kib,
+        stopped,
+        usage,
+        broken: cleaner.clean().err(),
+    }))
+}
+
+/// What the supervisor checks and clears after every job, so that no run
+/// finds anything of the one before: System V IPC objects (listed in
+/// /proc/sysvipc, which shows the namespace's own), POSIX message queues
+/// (/dev/mqueue), and /tmp and /dev/shm, which are mounted afresh when not
+/// empty (whatever is in them: deep trees, unreadable directories, many
+/// files). The checks read descriptors kept open: about ten microseconds
+/// when a run left nothing.
+struct Cleaner {
+    sysv: Vec<(sys::IpcKind, std::fs::File)>,
+    /// /tmp and /dev/shm, with their mount options.
+    tmpfs: Vec<(&'static str, String, std::fs::File)>,
+    mqueue: std::fs::File,
+}
+
+impl Cleaner {
+    fn open(config: &KeeperConfig) -> io::Result<Cleaner> {
+        let options = format!(
+            "size={},nr_inodes={TMP_INODES},mode=1777",
+            config.view.tmp_size
+        );
+        let sysv = [
+            (sys::IpcKind::SharedMemory, "/proc/sysvipc/shm"),
+            (sys::IpcKind::MessageQueue, "/proc/sysvipc/msg"),
+            (sys::IpcKind::Semaphores, "/proc/sysvipc/sem"),
+        ]
+        .into_iter()
+        .map(|(kind, path)| Ok((kind, std::fs::File::open(path)?)))
+        .collect::<io::Result<_>>()?;
+        let tmpfs = ["/tmp", "/dev/shm"]
+            .into_iter()
+            .map(|path| Ok((path, options.clone(), open_dir(path)?)))
+            .collect::<io::Result<_>>()?;
+        Ok(Cleaner {
+            sysv,
+            tmpfs,
+            mqueue: open_dir("/dev/mqueue")?,
+        })
+    }
+
+    /// Clears everything a run may have left; `Err` says what could not be.
+    fn clean(&mut self) -> Result<(), String> {
+        for (kind, file) in &self.sysv {
+            let ids = sysv_ids(file).map_err(|e| format!("cannot list IPC objects: {e}"))?;
+            if ids.is_empty() {
+                continue;
+            }
+            for id in ids {
+                // An object already gone (EINVAL) is fine; the check below
+                // catches what stays.
+                let _ = sys::ipc_remove(*kind, id);
+            }
+            let left = sysv_ids(file).map_err(|e| format!("cannot list IPC objects: {e}"))?;
+            if !left.is_empty() {
+                return Err(format!("{kind:?} objects {left:?} could not be removed"));
+            }
+        }
+        if !sys::dir_is_empty(&self.mqueue).unwrap_or(false) {
+            for entry in std::fs::read_dir("/dev/mqueue").map_err(|e| e.to_string())? {
+                let entry = entry.map_err(|e| e.to_string())?;
+                let _ = std::fs::remove_file(entry.path());
+            }
+            if !sys::dir_is_empty(&self.mqueue).unwrap_or(false) {
+                return Err("message queues in /dev/mqueue could not be removed".into());
+            }
+        }
+        for (path, options, dir) in &mut self.tmpfs {
+            if sys::dir_is_empty(dir).unwrap_or(false) {
+                continue;
+            }
+            // A fresh tmpfs: the old one (and its pages, charged to the
+            // slot) is freed now, as nothing holds it any more. The
+            // descriptor on it goes first.
+            let target = Path::new(path);
+            *dir = open_dir("/").map_err(|e| format!("cannot reopen /: {e}"))?;
+            sys::umount_detach(target).map_err(|e| format!("cannot unmount {path}: {e}"))?;
+            super::view::mount_tmpfs(target, options)
+                .map_err(|e| format!("cannot mount a fresh {path}: {e}"))?;
+            *dir = open_dir(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+fn open_dir(path: &str) -> io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY)
+        .open(path)
+}
+
+/// The ids of the objects a /proc/sysvipc file lists (its second column),
+/// read from its start through a descriptor kept open.
+fn sysv_ids(file: &std::fs::File) -> io::Result<Vec<i32>> {
+    let mut buf = vec![0u8; 64 << 10];
+    let mut text = Vec::new();
+    loop {
+        let n = sys::pread_at(file, &mut buf, text.len() as u64)?;
+        if n == 0 {
+            break;
+        }
+        text.extend_from_slice(&buf[..n]);
+    }
+    Ok(String::from_utf8_lossy(&text)
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().nth(1)?.parse().ok())
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysv_listings_give_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shm");
+        std::fs::write(
+            &path,
+            "       key      shmid perms                  size  cpid  lpid nattch   uid   gid\n\
+             \x20 1234      32769   600             104857600    42    42      0 65534 65534\n\
+             \x20    0          7   600                  4096    43    43      0 65534 65534\n",
+        )
+        .unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        assert_eq!(sysv_ids(&file).unwrap(), vec![32769, 7]);
+    }
+}
