@@ -27,10 +27,32 @@ impl Key {
         Key(hasher.finalize().to_hex()[..32].to_string())
     }
 
-    /// Hashes a file's content.
+    /// Hashes a file's content. It must be a regular file (a link to one is
+    /// followed): a test's input that is a device (`/dev/zero`), a pipe or a
+    /// socket would hang whoever reads it, and is an error here; so is one
+    /// larger than [`crate::units::MAX_SIZE`]. At most the size it had when
+    /// opened is read.
     pub fn of_file(path: &Path) -> io::Result<Key> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file (a device, pipe or socket cannot be a test's file)",
+            ));
+        }
+        if meta.len() > crate::units::MAX_SIZE {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{} bytes: larger than 1 TiB", meta.len()),
+            ));
+        }
         let mut hasher = blake3::Hasher::new();
-        hasher.update_reader(std::fs::File::open(path)?)?;
+        hasher.update_reader(io::Read::take(file, meta.len()))?;
         Ok(Key(hasher.finalize().to_hex()[..32].to_string()))
     }
 

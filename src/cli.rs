@@ -16,7 +16,7 @@ use crate::report::{human::Human, json, SubmissionReport};
 use crate::sandbox::CpuChoice;
 use crate::sandbox::IsolationMode;
 use crate::testset::{self, TestFilter};
-use crate::units::{format_kib, parse_duration, parse_size};
+use crate::units::{format_kib, parse_duration, parse_memory_limit};
 use crate::verdict::Verdict;
 
 /// A local online-judge grader: compile, run under limits, check, diff, report.
@@ -260,7 +260,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub time_limit: Option<std::time::Duration>,
     /// Override the problem's memory limit (e.g. 256MiB).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory_limit)]
     pub memory_limit: Option<u64>,
     /// Show the diff of every failing test, not only the first.
     #[arg(long)]
@@ -430,10 +430,7 @@ fn run(
         .map(|(_, f)| f)
         .collect();
     for file in files {
-        if !file.is_file() {
-            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
-            return Err(Error::io(file, source));
-        }
+        regular_file(file)?;
         let language = match &args.lang {
             Some(id) => config.language_by_id(id, file)?,
             None => config.detect_language(file)?,
@@ -458,10 +455,7 @@ fn run(
     let reports = block_on_interruptible(jobs, async {
         let tests = match &args.input {
             Some(input) => {
-                if !input.is_file() {
-                    let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
-                    return Err(Error::io(input, source));
-                }
+                regular_file(input)?;
                 testset::single(&judge, &problem, input).await?
             }
             None => testset::materialise(&judge, &problem, &filter).await?,
@@ -491,7 +485,7 @@ fn run(
                         let _ = out.write_all(human.test(t, with_diff).as_bytes());
                         if let Some(output) = &t.output {
                             let _ = writeln!(out, "  output:");
-                            for line in output.lines() {
+                            for line in crate::report::printable(output).lines() {
                                 let _ = writeln!(out, "    {line}");
                             }
                         }
@@ -630,6 +624,8 @@ fn batch(
         let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
         return Err(Error::io(&args.dir, source));
     }
+    // Checked before anything is judged: results are never lost at the end.
+    writable_dir(&args.out)?;
     let mut spec = ContestSpec::load(&args.dir)?;
     if let Some(s) = args.scoring {
         spec.scoring = s;
@@ -664,11 +660,12 @@ fn batch(
             args.partition,
             &options,
             |done, total, entry| {
-                let what = if entry.file.is_empty() {
-                    entry.contestant.clone()
+                let what = crate::report::printable_line(if entry.file.is_empty() {
+                    &entry.contestant
                 } else {
-                    entry.file.clone()
-                };
+                    &entry.file
+                })
+                .into_owned();
                 let verdict = match (&entry.report, &entry.error) {
                     (Some(r), _) => r.verdict.to_string(),
                     (None, Some(_)) => "not judged".into(),
@@ -693,7 +690,25 @@ fn batch(
     Ok(exit_code::OK)
 }
 
+/// Makes `dir` (if missing) and checks that files can be written in it.
+fn writable_dir(dir: &std::path::Path) -> Result<()> {
+    let write = |source| Error::Write {
+        path: dir.to_path_buf(),
+        source,
+    };
+    if dir.exists() && !dir.is_dir() {
+        return Err(write(std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            "--out must name a directory, and this is not one",
+        )));
+    }
+    std::fs::create_dir_all(dir).map_err(write)?;
+    tempfile::NamedTempFile::new_in(dir).map_err(write)?;
+    Ok(())
+}
+
 fn merge(args: MergeArgs) -> Result<i32> {
+    writable_dir(&args.out)?;
     let mut parts = Vec::new();
     for path in &args.parts {
         let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
@@ -718,7 +733,7 @@ fn write_contest_outputs(
     format: Format,
 ) -> Result<()> {
     use crate::report::scoreboard;
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    writable_dir(out)?;
     let json = serde_json::to_string_pretty(results).expect("serialisable") + "\n";
     let text = scoreboard::render_text(results);
     let suites: Vec<JunitSubmission> = results
@@ -740,7 +755,10 @@ fn write_contest_outputs(
         ("junit.xml", junit_xml.as_str()),
     ] {
         let path = out.join(name);
-        std::fs::write(&path, content).map_err(|e| Error::io(&path, e))?;
+        std::fs::write(&path, content).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
     }
     match format {
         Format::Human => print!("{text}"),
@@ -750,16 +768,30 @@ fn write_contest_outputs(
     Ok(())
 }
 
+/// Checks that a file named on the command line exists and is a regular file
+/// (a link to one is followed): a device or a pipe would be read forever.
+fn regular_file(file: &std::path::Path) -> Result<()> {
+    let why = match std::fs::metadata(file) {
+        Ok(meta) if meta.is_file() => return Ok(()),
+        Ok(_) => std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a device, pipe or directory cannot be judged or read as a test)",
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")
+        }
+        Err(e) => e,
+    };
+    Err(Error::io(file, why))
+}
+
 /// A file named on the command line, with its language.
 fn submission_of(
     config: &Config,
     file: &std::path::Path,
     lang: Option<&str>,
 ) -> Result<Submission> {
-    if !file.is_file() {
-        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
-        return Err(Error::io(file, source));
-    }
+    regular_file(file)?;
     let language = match lang {
         Some(id) => config.language_by_id(id, file)?,
         None => config.detect_language(file)?,

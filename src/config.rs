@@ -54,6 +54,8 @@ struct LimitsDeserialize {
     compile_output: Option<Bytes>,
     compile_memory: Option<Bytes>,
     compile_disk: Option<Bytes>,
+    package_time: Option<Millis>,
+    package_output: Option<Bytes>,
     wall_factor: Option<f64>,
 }
 
@@ -121,6 +123,12 @@ pub struct DefaultLimits {
     /// What a compilation may write: its work directory and its /tmp may
     /// each hold this much, and no file may be larger, bytes.
     pub compile_disk: u64,
+    /// CPU time of a package program (generator, validator, reference,
+    /// checker) per run; its wall time is twice that.
+    pub package_time: Duration,
+    /// Output a package program may write (a generator's input, a
+    /// reference's answer), bytes.
+    pub package_output: u64,
     /// Wall-time limit as a multiple of the time limit.
     pub wall_factor: f64,
 }
@@ -234,10 +242,20 @@ impl Config {
         let mut problems = Vec::new();
         let l = raw.limits;
         let wall_factor = l.wall_factor.unwrap_or(3.0);
-        if !(wall_factor >= 1.0 && wall_factor.is_finite()) {
+        if !(1.0..=100.0).contains(&wall_factor) {
             problems.push(format!(
-                "limits.wall_factor: must be a number >= 1, got {wall_factor}"
+                "limits.wall_factor: must be a number from 1 to 100, got {}",
+                if wall_factor.abs() < 1e9 {
+                    wall_factor.to_string()
+                } else {
+                    format!("{wall_factor:e}")
+                }
             ));
+        }
+        for (key, memory) in [("memory", l.memory), ("compile_memory", l.compile_memory)] {
+            if let Some(Err(why)) = memory.map(|m| crate::units::check_memory_limit(m.0)) {
+                problems.push(format!("limits.{key}: {why}"));
+            }
         }
         let limits = DefaultLimits {
             time: l.time.map_or(Duration::from_secs(1), |m| m.0),
@@ -247,6 +265,8 @@ impl Config {
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
             compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
             compile_disk: l.compile_disk.map_or(1 << 30, |b| b.0),
+            package_time: l.package_time.map_or(Duration::from_secs(60), |m| m.0),
+            package_output: l.package_output.map_or(512 << 20, |b| b.0),
             wall_factor,
         };
         let mut languages = Vec::new();
@@ -521,7 +541,12 @@ mod tests {
                 "cpu = \"fast\"",
                 "cpu: `fast` is not a CPU: use `auto`, `off` or a CPU number such as 0",
             ),
-            ("[limits]\nwall_factor = 0.5", "limits.wall_factor: must be a number >= 1, got 0.5"),
+            ("[limits]\nwall_factor = 0.5", "limits.wall_factor: must be a number from 1 to 100, got 0.5"),
+            ("[limits]\nwall_factor = 1e308", "limits.wall_factor: must be a number from 1 to 100, got 1e308"),
+            ("[limits]\ntime = \"7000000000000000000s\"", "must be at most 7 days"),
+            ("[limits]\nmemory = \"1KiB\"", "limits.memory: 1 KiB is below the 4 MiB a process needs to start"),
+            ("[limits]\noutput = \"99999999999999999999GiB\"", "must be at most 1 TiB"),
+            ("[limits]\noutput = 0", "invalid size 0: must be at least one byte"),
         ];
         for (text, expected) in cases {
             let err = parse(text).unwrap_err();

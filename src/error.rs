@@ -64,6 +64,16 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A file or directory the command writes (reports, `--out`) cannot be
+    /// written.
+    #[error("cannot write {path}")]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The language of a submission could not be determined.
     #[error("cannot tell the language of {path}: {reason}")]
     Language {
@@ -170,8 +180,13 @@ fn render_problems(problems: &[String]) -> String {
     problems.join("\n")
 }
 
-/// Renders an error and its chain of causes, one per line, as printed by `main`.
+/// Renders an error and its chain of causes, one per line, as printed by `main`
+/// (control characters escaped: messages may quote what a program printed).
 pub fn render_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    crate::report::printable(&chain(error)).into_owned()
+}
+
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut out = format!("error: {error}");
     let mut source = error.source();
     while let Some(cause) = source {

@@ -193,6 +193,12 @@ impl Judge {
         let config_jobs = config.jobs.max(1);
         let slots = Semaphore::new(config_jobs);
         let staging = cache.tmp_dir()?;
+        // What judges killed meanwhile (kill -9) left behind: their scratch
+        // and sandbox directories here and in /tmp.
+        sandbox::remove_leftovers_of_dead_judges(&staging, &["work-", "judge-"]);
+        for tmp in [std::path::PathBuf::from("/tmp"), std::env::temp_dir()] {
+            sandbox::remove_leftovers_of_dead_judges(&tmp, &["judge-sandbox-", "judge-run-"]);
+        }
         // Submissions must not see answers: hide the workspace, the cache and
         // the problem and test folders (which may live outside the workspace)
         // where they fall inside what the sandbox shows.
@@ -225,6 +231,21 @@ impl Judge {
                 scratch: ScratchDirs::default(),
             }),
         })
+    }
+
+    /// Limits for package programs (generator, reference, validator,
+    /// checker): judge.toml's `package_time` and `package_output`.
+    pub fn package_limits(&self) -> sandbox::Limits {
+        let limits = &self.config().limits;
+        sandbox::Limits {
+            cpu_time: limits.package_time,
+            wall_time: limits.package_time.saturating_mul(2),
+            memory: None,
+            address_space: false,
+            stdout: limits.package_output,
+            stderr: 64 << 10,
+            file_size: limits.package_output,
+        }
     }
 
     /// The sandbox (its isolation level and warning).
@@ -308,11 +329,12 @@ impl Judge {
             stdin,
             stdout_spill: Some(cwd.join("stdout")),
             environment: Environment::Minimal(Vec::new()),
-            limits: package_limits(),
+            limits: self.package_limits(),
             program_dir: None,
         };
         let _slot = self.inner.slots.acquire().await.expect("never closed");
-        sandbox::run(&request).await.map_err(|e| match e {
+        let run = self.inner.sandbox.run(&request, Profile::Package);
+        run.await.map_err(|e| match e {
             RunError::Spawn { source, .. } | RunError::Watch { source, .. } => {
                 Error::Sandbox { program, source }
             }
@@ -469,7 +491,7 @@ impl Judge {
             limits: sandbox::Limits {
                 memory: Some(memory),
                 address_space: exe.address_space_limit(),
-                ..package_limits()
+                ..self.package_limits()
             },
             program_dir: Some(exe.dir().to_path_buf()),
         };
@@ -715,9 +737,10 @@ impl Judge {
                 let checker_limits = sandbox::Limits {
                     stdout: 64 << 10,
                     stderr: 64 << 10,
-                    ..package_limits()
+                    ..self.package_limits()
                 };
                 check::external::check(
+                    &self.inner.sandbox,
                     program,
                     &test.input,
                     &outcome.stdout,
@@ -760,19 +783,6 @@ fn builtin_check(
 /// The wall-clock limit for a CPU time limit.
 pub fn wall_limit(time: Duration, factor: f64) -> Duration {
     time.mul_f64(factor).max(time + Duration::from_millis(500))
-}
-
-/// Limits for package programs (generator, reference, validator, checker).
-pub fn package_limits() -> sandbox::Limits {
-    sandbox::Limits {
-        cpu_time: Duration::from_secs(60),
-        wall_time: Duration::from_secs(120),
-        memory: None,
-        address_space: false,
-        stdout: 4 << 30,
-        stderr: 64 << 10,
-        file_size: 4 << 30,
-    }
 }
 
 /// Messages a runtime prints when an allocation fails: evidence that a crash

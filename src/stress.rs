@@ -28,6 +28,7 @@ use crate::problem::{Problem, StressSpec};
 use crate::report::{TestReport, SCHEMA_VERSION};
 use crate::sandbox::{Exit, RunOutcome, Stdin};
 use crate::shrink;
+use crate::testset::Validity;
 use crate::testset::{self, TestCase};
 use crate::verdict::Verdict;
 use crate::verify::BRUTE_SKIP;
@@ -319,17 +320,21 @@ impl Harness {
         let input_path = dir.join("input");
         std::fs::write(&input_path, input).map_err(|e| Error::io(&input_path, e))?;
         let judge = &self.judge;
-        if testset::run_validator(judge, &self.validator, &self.validator_args, &input_path)
-            .await
-            .is_err()
-        {
+        let problem = &self.problem.id;
+        let validity = testset::run_validator(
+            judge,
+            problem,
+            &self.validator,
+            &self.validator_args,
+            &input_path,
+        );
+        if validity.await? != Validity::Valid {
             return Ok(Evaluation::Invalid);
         }
         if let Some(bounds) = &self.bounds {
-            if testset::run_validator(judge, &self.validator, bounds, &input_path)
-                .await
-                .is_err()
-            {
+            let validity =
+                testset::run_validator(judge, problem, &self.validator, bounds, &input_path);
+            if validity.await? != Validity::Valid {
                 return Ok(Evaluation::Invalid);
             }
         }
@@ -830,6 +835,7 @@ const SHOWN_LINES: usize = 40;
 
 fn block(out: &mut String, title: &str, text: &str) {
     out.push_str(&format!("  {title}:\n"));
+    let text = crate::report::printable(text);
     let lines: Vec<&str> = text.lines().collect();
     for line in lines.iter().take(SHOWN_LINES) {
         out.push_str(&format!("    {line}\n"));
@@ -857,8 +863,12 @@ pub fn render_human(r: &StressReport) -> String {
         other => other.to_string(),
     };
     let mut out = format!(
-        "stress {}: {} [{}] against {against}, seed {}\n",
-        r.problem, r.submission, r.language_name, r.seed
+        "stress {}: {} [{}] against {}, seed {}\n",
+        r.problem,
+        crate::report::printable_line(&r.submission),
+        r.language_name,
+        crate::report::printable_line(&against),
+        r.seed
     );
     let sizes = match (r.max_size, r.size_cap) {
         (Some(max), Some(cap)) => format!(", sizes 1..{max} (the generator accepts up to {cap})"),
@@ -904,9 +914,13 @@ pub fn render_human(r: &StressReport) -> String {
     );
     block(&mut out, "expected output", &c.expected);
     block(&mut out, "actual output", &c.actual);
-    out.push_str(&format!("  {}: {}\n", c.verdict, c.message));
+    out.push_str(&format!(
+        "  {}: {}\n",
+        c.verdict,
+        crate::report::printable_line(&c.message)
+    ));
     if let Some(diff) = &c.diff {
-        for line in diff.lines() {
+        for line in crate::report::printable(diff).lines() {
             out.push_str(&format!("      {line}\n"));
         }
     }

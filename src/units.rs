@@ -27,14 +27,47 @@ impl<'de> Deserialize<'de> for Millis {
     }
 }
 
-/// Parses `"1s"`, `"1500ms"`, `"2m 30s"`; a zero duration is an error.
+/// The longest duration accepted anywhere (limits, `--time`): a week. Far
+/// above any real limit, and far below what would overflow the clock.
+pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// Parses `"1s"`, `"1500ms"`, `"2m 30s"`; a zero duration is an error, and so
+/// is one above [`MAX_DURATION`].
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let d = humantime::parse_duration(text.trim())
         .map_err(|e| format!("invalid duration `{text}`: {e} (write e.g. \"1s\" or \"1500ms\")"))?;
     if d.is_zero() {
         return Err(format!("invalid duration `{text}`: must be more than zero"));
     }
+    if d > MAX_DURATION {
+        return Err(format!("invalid duration `{text}`: must be at most 7 days"));
+    }
     Ok(d)
+}
+
+/// The largest size accepted anywhere: 1 TiB.
+pub const MAX_SIZE: u64 = 1 << 40;
+
+/// The smallest memory limit: no process starts with less than this.
+pub const MIN_MEMORY: u64 = 4 << 20;
+
+/// A memory limit, as `--memory-limit` takes it: a size of at least
+/// [`MIN_MEMORY`].
+pub fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    let bytes = parse_size(text)?;
+    check_memory_limit(bytes).map_err(|why| format!("invalid memory limit `{text}`: {why}"))?;
+    Ok(bytes)
+}
+
+/// Why `bytes` cannot be a memory limit, if it cannot.
+pub fn check_memory_limit(bytes: u64) -> Result<(), String> {
+    if bytes < MIN_MEMORY {
+        return Err(format!(
+            "{} is below the 4 MiB a process needs to start",
+            format_kib(bytes / 1024)
+        ));
+    }
+    Ok(())
 }
 
 /// A size in bytes written as `"64MiB"`, `"1GiB"`, `"512KiB"`, `"100MB"` or a bare byte count.
@@ -53,9 +86,15 @@ impl<'de> Deserialize<'de> for Bytes {
                 parse_size(v).map(Bytes).map_err(E::custom)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bytes, E> {
-                u64::try_from(v)
-                    .map(Bytes)
-                    .map_err(|_| E::custom(format!("invalid size {v}: must not be negative")))
+                match u64::try_from(v) {
+                    Ok(0) | Err(_) => Err(E::custom(format!(
+                        "invalid size {v}: must be at least one byte"
+                    ))),
+                    Ok(n) if n > MAX_SIZE => Err(E::custom(format!(
+                        "invalid size {v}: must be at most 1 TiB"
+                    ))),
+                    Ok(n) => Ok(Bytes(n)),
+                }
             }
         }
         deserializer.deserialize_any(V)
@@ -87,8 +126,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         }
     };
     let bytes = value * factor as f64;
-    if !(bytes >= 1.0 && bytes < u64::MAX as f64) {
+    if bytes.is_nan() || bytes < 1.0 {
         return Err(format!("invalid size `{text}`: must be at least one byte"));
+    }
+    if bytes > MAX_SIZE as f64 {
+        return Err(format!("invalid size `{text}`: must be at most 1 TiB"));
     }
     Ok(bytes as u64)
 }
@@ -138,6 +180,18 @@ mod tests {
             Err("invalid size `lots` (write e.g. \"64MiB\")".into())
         );
         assert!(parse_size("0").is_err());
+        assert_eq!(
+            parse_size("99999999999999999999GiB"),
+            Err("invalid size `99999999999999999999GiB`: must be at most 1 TiB".into())
+        );
+        assert_eq!(
+            parse_memory_limit("1KiB"),
+            Err(
+                "invalid memory limit `1KiB`: 1 KiB is below the 4 MiB a process needs to start"
+                    .into()
+            )
+        );
+        assert_eq!(parse_memory_limit("4MiB"), Ok(4 << 20));
     }
 
     #[test]
@@ -148,6 +202,11 @@ mod tests {
         assert!(parse_duration("fast")
             .unwrap_err()
             .starts_with("invalid duration `fast`"));
+        assert_eq!(
+            parse_duration("7000000000000000000s"),
+            Err("invalid duration `7000000000000000000s`: must be at most 7 days".into())
+        );
+        assert_eq!(parse_duration("7d"), Ok(MAX_DURATION));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::judge::{Checker, Judge, RunOptions, Submission};
 use crate::problem::{Problem, ProgramSpec, SolutionSpec, SEED};
 use crate::report::{SubmissionReport, SCHEMA_VERSION};
 use crate::sandbox::Stdin;
+use crate::testset::Validity;
 use crate::testset::{self, TestFilter, TestSet};
 use crate::verdict::Verdict;
 
@@ -316,9 +317,15 @@ impl BruteContext {
         };
         // Inside the brute force's bounds?
         if let Some(validator) = &self.validator {
-            let inside =
-                testset::validate(judge, validator, &spec.validator_args, &input, &input_key).await;
-            if let Err(why) = inside {
+            let inside = testset::validate(
+                judge,
+                &self.problem.id,
+                validator,
+                &spec.validator_args,
+                &input,
+                &input_key,
+            );
+            if let Validity::Invalid(why) = inside.await? {
                 return match origin {
                     Origin::Test(_) => Ok(Compared::Skipped),
                     Origin::Random(_) => Err(package_err(format!(
@@ -330,15 +337,20 @@ impl BruteContext {
             }
             if let (Origin::Random(_), Some(problem_validator)) = (&origin, &self.problem.validator)
             {
-                testset::validate(
+                let validity = testset::validate(
                     judge,
+                    &self.problem.id,
                     validator,
                     &problem_validator.args,
                     &input,
                     &input_key,
-                )
-                .await
-                .map_err(|why| package_err(format!("{} is invalid: {why}", origin.describe())))?;
+                );
+                if let Validity::Invalid(why) = validity.await? {
+                    return Err(package_err(format!(
+                        "{} is invalid: {why}",
+                        origin.describe()
+                    )));
+                }
             }
         }
         let answer = match answer {
@@ -398,8 +410,9 @@ impl BruteContext {
                 check::compare(spec, &outcome.stdout, &answer).map_err(|e| Error::io(&answer, e))?
             }
             Checker::External(program) => {
-                let limits = crate::judge::package_limits();
+                let limits = judge.package_limits();
                 check::external::check(
+                    judge.sandbox(),
                     program,
                     &input,
                     &outcome.stdout,
@@ -509,6 +522,7 @@ pub fn render_human(r: &VerifyReport) -> String {
         out.push_str("  ok: the package holds\n");
     } else {
         for f in &r.failures {
+            let f = crate::report::printable(f);
             let mut lines = f.lines();
             out.push_str(&format!("  FAIL: {}\n", lines.next().unwrap_or("")));
             for l in lines {

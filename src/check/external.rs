@@ -13,8 +13,10 @@ use crate::verdict::Verdict;
 /// Longest checker message kept, in characters.
 const MAX_MESSAGE: usize = 500;
 
-/// Runs `checker` on one test. `scratch` is a private directory for the run.
+/// Runs `checker` on one test, as a package program of `sandbox`. `scratch`
+/// is a private directory for the run.
 pub async fn check(
+    sandbox: &sandbox::Sandbox,
     checker: &Executable,
     input: &Path,
     output: &Captured,
@@ -44,7 +46,7 @@ pub async fn check(
         limits,
         program_dir: None,
     };
-    let outcome = sandbox::run(&request).await?;
+    let outcome = sandbox.run(&request, sandbox::Profile::Package).await?;
     let mut text = String::from_utf8_lossy(&outcome.stderr).trim().to_string();
     if text.is_empty() {
         text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())

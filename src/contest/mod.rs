@@ -1,7 +1,8 @@
 //! Contests: the submissions of a contest directory, their scoring (ICPC or
 //! IOI) and the standings. The main types are [`Results`] (what `judge
 //! batch` writes to `results.json` and `judge merge` reads back) and
-//! [`Standing`]. Judging itself is in [`run`]; this module is pure data.
+//! [`Standing`], and the scoring that makes them. Judging itself is in
+//! [`run`].
 //!
 //! A contest directory holds one folder per contestant; a submission is
 //! named after the problem id, `alice/hdu-1527.cpp`, and further attempts
@@ -66,7 +67,17 @@ impl ContestSpec {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "contest".into());
-        if !path.is_file() {
+        let meta = std::fs::symlink_metadata(&path).ok();
+        if meta.as_ref().is_some_and(|m| !m.is_file()) {
+            return Err(Error::Config {
+                path: path.clone(),
+                source: SpecError::one(
+                    "not a regular file (a link, say): nothing of a contest folder is read \
+                     through links",
+                ),
+            });
+        }
+        if meta.is_none() {
             return Ok(ContestSpec {
                 title: default_title,
                 scoring: Scoring::Icpc,

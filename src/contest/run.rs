@@ -45,19 +45,33 @@ pub struct Discovered {
     pub found: Vec<Found>,
 }
 
+/// The largest submission judged (a bigger file is listed, not read).
+pub const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
+
 /// Finds the contestants, their files and the problems of a contest.
+///
+/// Nothing outside `dir` is read through links: a contestant folder or a
+/// file that is a symbolic link is listed, not followed, and so is anything
+/// that is neither a folder nor a regular file, a hidden (dot) entry, a file
+/// too large to judge and a folder that cannot be read. A name that is not
+/// valid UTF-8 is shown with its odd bytes escaped (`\xff`) and judged all
+/// the same. One bad entry never stops the others.
 pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Discovered> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut contestants = Vec::new();
+    let mut contestants: Vec<(String, PathBuf)> = Vec::new();
     let mut loose = Vec::new();
+    let mut found = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name == CONTEST_FILE {
+        let name = shown_name(&entry.file_name());
+        if name == CONTEST_FILE {
             continue;
         }
-        if entry.path().is_dir() {
-            contestants.push(name);
+        let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
+        if let Some(why) = not_followed(&name, &kind) {
+            found.push(error_entry("", &name, why));
+        } else if kind.is_dir() {
+            contestants.push((name, entry.path()));
         } else {
             loose.push(name);
         }
@@ -82,7 +96,6 @@ pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Disco
         }
         None => (None, Problem::list_ids(config).into_iter().collect()),
     };
-    let mut found = Vec::new();
     for name in loose {
         found.push(error_entry(
             "",
@@ -90,30 +103,68 @@ pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Disco
             "not inside a contestant folder (expected CONTESTANT/PROBLEM.EXT)".into(),
         ));
     }
-    for who in &contestants {
-        let folder = dir.join(who);
-        let mut files: Vec<String> = std::fs::read_dir(&folder)
-            .map_err(|e| Error::io(&folder, e))?
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.starts_with('.'))
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            found.push(error_entry(who, "", "no submissions in this folder".into()));
-        }
-        let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
-        for file in files {
-            let path = folder.join(&file);
+    for (who, folder) in &contestants {
+        let listing = match std::fs::read_dir(folder) {
+            Ok(listing) => listing,
+            Err(e) => {
+                found.push(error_entry(
+                    who,
+                    "",
+                    format!("the folder cannot be read: {e}"),
+                ));
+                continue;
+            }
+        };
+        let mut files: Vec<(String, PathBuf, std::fs::Metadata)> = Vec::new();
+        for entry in listing {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    found.push(error_entry(
+                        who,
+                        "",
+                        format!("the folder cannot be read: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            let file = shown_name(&entry.file_name());
             let rel = format!("{who}/{file}");
-            if path.is_dir() {
+            let meta = match std::fs::symlink_metadata(entry.path()) {
+                Ok(meta) => meta,
+                Err(e) => {
+                    found.push(error_entry(who, &rel, format!("cannot be read: {e}")));
+                    continue;
+                }
+            };
+            if let Some(why) = not_followed(&file, &meta.file_type()) {
+                found.push(error_entry(who, &rel, why));
+            } else if meta.is_dir() {
                 found.push(error_entry(
                     who,
                     &rel,
                     "a folder inside a contestant folder is not read".into(),
                 ));
-                continue;
+            } else if meta.len() > MAX_SUBMISSION_BYTES {
+                found.push(error_entry(
+                    who,
+                    &rel,
+                    format!(
+                        "too large to judge ({} bytes; at most {MAX_SUBMISSION_BYTES})",
+                        meta.len()
+                    ),
+                ));
+            } else {
+                files.push((file, entry.path(), meta));
             }
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        if files.is_empty() {
+            found.push(error_entry(who, "", "no submissions in this folder".into()));
+        }
+        let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
+        for (file, path, _) in files {
+            let rel = format!("{who}/{file}");
             let Some((problem, attempt)) = parse_submission_name(&file, &known) else {
                 let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
                 found.push(error_entry(
@@ -155,6 +206,7 @@ pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Disco
             }
         }
     }
+    let contestants: Vec<String> = contestants.into_iter().map(|(who, _)| who).collect();
     let problems: Vec<Arc<Problem>> = match listed {
         Some(list) => list.into_iter().map(Arc::new).collect(),
         None => {
@@ -195,6 +247,37 @@ pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Disco
         contestants,
         found,
     })
+}
+
+/// Why an entry of the contest directory is not read, if it is not: a link
+/// (never followed), a hidden entry, or anything but a folder or a file.
+fn not_followed(name: &str, kind: &std::fs::FileType) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_symlink() {
+        Some("a symbolic link: links are not followed".into())
+    } else if name.starts_with('.') {
+        Some("a hidden entry (its name starts with `.`): not judged".into())
+    } else if kind.is_fifo() || kind.is_socket() || kind.is_char_device() || kind.is_block_device()
+    {
+        Some("neither a folder nor a regular file".into())
+    } else {
+        None
+    }
+}
+
+/// A file name as shown in reports: as it is when it is valid UTF-8, else
+/// with each byte that is not escaped as `\xNN` (so two names never show
+/// the same, and nothing is lost).
+pub fn shown_name(name: &std::ffi::OsStr) -> String {
+    let bytes = name.as_encoded_bytes();
+    let mut shown = String::new();
+    for chunk in bytes.utf8_chunks() {
+        shown.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for byte in chunk.invalid() {
+            shown.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    shown
 }
 
 fn error_entry(contestant: &str, file: &str, error: String) -> Found {

@@ -18,6 +18,9 @@ use crate::verdict::Verdict;
 
 /// The spec file name inside a problem directory.
 pub const SPEC_FILE: &str = "problem.toml";
+/// The most tests a problem may have (and the most extra inputs its brute
+/// force may be checked on): the test set is planned in memory.
+pub const MAX_TESTS: u64 = 100_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -406,6 +409,12 @@ fn validate(
     config: &Config,
 ) -> std::result::Result<Problem, SpecError> {
     let mut problems = Vec::new();
+    if let Some(Err(why)) = raw
+        .memory_limit
+        .map(|m| crate::units::check_memory_limit(m.0))
+    {
+        problems.push(format!("memory_limit: {why}"));
+    }
     let dir = crate::config::absolute(dir);
     let dir_name = dir
         .file_name()
@@ -518,6 +527,12 @@ fn validate(
         args: v.args,
     });
     let brute = raw.brute.map(|b| {
+        if u64::from(b.count.unwrap_or(0)) > MAX_TESTS {
+            problems.push(format!(
+                "brute.count: {} is more than the {MAX_TESTS} inputs it may be checked on",
+                b.count.unwrap_or(0)
+            ));
+        }
         if b.count.unwrap_or(0) > 0 && b.generate.is_empty() {
             problems.push("brute.generate: required when brute.count is set".into());
         }
@@ -548,6 +563,7 @@ fn validate(
     }
     let mut groups = Vec::new();
     let mut names = BTreeSet::new();
+    let mut total_tests: u64 = 0;
     for (i, g) in raw.tests.into_iter().enumerate() {
         let at = format!("tests[{i}]");
         if !is_name(&g.group) {
@@ -601,9 +617,16 @@ fn validate(
                         vec![]
                     }
                     (Some(seeds), None) => seeds,
+                    (None, Some(n)) if n > MAX_TESTS => {
+                        problems.push(format!(
+                            "{at}.count: {n} is more than the {MAX_TESTS} tests a problem may have"
+                        ));
+                        vec![1]
+                    }
                     (None, Some(n)) => (1..=n).collect(),
                     (None, None) => vec![1],
                 };
+                total_tests += seeds.len() as u64;
                 if seeds.is_empty() {
                     problems.push(format!("{at}.seeds: must not be empty"));
                 }
@@ -619,6 +642,13 @@ fn validate(
                 GroupSource::Generate { args, seeds }
             }
         };
+        if total_tests > MAX_TESTS {
+            problems.push(format!(
+                "{at}: the groups so far generate {total_tests} tests, more than the \
+                 {MAX_TESTS} a problem may have"
+            ));
+            total_tests = 0;
+        }
         groups.push(TestGroup {
             name: g.group,
             source,

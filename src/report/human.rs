@@ -4,7 +4,7 @@
 
 use anstyle::{AnsiColor, Style};
 
-use super::{SubmissionReport, TestReport};
+use super::{printable, printable_line, SubmissionReport, TestReport};
 use crate::compile::CompileStatus;
 use crate::units::{format_kib, format_ms};
 use crate::verdict::Verdict;
@@ -45,10 +45,10 @@ impl Human {
         let bold = Style::new().bold();
         format!(
             "{} {}  {} [{}]\n",
-            self.paint(bold, problem),
-            title,
-            self.paint(bold, submission),
-            language
+            self.paint(bold, &printable_line(problem)),
+            printable_line(title),
+            self.paint(bold, &printable_line(submission)),
+            printable_line(language)
         )
     }
 
@@ -56,14 +56,14 @@ impl Human {
     pub fn test(&self, t: &TestReport, with_diff: bool) -> String {
         let mut line = format!(
             "  {:<24} {} {:>8} {:>10}",
-            t.name,
+            printable_line(&t.name),
             self.verdict(t.verdict),
             format_ms(t.time_ms),
             format_kib(t.memory_kib)
         );
         if !t.message.is_empty() {
             line.push_str("  ");
-            line.push_str(&t.message);
+            line.push_str(&printable_line(&t.message));
         }
         if t.cached {
             line.push_str(&self.paint(Style::new().dimmed(), "  (cached)"));
@@ -71,7 +71,7 @@ impl Human {
         line.push('\n');
         if with_diff {
             if let Some(diff) = &t.diff {
-                for l in diff.lines() {
+                for l in printable(diff).lines() {
                     let styled = match l.chars().next() {
                         Some('-') => {
                             self.paint(Style::new().fg_color(Some(AnsiColor::Red.into())), l)
@@ -98,7 +98,7 @@ impl Human {
         let mut out = String::new();
         if r.compile.status == CompileStatus::Error {
             out.push_str("  compile error:\n");
-            for l in r.compile.message.lines() {
+            for l in printable(&r.compile.message).lines() {
                 out.push_str(&format!("    {l}\n"));
             }
         }

@@ -6,7 +6,10 @@
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod printable;
 pub mod scoreboard;
+
+pub use printable::{printable, printable_line};
 
 use serde::Serialize;
 

@@ -23,32 +23,38 @@ pub fn cell_text(scoring: Scoring, cell: &Cell) -> String {
 
 /// The scoreboard as text.
 pub fn render_text(results: &Results) -> String {
+    use super::printable_line as shown;
     let c = &results.contest;
     let mut out = String::new();
     let mode = match c.scoring {
         Scoring::Icpc => format!("ICPC, {} min per rejected attempt", c.penalty),
         Scoring::Ioi => "IOI points".into(),
     };
-    let _ = writeln!(out, "{} ({mode})", c.title);
+    let _ = writeln!(out, "{} ({mode})", shown(&c.title));
     let width = results
         .standings
         .iter()
-        .map(|s| s.contestant.len())
+        .map(|s| shown(&s.contestant).chars().count())
         .max()
         .unwrap_or(10)
         .max(10);
-    let cols: Vec<usize> = c.problems.iter().map(|p| p.id.len().max(8)).collect();
+    let ids: Vec<String> = c
+        .problems
+        .iter()
+        .map(|p| shown(&p.id).into_owned())
+        .collect();
+    let cols: Vec<usize> = ids.iter().map(|id| id.chars().count().max(8)).collect();
     let mut header = format!("{:>4}  {:<width$}", "RANK", "CONTESTANT");
     match c.scoring {
         Scoring::Icpc => header.push_str(&format!("  {:>6}  {:>7}", "SOLVED", "PENALTY")),
         Scoring::Ioi => header.push_str(&format!("  {:>6}", "SCORE")),
     }
-    for (p, w) in c.problems.iter().zip(&cols) {
-        header.push_str(&format!("  {:<w$}", p.id));
+    for (id, w) in ids.iter().zip(&cols) {
+        header.push_str(&format!("  {id:<w$}"));
     }
     let _ = writeln!(out, "{}", header.trim_end());
     for s in &results.standings {
-        let mut line = format!("{:>4}  {:<width$}", s.rank, s.contestant);
+        let mut line = format!("{:>4}  {:<width$}", s.rank, shown(&s.contestant));
         match c.scoring {
             Scoring::Icpc => line.push_str(&format!("  {:>6}  {:>7}", s.solved, s.penalty)),
             Scoring::Ioi => line.push_str(&format!("  {:>6}", s.score)),
@@ -77,7 +83,12 @@ pub fn render_text(results: &Results) -> String {
             } else {
                 e.file.as_str()
             };
-            let _ = writeln!(out, "  {what}: {}", e.error.as_deref().unwrap_or(""));
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                shown(what),
+                shown(e.error.as_deref().unwrap_or(""))
+            );
         }
     }
     out

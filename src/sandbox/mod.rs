@@ -1112,6 +1112,11 @@ pub enum Profile {
         /// home directory), shown read-only at their own paths.
         toolchain: Vec<PathBuf>,
     },
+    /// A package program (generator, validator, reference, checker): trusted,
+    /// so it runs as the judge's user in the host's file system, but in a pid
+    /// namespace (everything it starts dies with it), an ipc namespace and a
+    /// cgroup of its own, like a run.
+    Package,
 }
 
 /// Where the sandbox hides and shows things.
@@ -1165,6 +1170,8 @@ struct Shared {
     user_namespace: bool,
     cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
     idle: std::sync::Mutex<Vec<isolated::Keeper>>,
+    /// Idle keepers of package programs.
+    idle_packages: std::sync::Mutex<Vec<isolated::Keeper>>,
     next_index: std::sync::atomic::AtomicUsize,
     /// Spawners only: the first one, started in the background when the
     /// sandbox is made, and whether it worked (learnt at the first run).
@@ -1239,6 +1246,7 @@ impl Sandbox {
             user_namespace: !is_root,
             cgroups,
             idle: std::sync::Mutex::new(Vec::new()),
+            idle_packages: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
             next_job_spin: next_job_spin(parallel_runs, home.is_some()),
@@ -1358,7 +1366,7 @@ impl Sandbox {
             // package programs are started by the judge itself.
             Some(shared) if shared.runtime.is_none() => match profile {
                 Profile::Submission => run_plain(request, shared.ready_spawners(), turn).await,
-                Profile::Compile { .. } => run_plain(request, None, turn).await,
+                Profile::Compile { .. } | Profile::Package => run_plain(request, None, turn).await,
             },
             Some(shared) => {
                 turn.come().await;
@@ -1390,6 +1398,7 @@ impl Drop for Shared {
         // Kill the keepers (and so every process of their namespaces) and
         // remove their cgroups, then the judge's own cgroup directories.
         self.idle.lock().expect("not poisoned").clear();
+        self.idle_packages.lock().expect("not poisoned").clear();
         if let Some((_, dirs)) = &self.cgroups {
             for dir in dirs {
                 let _ = std::fs::remove_dir(dir);
@@ -1411,6 +1420,7 @@ impl Shared {
             user_namespace: false,
             cgroups: None,
             idle: std::sync::Mutex::new(Vec::new()),
+            idle_packages: std::sync::Mutex::new(Vec::new()),
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
             next_job_spin: Duration::ZERO,
@@ -1446,7 +1456,7 @@ impl Shared {
             user_namespace: false,
             outer_ids: sys::ids(),
             root_dir: PathBuf::new(),
-            view: keeper::View::default(),
+            view: None,
             run_as: None,
             cgroup: None,
             spawner: true,
@@ -1534,7 +1544,7 @@ impl Shared {
                     work: None,
                     tmp_size: keeper::TMP_SIZE,
                 };
-                (view, Some(staging))
+                (Some(view), Some(staging))
             }
             Profile::Compile {
                 disk, toolchain, ..
@@ -1546,8 +1556,9 @@ impl Shared {
                     work: Some(*disk),
                     tmp_size: *disk,
                 };
-                (view, None)
+                (Some(view), None)
             }
+            Profile::Package => (None, None),
         };
         let (outer_uid, outer_gid) = sys::ids();
         let config = keeper::KeeperConfig {
@@ -1556,8 +1567,10 @@ impl Shared {
             root_dir,
             view,
             // As root, runs and compilations become nobody; in a user
-            // namespace the caller is already nobody there.
-            run_as: (!self.user_namespace).then_some((keeper::RUN_ID, keeper::RUN_ID)),
+            // namespace the caller is already nobody there. Package programs
+            // stay the judge's user.
+            run_as: (!self.user_namespace && *profile != Profile::Package)
+                .then_some((keeper::RUN_ID, keeper::RUN_ID)),
             cgroup: slot.as_ref().map(|s| (s.version, s.dirs.clone())),
             spawner: false,
             next_job_spin: self.next_job_spin,
@@ -1566,7 +1579,7 @@ impl Shared {
         // Compilations do not keep to the judging's CPU.
         let cpus = match profile {
             Profile::Submission => None,
-            Profile::Compile { .. } => sys::cpus_before_pin(),
+            Profile::Compile { .. } | Profile::Package => sys::cpus_before_pin(),
         };
         isolated::Keeper::start(&config, slot, staging, cpus)
     }
@@ -1616,15 +1629,17 @@ impl Shared {
             })
         };
         let submission = *profile == Profile::Submission;
-        // A keeper: an idle one for submissions, a fresh one-shot for a compilation.
-        let mut keeper = if submission {
-            let idle = self.idle.lock().expect("not poisoned").pop();
-            match idle {
-                Some(k) => k,
-                None => self.start_keeper(profile).map_err(KeeperFailure::Again)?,
-            }
-        } else {
-            self.start_keeper(profile).map_err(KeeperFailure::Again)?
+        // A keeper: an idle one for submissions and package programs, a
+        // fresh one-shot for a compilation.
+        let pool = match profile {
+            Profile::Submission => Some(&self.idle),
+            Profile::Package => Some(&self.idle_packages),
+            Profile::Compile { .. } => None,
+        };
+        let idle = pool.and_then(|pool| pool.lock().expect("not poisoned").pop());
+        let mut keeper = match idle {
+            Some(k) => k,
+            None => self.start_keeper(profile).map_err(KeeperFailure::Again)?,
         };
         // What the run sees of the host's paths in its command line.
         let mounts = match (profile, &request.program_dir, &mut keeper.staging) {
@@ -1637,7 +1652,7 @@ impl Shared {
                 })?;
                 vec![(dir.clone(), keeper::BUILD_MOUNT)]
             }
-            (Profile::Submission, _, _) => Vec::new(),
+            (Profile::Submission | Profile::Package, _, _) => Vec::new(),
             (Profile::Compile { .. }, _, _) => {
                 let work = keeper
                     .root()
@@ -1652,6 +1667,7 @@ impl Shared {
         let (memory, processes) = match profile {
             Profile::Submission => (limits.memory, RUN_PROCESSES),
             Profile::Compile { memory, .. } => (Some(*memory), COMPILE_PROCESSES),
+            Profile::Package => (limits.memory, COMPILE_PROCESSES),
         };
         let argv0 = match request.environment {
             Environment::Minimal(_) => resolve_program(&request.argv[0]),
@@ -1661,13 +1677,17 @@ impl Shared {
             .chain(&request.argv[1..])
             .map(|a| keeper::translate(a.as_encoded_bytes(), &mounts))
             .collect();
-        let inner_cwd = if submission {
-            PathBuf::from("/tmp")
-        } else {
-            PathBuf::from(keeper::WORK_MOUNT)
+        let inner_cwd = match profile {
+            Profile::Submission => PathBuf::from("/tmp"),
+            Profile::Compile { .. } => PathBuf::from(keeper::WORK_MOUNT),
+            Profile::Package => request.cwd.clone(),
+        };
+        let home = match profile {
+            Profile::Package => inner_cwd.as_path(),
+            _ => Path::new("/tmp"),
         };
         let env: Vec<Vec<u8>> = match &request.environment {
-            Environment::Minimal(extra) => minimal_env(Path::new("/tmp"), extra),
+            Environment::Minimal(extra) => minimal_env(home, extra),
             Environment::Inherit => std::env::vars_os().collect(),
         }
         .iter()
@@ -1722,7 +1742,7 @@ impl Shared {
             }
         };
         let drained = drains.finish().await.map_err(final_err)?;
-        if !submission {
+        if let Profile::Compile { .. } = profile {
             let work = keeper
                 .root()
                 .join(keeper::WORK_MOUNT.trim_start_matches('/'));
@@ -1732,8 +1752,8 @@ impl Shared {
                     format!("cannot copy the compilation's files out of the sandbox: {e}"),
                 ))
             })?;
-        } else if result.broken.is_none() {
-            self.idle.lock().expect("not poisoned").push(keeper);
+        } else if let (Some(pool), None) = (pool, &result.broken) {
+            pool.lock().expect("not poisoned").push(keeper);
         }
         if let Some(error) = result.spawn_error {
             return Err(KeeperFailure::Final(RunError::Spawn {
@@ -1837,6 +1857,38 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Removes what judges that died without cleaning up (`kill -9`) left in
+/// `dir`: the directories named `PREFIX<pid>-...` for one of `prefixes`
+/// whose process is gone (a judge's temporary directories carry its pid).
+/// Links and other users' directories are left alone, as is anything whose
+/// process still exists.
+pub fn remove_leftovers_of_dead_judges(dir: &Path, prefixes: &[&str]) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let uid = sys::ids().0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let pid = prefixes.iter().find_map(|prefix| {
+            let rest = name.strip_prefix(prefix)?;
+            rest.split('-').next()?.parse::<u32>().ok()
+        });
+        let Some(pid) = pid else { continue };
+        if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if meta.is_dir() && meta.uid() == uid {
+            let _ = empty_dir(&entry.path());
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
 }
 
 /// Removes everything inside `dir`, going on past what cannot be removed

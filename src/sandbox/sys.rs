@@ -289,8 +289,8 @@ pub fn pivot_into(new_root: &Path) -> io::Result<()> {
 pub enum Forked {
     /// In the child.
     Child,
-    /// In the parent.
-    Parent,
+    /// In the parent, with the child's pid.
+    Parent(i32),
 }
 
 /// fork(2); the caller must be single-threaded (the keeper is).
@@ -300,7 +300,7 @@ pub fn fork() -> io::Result<Forked> {
     Ok(if pid == 0 {
         Forked::Child
     } else {
-        Forked::Parent
+        Forked::Parent(pid)
     })
 }
 

@@ -396,14 +396,20 @@ async fn make_test(
         }
     };
     if let (Some(validator), Some(spec)) = (&programs.validator, &problem.validator) {
-        validate(judge, validator, &spec.args, &input, &input_key)
-            .await
-            .map_err(|why| {
-                package_err(format!(
-                    "test `{name}` ({}) is invalid: {why}",
-                    input.display()
-                ))
-            })?;
+        let validity = validate(
+            judge,
+            &problem.id,
+            validator,
+            &spec.args,
+            &input,
+            &input_key,
+        );
+        if let Validity::Invalid(why) = validity.await? {
+            return Err(package_err(format!(
+                "test `{name}` ({}) is invalid: {why}",
+                input.display()
+            )));
+        }
     }
     let answer = match answer {
         Some(a) => Some(a),
@@ -457,14 +463,26 @@ fn store(judge: &Judge, kind: Kind, key: &Key, captured: &Captured) -> Result<Pa
     }
 }
 
-/// Runs the validator (with `args`) on an input; passes are cached.
+/// What a validator said of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Validity {
+    /// It accepted the input.
+    Valid,
+    /// It rejected it (exited with a code other than 0), saying this.
+    Invalid(String),
+}
+
+/// Runs the validator (with `args`) on an input; passes are cached. A
+/// validator that fails (crashes, is killed, exceeds a limit, cannot start)
+/// is the package's fault: an error naming it, never a rejection.
 pub async fn validate(
     judge: &Judge,
+    problem: &str,
     validator: &Executable,
     args: &[String],
     input: &Path,
     input_key: &Key,
-) -> std::result::Result<(), String> {
+) -> Result<Validity> {
     let key = Key::of(&[
         b"valid-v1",
         validator.key.as_str().as_bytes(),
@@ -472,47 +490,57 @@ pub async fn validate(
         input_key.as_str().as_bytes(),
     ]);
     if judge.cache().get(Kind::Valid, &key).is_some() {
-        return Ok(());
+        return Ok(Validity::Valid);
     }
-    run_validator(judge, validator, args, input).await?;
-    judge
-        .cache()
-        .put_bytes(Kind::Valid, &key, b"ok")
-        .map_err(|e| e.to_string())?;
-    Ok(())
+    let validity = run_validator(judge, problem, validator, args, input).await?;
+    if validity == Validity::Valid {
+        judge.cache().put_bytes(Kind::Valid, &key, b"ok")?;
+    }
+    Ok(validity)
 }
 
 /// Runs the validator (with `args`) on an input, without the cache (for
-/// throwaway inputs such as stress iterations). `Err` holds why it is invalid.
+/// throwaway inputs such as stress iterations); see [`validate`].
 pub async fn run_validator(
     judge: &Judge,
+    problem: &str,
     validator: &Executable,
     args: &[String],
     input: &Path,
-) -> std::result::Result<(), String> {
+) -> Result<Validity> {
     let mut argv = validator.argv(None);
     argv.extend(args.iter().map(OsString::from));
-    let scratch = judge.cache().scratch_dir().map_err(|e| e.to_string())?;
+    let scratch = judge.cache().scratch_dir()?;
     let outcome = judge
         .run_package_program(argv, scratch.path(), Stdin::File(input.to_path_buf()))
-        .await
-        .map_err(|e| crate::error::render_chain(&e))?;
-    if !outcome.success() {
-        let said = String::from_utf8_lossy(&outcome.stderr).trim().to_string();
-        let said = if said.is_empty() {
-            String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
-                .trim()
-                .to_string()
-        } else {
-            said
-        };
-        return Err(if said.is_empty() {
-            format!("the validator rejected it ({})", outcome.describe_exit())
-        } else {
-            format!("the validator says: {said}")
-        });
+        .await?;
+    match (outcome.exit, outcome.limit_hit) {
+        (crate::sandbox::Exit::Code(0), None) => Ok(Validity::Valid),
+        (crate::sandbox::Exit::Code(_), None) => {
+            let said = String::from_utf8_lossy(&outcome.stderr).trim().to_string();
+            let said = if said.is_empty() {
+                String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
+                    .trim()
+                    .to_string()
+            } else {
+                said
+            };
+            Ok(Validity::Invalid(if said.is_empty() {
+                format!("the validator rejected it ({})", outcome.describe_exit())
+            } else {
+                format!("the validator says: {said}")
+            }))
+        }
+        _ => Err(Error::Package {
+            problem: problem.to_string(),
+            what: format!(
+                "the validator {} failed on {}: {}",
+                validator.source.display(),
+                input.display(),
+                describe_failure(&outcome)
+            ),
+        }),
     }
-    Ok(())
 }
 
 /// The reference's answer for an input, cached by (reference, input).

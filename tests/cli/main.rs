@@ -4,6 +4,7 @@
 //! the tests run in parallel and never touch the repository's cache.
 //!
 //! - [`verdicts`]: the table of fixtures and their expected verdicts;
+//! - [`bad_input`]: bad specs, files, package programs, contest folders: clear errors, no hangs;
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
@@ -13,6 +14,7 @@
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
 
+mod bad_input;
 mod batch;
 mod exit_codes;
 mod hostile;

@@ -34,7 +34,11 @@ pub(super) struct Ended {
 
 /// Runs init until the supervisor goes away; the exit code.
 pub(super) fn main(supervisor: &OwnedFd, config: &KeeperConfig) -> i32 {
-    if let Err(e) = view::build(config) {
+    let built = match &config.view {
+        Some(_) => view::build(config),
+        None => view::join_cgroup(config),
+    };
+    if let Err(e) = built {
         let _ = send(
             supervisor,
             &Ready {

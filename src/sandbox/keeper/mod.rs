@@ -71,8 +71,11 @@ pub struct KeeperConfig {
     pub outer_ids: (u32, u32),
     /// An empty host directory in which the new root is built.
     pub root_dir: PathBuf,
-    /// What the sandbox shows.
-    pub view: View,
+    /// What the sandbox shows; `None`: no file-system view of its own (and
+    /// no network namespace): package programs, which are trusted and only
+    /// kept in a pid namespace (nothing they start outlives them), an ipc
+    /// namespace and the slot's cgroup, as the judge's user.
+    pub view: Option<View>,
     /// Switch to this uid/gid before exec (when running as root).
     pub run_as: Option<(u32, u32)>,
     /// The slot's cgroup: its version and directories. Init joins it, so
@@ -98,7 +101,7 @@ pub struct KeeperConfig {
 }
 
 /// The file-system view of a sandbox: an allow-list.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct View {
     /// Host directories shown read-only at their own paths: the
     /// [`SYSTEM_DIRS`], and for compilations the toolchain's directories.

@@ -35,7 +35,7 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
         Err(e) => return fail(&judge, format!("socketpair: {e}")),
     };
     // The child is pid 1 of the new pid namespace.
-    match sys::fork() {
+    let init_pid = match sys::fork() {
         Err(e) => return fail(&judge, format!("cannot fork the namespace init: {e}")),
         Ok(sys::Forked::Child) => {
             drop((judge, to_init));
@@ -44,8 +44,11 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
             let _ = sys::not_dumpable();
             std::process::exit(init::main(&init_end, &config));
         }
-        Ok(sys::Forked::Parent) => drop(init_end),
-    }
+        Ok(sys::Forked::Parent(pid)) => {
+            drop(init_end);
+            pid
+        }
+    };
     let mut buf = vec![0u8; MAX_MESSAGE];
     let ready = match receive::<Ready>(&to_init, &mut buf) {
         Ok(Some(ready)) => ready,
@@ -58,13 +61,30 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
         while sys::reap_any().is_some() {}
         return fail(&judge, error);
     }
-    // Init moved this process into the new root too (it was at the old one).
-    let mut cleaner = match std::env::set_current_dir("/").and_then(|()| Cleaner::open(&config)) {
+    // With a view, init moved this process into the new root too (it was at
+    // the old one).
+    let cleaner = match &config.view {
+        Some(_) => std::env::set_current_dir("/").and_then(|()| Cleaner::open(&config)),
+        None => Cleaner::open(&config),
+    };
+    let mut cleaner = match cleaner {
         Ok(c) => c,
         Err(e) => return fail(&judge, format!("cannot prepare the sandbox's cleanup: {e}")),
     };
+    // Without a view, /proc is the host's: a run is found by its pid there.
+    let pids = match config.view {
+        Some(_) => Pids::Namespace,
+        None => Pids::ChildrenOf(init_pid),
+    };
     if send(&judge, &Ready { error: None }).is_ok() {
-        serve(&judge, &to_init, &config, counters.as_mut(), &mut cleaner);
+        serve(
+            &judge,
+            &to_init,
+            &config,
+            counters.as_mut(),
+            &mut cleaner,
+            pids,
+        );
     }
     // Init kills everything and exits when its socket closes.
     drop(to_init);
@@ -76,11 +96,47 @@ fn enter_namespaces(config: &KeeperConfig) -> io::Result<()> {
     if config.user_namespace {
         sys::unshare(sys::ns::USER)?;
         let (uid, gid) = config.outer_ids;
+        // Sandboxes run as nobody; package programs as the judge's user.
+        let (inner_uid, inner_gid) = match config.view {
+            Some(_) => (RUN_ID, RUN_ID),
+            None => (uid, gid),
+        };
         std::fs::write("/proc/self/setgroups", "deny")?;
-        std::fs::write("/proc/self/uid_map", format!("{RUN_ID} {uid} 1"))?;
-        std::fs::write("/proc/self/gid_map", format!("{RUN_ID} {gid} 1"))?;
+        std::fs::write("/proc/self/uid_map", format!("{inner_uid} {uid} 1"))?;
+        std::fs::write("/proc/self/gid_map", format!("{inner_gid} {gid} 1"))?;
     }
-    sys::unshare(sys::ns::MOUNT | sys::ns::PID | sys::ns::NET | sys::ns::IPC | sys::ns::UTS)
+    match config.view {
+        Some(_) => {
+            sys::unshare(sys::ns::MOUNT | sys::ns::PID | sys::ns::NET | sys::ns::IPC | sys::ns::UTS)
+        }
+        None => sys::unshare(sys::ns::PID | sys::ns::IPC),
+    }
+}
+
+/// How the supervisor finds a run's process in its /proc (to read its CPU
+/// time when there is no cgroup).
+#[derive(Debug, Clone, Copy)]
+enum Pids {
+    /// /proc is the namespace's: the pid init reports.
+    Namespace,
+    /// /proc is the host's: the run is the child of init (this host pid).
+    ChildrenOf(i32),
+}
+
+impl Pids {
+    /// The run's CPU time so far, from /proc.
+    fn cpu_time(self, reported: i32) -> Duration {
+        let pid = match self {
+            Pids::Namespace => Some(reported),
+            Pids::ChildrenOf(init) => {
+                std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+                    .ok()
+                    .and_then(|list| list.split_whitespace().next()?.parse().ok())
+            }
+        };
+        pid.and_then(|pid: i32| sys::cpu_time_so_far(pid as u32))
+            .unwrap_or_default()
+    }
 }
 
 fn serve(
@@ -89,6 +145,7 @@ fn serve(
     config: &KeeperConfig,
     mut counters: Option<&mut cgroup::Counters>,
     cleaner: &mut Cleaner,
+    pids: Pids,
 ) {
     let mut buf = vec![0u8; MAX_MESSAGE];
     loop {
@@ -108,6 +165,7 @@ fn serve(
                     fds,
                     counters.as_deref_mut(),
                     cleaner,
+                    pids,
                 ) {
                     Ok(Some(r)) => r,
                     Ok(None) => return, // the judge went away
@@ -131,6 +189,7 @@ fn serve(
 
 /// Runs one job through init; `Ok(None)` when the judge closed the socket
 /// meanwhile. An `Err` means the keeper cannot be trusted with another job.
+#[expect(clippy::too_many_arguments, reason = "one job's whole context")]
 fn run_job(
     judge: &OwnedFd,
     init: &OwnedFd,
@@ -139,6 +198,7 @@ fn run_job(
     fds: Vec<OwnedFd>,
     mut counters: Option<&mut cgroup::Counters>,
     cleaner: &mut Cleaner,
+    pids: Pids,
 ) -> io::Result<Option<JobResult>> {
     if let Some(counters) = counters.as_deref_mut() {
         if let Err(e) = counters.prepare(job.memory, job.pids) {
@@ -190,7 +250,7 @@ fn run_job(
         if stopped.is_none() {
             let cpu = match counters.as_deref() {
                 Some(c) => Duration::from_nanos(c.cpu_ns().unwrap_or(0)),
-                None => sys::cpu_time_so_far(pid as u32).unwrap_or_default(),
+                None => pids.cpu_time(pid),
             };
             if cpu > job.cpu_limit {
                 kill()?;
@@ -229,17 +289,14 @@ fn run_job(
 /// when a run left nothing.
 struct Cleaner {
     sysv: Vec<(sys::IpcKind, std::fs::File)>,
-    /// /tmp and /dev/shm, with their mount options.
+    /// /tmp and /dev/shm, with their mount options (with a view).
     tmpfs: Vec<(&'static str, String, std::fs::File)>,
-    mqueue: std::fs::File,
+    /// /dev/mqueue (with a view).
+    mqueue: Option<std::fs::File>,
 }
 
 impl Cleaner {
     fn open(config: &KeeperConfig) -> io::Result<Cleaner> {
-        let options = format!(
-            "size={},nr_inodes={TMP_INODES},mode=1777",
-            config.view.tmp_size
-        );
         let sysv = [
             (sys::IpcKind::SharedMemory, "/proc/sysvipc/shm"),
             (sys::IpcKind::MessageQueue, "/proc/sysvipc/msg"),
@@ -248,6 +305,14 @@ impl Cleaner {
         .into_iter()
         .map(|(kind, path)| Ok((kind, std::fs::File::open(path)?)))
         .collect::<io::Result<_>>()?;
+        let Some(view) = &config.view else {
+            return Ok(Cleaner {
+                sysv,
+                tmpfs: Vec::new(),
+                mqueue: None,
+            });
+        };
+        let options = format!("size={},nr_inodes={TMP_INODES},mode=1777", view.tmp_size);
         let tmpfs = ["/tmp", "/dev/shm"]
             .into_iter()
             .map(|path| Ok((path, options.clone(), open_dir(path)?)))
@@ -255,7 +320,7 @@ impl Cleaner {
         Ok(Cleaner {
             sysv,
             tmpfs,
-            mqueue: open_dir("/dev/mqueue")?,
+            mqueue: Some(open_dir("/dev/mqueue")?),
         })
     }
 
@@ -276,13 +341,15 @@ impl Cleaner {
                 return Err(format!("{kind:?} objects {left:?} could not be removed"));
             }
         }
-        if !sys::dir_is_empty(&self.mqueue).unwrap_or(false) {
-            for entry in std::fs::read_dir("/dev/mqueue").map_err(|e| e.to_string())? {
-                let entry = entry.map_err(|e| e.to_string())?;
-                let _ = std::fs::remove_file(entry.path());
-            }
-            if !sys::dir_is_empty(&self.mqueue).unwrap_or(false) {
-                return Err("message queues in /dev/mqueue could not be removed".into());
+        if let Some(mqueue) = &self.mqueue {
+            if !sys::dir_is_empty(mqueue).unwrap_or(false) {
+                for entry in std::fs::read_dir("/dev/mqueue").map_err(|e| e.to_string())? {
+                    let entry = entry.map_err(|e| e.to_string())?;
+                    let _ = std::fs::remove_file(entry.path());
+                }
+                if !sys::dir_is_empty(mqueue).unwrap_or(false) {
+                    return Err("message queues in /dev/mqueue could not be removed".into());
+                }
             }
         }
         for (path, options, dir) in &mut self.tmpfs {

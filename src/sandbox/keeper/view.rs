@@ -16,7 +16,9 @@ use super::{sys, KeeperConfig, BUILD_MOUNT, DEVICES, RUN_ID, TMP_INODES, WORK_MO
 pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
     use sys::mnt::*;
     let root = &config.root_dir;
-    let view = &config.view;
+    let Some(view) = &config.view else {
+        return join_cgroup(config);
+    };
     sys::mount(None, Path::new("/"), None, REC | PRIVATE, None)?;
     sys::mount(
         Some(Path::new("tmpfs")),
@@ -98,10 +100,20 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
             )?;
         }
     }
-    // Join the slot's cgroup once: every run is started from here and so
-    // born in it. Moving a task per run would take cgroup v1's global
-    // threadgroup lock (an RCU sync) on every run. Init must never be the
-    // OOM killer's choice.
+    join_cgroup(config)?;
+    sys::mount(None, root, None, REMOUNT | RDONLY | NOSUID | NODEV, None)?;
+    sys::pivot_into(root)?;
+    let _ = sys::set_hostname("judge");
+    // The private /tmp (and working directory of runs): mounted once, and
+    // mounted afresh after a run that left something in it.
+    mount_tmpfs(Path::new("/tmp"), &tmp_options)
+}
+
+/// Joins the slot's cgroup, once: every run is started from here and so born
+/// in it. Moving a task per run would take cgroup v1's global threadgroup
+/// lock (an RCU sync) on every run. Init must never be the OOM killer's
+/// choice.
+pub(super) fn join_cgroup(config: &KeeperConfig) -> io::Result<()> {
     if let Some((_, dirs)) = &config.cgroup {
         for dir in dirs {
             let procs = dir.join("cgroup.procs");
@@ -113,12 +125,7 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
         // the maximum anyway, so the OOM killer always picks them first.
         let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
     }
-    sys::mount(None, root, None, REMOUNT | RDONLY | NOSUID | NODEV, None)?;
-    sys::pivot_into(root)?;
-    let _ = sys::set_hostname("judge");
-    // The private /tmp (and working directory of runs): mounted once, and
-    // mounted afresh after a run that left something in it.
-    mount_tmpfs(Path::new("/tmp"), &tmp_options)
+    Ok(())
 }
 
 /// Mounts a tmpfs with `options` at `target` (nosuid, nodev).
