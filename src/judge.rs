@@ -574,7 +574,7 @@ impl Judge {
             wall.as_micros()
         );
         Ok(Key::of(&[
-            b"result-v1",
+            b"result-v2",
             exe.key.as_str().as_bytes(),
             test.input_key.as_str().as_bytes(),
             answer_key.as_str().as_bytes(),

@@ -183,9 +183,9 @@ fn network_fixture_does_detect_a_reachable_listener() {
 
 /// A run leaves every kind of state a slot could keep (System V IPC, POSIX
 /// message queues and shared memory, files in /tmp, a copy of its input, a
-/// deep tree of unreadable directories); the next run in the same slot (one
-/// job) finds none of it, and is charged for none of it: its memory and CPU
-/// time are its own.
+/// deep tree of unreadable directories, a key in its uid's keyring); the
+/// next run in the same slot (one job) finds none of it, and is charged for
+/// none of it: its memory and CPU time are its own.
 #[test]
 fn a_slot_keeps_nothing_from_one_run_to_the_next() {
     let workspace = Workspace::new();
@@ -198,6 +198,8 @@ fn a_slot_keeps_nothing_from_one_run_to_the_next() {
         &hostile("find-state.c"),
         &hostile("leave-state.c"),
         &hostile("find-state.c"),
+        &hostile("leave-key.c"),
+        &hostile("find-key.c"),
         "--tests",
         "sample-1",
         "-j",
@@ -206,10 +208,13 @@ fn a_slot_keeps_nothing_from_one_run_to_the_next() {
         "json",
     ]);
     let reports = judged.reports();
-    assert_eq!(reports.len(), 4, "{judged:#?}");
+    assert_eq!(reports.len(), 6, "{judged:#?}");
     for (i, report) in reports.iter().enumerate() {
         let test = &tests_of(report)[0];
         assert_eq!(report["verdict"], "AC", "run {i}: {test}");
+        if i >= 4 {
+            continue; // the keyring pair: its verdict says it all
+        }
         if i % 2 == 1 {
             // The leaver's 40 MiB of shared memory, 2000 directories and
             // files are not the finder's.
@@ -428,6 +433,8 @@ fn contained_as_an_unprivileged_user() {
         "host-sockets.c",
         "leave-state.c",
         "find-state.c",
+        "leave-key.c",
+        "find-key.c",
     ];
     let output = std::process::Command::new("runuser")
         .args(["-u", &user, "--"])
@@ -460,7 +467,7 @@ fn contained_as_an_unprivileged_user() {
         "{stderr}"
     );
     let got = verdicts(&reports);
-    let want: [(&str, &[&str]); 9] = [
+    let want: [(&str, &[&str]); 10] = [
         ("fork-bomb.c", &["RE", "TLE"]),
         ("memory-bomb.c", &["MLE"]),
         ("daemon.c", &["AC"]),
@@ -469,8 +476,9 @@ fn contained_as_an_unprivileged_user() {
         ("sigpipe.c", &["RE"]),
         ("peek-builds.c", &["AC"]),
         ("host-sockets.c", &["AC"]),
-        // After leave-state.c, in the same slot (one job).
+        // After leave-state.c and leave-key.c, in the same slot (one job).
         ("find-state.c", &["AC"]),
+        ("find-key.c", &["AC"]),
     ];
     for (file, allowed) in want {
         let (_, verdict, message) = got.iter().find(|(f, _, _)| f == file).unwrap();

@@ -114,6 +114,11 @@ fn run(
         job.processes,
         config.cgroup.is_some(),
     )?;
+    // Runs and compilations, not package programs (trusted).
+    let plan = match config.view {
+        Some(_) => plan.restrict_syscalls(),
+        None => plan,
+    };
     let start = Instant::now();
     let spawned = sys::spawn(&plan, stack)?;
     drop(fds);
