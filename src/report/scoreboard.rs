@@ -94,8 +94,11 @@ pub fn render_text(results: &Results) -> String {
     out
 }
 
+/// HTML-escaped, with control characters shown escaped as in the text
+/// renderers (the file may be printed on a terminal too).
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
+    super::printable(s)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
