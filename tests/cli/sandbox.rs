@@ -76,7 +76,8 @@ fn compilers_cannot_read_root_only_files_or_the_judges_environment() {
 }
 
 /// Python's syntax check imports modules of the standard library; a
-/// submission named like one of them must not be imported (and so run) then.
+/// submission named like one of them must not be imported (and so run) then,
+/// nor import itself when it runs (its name must not change its verdict).
 #[test]
 fn a_python_file_named_like_a_library_module_does_not_run_at_compile_time() {
     let workspace = Workspace::new();
@@ -86,17 +87,19 @@ fn a_python_file_named_like_a_library_module_does_not_run_at_compile_time() {
         "run",
         "acwing-891",
         &hostile("pymodule/traceback.py"),
+        &hostile("pymodule/random.py"),
         "--tests",
         "sample-1",
         "--format",
         "json",
     ]);
-    let report = judged.report();
-    assert_eq!(report["verdict"], "AC", "{report}");
-    assert!(
-        !str_field(&report["compile"], "message").contains("imported at compile time"),
-        "{report}"
-    );
+    for report in judged.reports() {
+        assert_eq!(report["verdict"], "AC", "{report}");
+        assert!(
+            !str_field(&report["compile"], "message").contains("imported at compile time"),
+            "{report}"
+        );
+    }
     assert!(!Path::new("/tmp/judge-pwned-compile-4711").exists());
 }
 
