@@ -854,9 +854,6 @@ pub struct SpawnPlan {
     /// to one CPU ([`pin_this_thread`]) starts its children with the CPUs it
     /// had before.
     cpus: Option<CpuSet>,
-    /// The seccomp filter installed just before exec (see
-    /// [`SpawnPlan::restrict_syscalls`]).
-    seccomp: Option<Vec<libc::sock_filter>>,
 }
 
 impl SpawnPlan {
@@ -920,19 +917,7 @@ impl SpawnPlan {
             errno: std::sync::atomic::AtomicI32::new(0),
             gate: -1,
             cpus: cpus_before_pin(),
-            seccomp: None,
         })
-    }
-
-    /// The child execs under a seccomp filter that makes the kernel's
-    /// keyrings, io_uring, userfaultfd, perf events and bpf unavailable
-    /// (ENOSYS), and every system call of another ABI (32-bit, x32). The
-    /// keyring of a uid outlives its processes (a run could leave a key for
-    /// the next one); the others are kernel attack surface no contest
-    /// program needs.
-    pub fn restrict_syscalls(mut self) -> Self {
-        self.seccomp = Some(seccomp_filter());
-        self
     }
 
     /// The child leads a new process group (killed as one).
@@ -1099,20 +1084,6 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
                 }
             }
         }
-        if let Some(filter) = &plan.seccomp {
-            let program = libc::sock_fprog {
-                len: filter.len() as libc::c_ushort,
-                filter: filter.as_ptr() as *mut libc::sock_filter,
-            };
-            if libc::prctl(
-                libc::PR_SET_SECCOMP,
-                libc::SECCOMP_MODE_FILTER,
-                &program as *const libc::sock_fprog,
-            ) < 0
-            {
-                return fail(plan);
-            }
-        }
         libc::execve(
             plan.program.as_ptr(),
             plan.argv_ptrs.as_ptr(),
@@ -1122,8 +1093,39 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
     }
 }
 
-/// The seccomp filter of [`SpawnPlan::restrict_syscalls`], as classic BPF
-/// over `struct seccomp_data` (nr at offset 0, arch at offset 4).
+/// Puts the calling process (single-threaded) and everything it starts from
+/// now on under a seccomp filter that makes the kernel's keyrings, io_uring,
+/// userfaultfd, perf events and bpf unavailable (ENOSYS), and every system
+/// call of another ABI (32-bit, x32). The keyring of a uid outlives its
+/// processes (a run could leave a key for the next one); the rest is kernel
+/// attack surface no contest program needs. Filters are inherited by
+/// children and kept across exec: a keeper's init installs it once (attaching
+/// one costs about 100 us here, for the JIT), and every run starts under it.
+pub fn restrict_syscalls() -> io::Result<()> {
+    let filter = seccomp_filter();
+    let program = libc::sock_fprog {
+        len: filter.len() as libc::c_ushort,
+        filter: filter.as_ptr() as *mut libc::sock_filter,
+    };
+    // Without SPEC_ALLOW the kernel may also force speculation mitigations
+    // on the filtered processes (an IBPB at every switch to them), which
+    // costs every run time and protects nothing they hold.
+    const SECCOMP_FILTER_FLAG_SPEC_ALLOW: libc::c_ulong = 1 << 2;
+    // SAFETY: a valid filter program that outlives the call (the kernel
+    // copies it).
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            SECCOMP_FILTER_FLAG_SPEC_ALLOW,
+            &program as *const libc::sock_fprog,
+        )
+    };
+    check(rc as libc::c_int).map(|_| ())
+}
+
+/// The seccomp filter of [`restrict_syscalls`], as classic BPF over `struct
+/// seccomp_data` (nr at offset 0, arch at offset 4).
 fn seccomp_filter() -> Vec<libc::sock_filter> {
     #[cfg(target_arch = "x86_64")]
     const ARCH: u32 = 0xc000_003e; // AUDIT_ARCH_X86_64

@@ -34,8 +34,10 @@ pub(super) struct Ended {
 
 /// Runs init until the supervisor goes away; the exit code.
 pub(super) fn main(supervisor: &OwnedFd, config: &KeeperConfig) -> i32 {
+    // Runs and compilations start under the seccomp filter, installed here
+    // once; package programs (trusted) do not.
     let built = match &config.view {
-        Some(_) => view::build(config),
+        Some(_) => view::build(config).and_then(|()| sys::restrict_syscalls()),
         None => view::join_cgroup(config),
     };
     if let Err(e) = built {
@@ -114,11 +116,6 @@ fn run(
         job.processes,
         config.cgroup.is_some(),
     )?;
-    // Runs and compilations, not package programs (trusted).
-    let plan = match config.view {
-        Some(_) => plan.restrict_syscalls(),
-        None => plan,
-    };
     let start = Instant::now();
     let spawned = sys::spawn(&plan, stack)?;
     drop(fds);
@@ -130,7 +127,11 @@ fn run(
             return send(supervisor, &report).map(|()| true);
         }
     };
-    send(supervisor, &Report::Started(child))?;
+    // The supervisor needs the pid only to read the run's CPU time when
+    // there is no cgroup.
+    if config.cgroup.is_none() {
+        send(supervisor, &Report::Started(child))?;
+    }
     let exited = sys::pidfd_open(child)?;
     let mut message = [0u8; 16];
     loop {

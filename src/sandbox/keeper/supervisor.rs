@@ -213,18 +213,19 @@ fn run_job(
     drop(fds);
     let start = Instant::now();
     let mut buf = vec![0u8; 4096];
-    let pid = match receive::<Report>(init, &mut buf)? {
-        Some(Report::Started(pid)) => pid,
-        Some(Report::NotStarted(error)) => {
-            return Ok(Some(JobResult {
-                spawn_error: Some(error),
-                broken: cleaner.clean().err(),
-                ..JobResult::default()
-            }))
+    // Init reports the run's pid only when it is needed to read its CPU
+    // time (no cgroup): one hand-over less per run.
+    let mut pid = None;
+    if counters.is_none() {
+        match receive::<Report>(init, &mut buf)? {
+            Some(Report::Started(started)) => pid = Some(started),
+            Some(Report::NotStarted(error)) => return Ok(Some(not_started(error, cleaner))),
+            Some(Report::Ended(_)) => {
+                return Err(io::Error::other("init ended a job never started"))
+            }
+            None => return Err(io::Error::other("the sandbox's init exited")),
         }
-        Some(Report::Ended(_)) => return Err(io::Error::other("init ended a job never started")),
-        None => return Err(io::Error::other("the sandbox's init exited")),
-    };
+    }
     let tick = (job.cpu_limit / 10).clamp(Duration::from_millis(5), Duration::from_millis(50));
     let mut stopped = None;
     let mut message = [0u8; 16];
@@ -250,7 +251,7 @@ fn run_job(
         if stopped.is_none() {
             let cpu = match counters.as_deref() {
                 Some(c) => Duration::from_nanos(c.cpu_ns().unwrap_or(0)),
-                None => pids.cpu_time(pid),
+                None => pid.map(|pid| pids.cpu_time(pid)).unwrap_or_default(),
             };
             if cpu > job.cpu_limit {
                 kill()?;
@@ -263,6 +264,9 @@ fn run_job(
     }
     let ended: Ended = match receive::<Report>(init, &mut buf)? {
         Some(Report::Ended(ended)) => ended,
+        Some(Report::NotStarted(error)) if pid.is_none() => {
+            return Ok(Some(not_started(error, cleaner)))
+        }
         Some(_) => return Err(io::Error::other("init reported a job twice")),
         None => return Err(io::Error::other("the sandbox's init exited")),
     };
@@ -280,6 +284,15 @@ fn run_job(
     }))
 }
 
+/// The result of a job whose program could not be started.
+fn not_started(error: String, cleaner: &mut Cleaner) -> JobResult {
+    JobResult {
+        spawn_error: Some(error),
+        broken: cleaner.clean().err(),
+        ..JobResult::default()
+    }
+}
+
 /// What the supervisor checks and clears after every job, so that no run
 /// finds anything of the one before: System V IPC objects (listed in
 /// /proc/sysvipc, which shows the namespace's own), POSIX message queues
@@ -293,6 +306,10 @@ struct Cleaner {
     tmpfs: Vec<(&'static str, String, std::fs::File)>,
     /// /dev/mqueue (with a view).
     mqueue: Option<std::fs::File>,
+    /// The size an empty directory has on tmpfs and the mqueue file system,
+    /// when checked at the start to grow with every entry: then one fstat
+    /// tells that a directory is empty.
+    empty_size: Option<u64>,
 }
 
 impl Cleaner {
@@ -310,18 +327,32 @@ impl Cleaner {
                 sysv,
                 tmpfs: Vec::new(),
                 mqueue: None,
+                empty_size: None,
             });
         };
         let options = format!("size={},nr_inodes={TMP_INODES},mode=1777", view.tmp_size);
-        let tmpfs = ["/tmp", "/dev/shm"]
+        let tmpfs: Vec<(&str, String, std::fs::File)> = ["/tmp", "/dev/shm"]
             .into_iter()
             .map(|path| Ok((path, options.clone(), open_dir(path)?)))
             .collect::<io::Result<_>>()?;
+        let mqueue = open_dir("/dev/mqueue")?;
         Ok(Cleaner {
+            empty_size: empty_size(&tmpfs[0].2, &mqueue),
             sysv,
             tmpfs,
-            mqueue: Some(open_dir("/dev/mqueue")?),
+            mqueue: Some(mqueue),
         })
+    }
+
+    /// Whether the directory open at `dir` (empty when the keeper started)
+    /// has no entry.
+    fn is_empty(&self, dir: &std::fs::File) -> bool {
+        if let (Some(empty), Ok(meta)) = (self.empty_size, dir.metadata()) {
+            if meta.len() == empty {
+                return true;
+            }
+        }
+        sys::dir_is_empty(dir).unwrap_or(false)
     }
 
     /// Clears everything a run may have left; `Err` says what could not be.
@@ -342,7 +373,7 @@ impl Cleaner {
             }
         }
         if let Some(mqueue) = &self.mqueue {
-            if !sys::dir_is_empty(mqueue).unwrap_or(false) {
+            if !self.is_empty(mqueue) {
                 for entry in std::fs::read_dir("/dev/mqueue").map_err(|e| e.to_string())? {
                     let entry = entry.map_err(|e| e.to_string())?;
                     let _ = std::fs::remove_file(entry.path());
@@ -352,8 +383,11 @@ impl Cleaner {
                 }
             }
         }
+        let empty_size = self.empty_size;
         for (path, options, dir) in &mut self.tmpfs {
-            if sys::dir_is_empty(dir).unwrap_or(false) {
+            if empty_size.is_some_and(|size| dir.metadata().is_ok_and(|m| m.len() == size))
+                || sys::dir_is_empty(dir).unwrap_or(false)
+            {
                 continue;
             }
             // A fresh tmpfs: the old one (and its pages, charged to the
@@ -370,6 +404,28 @@ impl Cleaner {
     }
 }
 
+/// The size of the empty directories `tmp` (a tmpfs) and `mqueue`, if both
+/// have it and a file added to each makes it grow (checked here, with a file
+/// made and removed in each): then that size means empty. `None` (always
+/// list the directory) otherwise.
+fn empty_size(tmp: &std::fs::File, mqueue: &std::fs::File) -> Option<u64> {
+    let size = |dir: &std::fs::File| dir.metadata().ok().map(|m| m.len());
+    let empty = size(tmp)?;
+    if size(mqueue)? != empty || !sys::dir_is_empty(tmp).ok()? {
+        return None;
+    }
+    let probe = |dir: &str, file: &std::fs::File| -> Option<()> {
+        let path = format!("{dir}/.judge-size-probe");
+        std::fs::File::create(&path).ok()?;
+        let grown = size(file);
+        std::fs::remove_file(&path).ok()?;
+        (grown? > empty && size(file)? == empty).then_some(())
+    };
+    probe("/tmp", tmp)?;
+    probe("/dev/mqueue", mqueue)?;
+    Some(empty)
+}
+
 fn open_dir(path: &str) -> io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
@@ -381,14 +437,18 @@ fn open_dir(path: &str) -> io::Result<std::fs::File> {
 /// The ids of the objects a /proc/sysvipc file lists (its second column),
 /// read from its start through a descriptor kept open.
 fn sysv_ids(file: &std::fs::File) -> io::Result<Vec<i32>> {
-    let mut buf = vec![0u8; 64 << 10];
+    // One read gives the whole listing when it is short (a header line: the
+    // usual case); a longer one is read to its end.
+    let mut buf = [0u8; 4096];
     let mut text = Vec::new();
     loop {
         let n = sys::pread_at(file, &mut buf, text.len() as u64)?;
-        if n == 0 {
+        text.extend_from_slice(&buf[..n]);
+        let header_only =
+            text.iter().filter(|&&b| b == b'\n').count() == 1 && text.ends_with(b"\n");
+        if n == 0 || header_only {
             break;
         }
-        text.extend_from_slice(&buf[..n]);
     }
     Ok(String::from_utf8_lossy(&text)
         .lines()
