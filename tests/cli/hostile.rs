@@ -373,6 +373,61 @@ fn a_thousand_runs_leave_nothing_behind() {
     assert_eq!(leftovers_of(pid), Vec::<PathBuf>::new());
 }
 
+/// A keeper that dies (here: killed from outside, as an OOM kill would) is
+/// replaced and its run tried again: the judging goes on and every test
+/// still gets its verdict.
+#[test]
+fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
+    if !is_root() {
+        eprintln!("skipped: needs root to find and kill the keepers");
+        return;
+    }
+    let _heavy = crate::support::cpu_heavy();
+    let workspace = Workspace::with_limits("wall_factor = 30\n");
+    let problem = crate::support::problem("many");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .current_dir(repo())
+        .arg("--config")
+        .arg(workspace.config_path())
+        .args(["--isolation", "strict", "run", &problem, "-j", "2"])
+        .arg(format!("{problem}/echo.c"))
+        .args(["--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let pid = child.id();
+    let killer = std::thread::spawn(move || {
+        let mut killed = 0;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while killed < 5 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(150));
+            let found = std::process::Command::new("pgrep")
+                .args(["-P", &pid.to_string(), "-f", "__sandbox-keeper"])
+                .output()
+                .expect("run pgrep");
+            if let Some(keeper) = String::from_utf8_lossy(&found.stdout)
+                .split_whitespace()
+                .next()
+            {
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", keeper])
+                    .status();
+                killed += 1;
+            }
+        }
+        killed
+    });
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    let status = child.wait().unwrap();
+    let killed = killer.join().unwrap();
+    assert!(killed >= 3, "only {killed} keepers were found to kill");
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    let report: Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["verdict"], "AC");
+    assert_eq!(tests_of(&report).len(), 1000);
+}
+
 /// The containment suite again, as an unprivileged user (set up by .ci/run):
 /// the judge must work without root, at the `namespaces` level.
 #[test]
