@@ -108,11 +108,7 @@ fn a_python_file_named_like_a_library_module_does_not_run_at_compile_time() {
 /// CE message.
 #[test]
 fn compilers_run_unprivileged_with_a_fixed_environment_and_limited_files() {
-    let workspace = Workspace::with_config(
-        "compile_disk = \"32MiB\"\n",
-        "[languages.probe]\nextensions = [\"probe\"]\ncompile = \"sh {src}\"\n\
-         run = \"{exe}\"\nversion = \"sh -c true\"\n",
-    );
+    let workspace = Workspace::with_config("compile_disk = \"32MiB\"\n", PROBE_LANGUAGE);
     // The paths it must not see, written into the script (it gets no
     // environment of the judge's to learn them from).
     let script = std::fs::read_to_string(repo().join(hostile("compile-probe.sh")))
@@ -188,7 +184,7 @@ fn compilers_run_unprivileged_with_a_fixed_environment_and_limited_files() {
 /// the CE message): nothing outside the allow-list is readable, no IPC
 /// endpoint or device but the allowed ones is visible, and nothing of the
 /// processes that run them is readable.
-fn walk_views(judge: impl Fn(&[&str]) -> crate::support::Judged, walker: &str, compiled: &str) {
+fn walk_views(judge: &impl Fn(&[&str]) -> crate::support::Judged, walker: &str, compiled: &str) {
     let judged = judge(&[
         "run",
         "tests/fixtures/problems/open-view",
@@ -219,6 +215,10 @@ fn walk_views(judge: impl Fn(&[&str]) -> crate::support::Judged, walker: &str, c
     );
 }
 
+const PROBE_LANGUAGE: &str =
+    "[languages.probe]\nextensions = [\"probe\"]\ncompile = \"sh {src}\"\n\
+     run = \"{exe}\"\nversion = \"sh -c true\"\n";
+
 const WALK_LANGUAGE: &str = "[languages.walk]\nextensions = [\"walk\"]\n\
      compile = \"python3 -I {src} fail\"\nrun = \"{exe}\"\nversion = \"python3 --version\"\n";
 
@@ -228,7 +228,7 @@ fn runs_and_compilations_see_only_an_allow_list() {
     let compiled = workspace.path().join("view.walk");
     std::fs::copy(repo().join(hostile("walk-view.py")), &compiled).unwrap();
     walk_views(
-        |args| {
+        &|args| {
             let mut all = vec!["--isolation", isolation()];
             all.extend_from_slice(args);
             workspace.judge(all)
@@ -262,7 +262,15 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
     .unwrap();
     std::fs::copy(repo().join(hostile("walk-view.py")), root.join("view.walk")).unwrap();
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
-    std::fs::write(root.join("judge.toml"), WALK_LANGUAGE).unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        format!("{WALK_LANGUAGE}{PROBE_LANGUAGE}"),
+    )
+    .unwrap();
+    let script = std::fs::read_to_string(repo().join(hostile("compile-probe.sh")))
+        .unwrap()
+        .replace("\"$JUDGE_TEST_WORKSPACE\"", &root.display().to_string());
+    std::fs::write(root.join("probe.probe"), script).unwrap();
     let chown = std::process::Command::new("chown")
         .args(["-R", &user])
         .arg(root)
@@ -276,7 +284,8 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
         .unwrap();
     let judge = |args: &[&str]| {
         let output = std::process::Command::new("runuser")
-            .args(["-u", &user, "--"])
+            .args(["-u", &user, "--", "env"])
+            .arg(format!("{}={}", SECRET.0, SECRET.1))
             .arg(root.join("judge"))
             .args(
                 args.iter()
@@ -291,5 +300,36 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         }
     };
-    walk_views(judge, "walk-view.py", "view.walk");
+    walk_views(&judge, "walk-view.py", "view.walk");
+    // What a compiler can do, as the unprivileged user.
+    let judged = judge(&[
+        "run",
+        "tests/fixtures/problems/open-view",
+        "probe.probe",
+        "--format",
+        "json",
+    ]);
+    let report = judged.report();
+    let message = str_field(&report["compile"], "message");
+    for line in [
+        "CapEff: 0000000000000000",
+        "NoNewPrivs: 1",
+        "secret: absent",
+        "wrote: /judge/work",
+    ] {
+        assert!(
+            message.lines().any(|l| l.trim() == line),
+            "missing `{line}` in:\n{message}"
+        );
+    }
+    assert!(message.starts_with("uid=65534 gid=65534"), "{message}");
+    for forbidden in [
+        "sees:",
+        "wrote: /etc",
+        "wrote: /usr",
+        "unmounted",
+        "remounted",
+    ] {
+        assert!(!message.contains(forbidden), "`{forbidden}` in:\n{message}");
+    }
 }
