@@ -1114,8 +1114,8 @@ pub enum Profile {
     },
     /// A package program (generator, validator, reference, checker): trusted,
     /// so it runs as the judge's user in the host's file system, but in a pid
-    /// namespace (everything it starts dies with it), an ipc namespace and a
-    /// cgroup of its own, like a run.
+    /// namespace (everything it starts dies with it) and an ipc namespace of
+    /// its own.
     Package,
 }
 
@@ -1519,12 +1519,14 @@ impl Shared {
         let index = self
             .next_index
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let slot = match &self.cgroups {
-            Some((version, dirs)) => Some(
+        // Package programs get no cgroup: they are trusted, and neither
+        // their memory nor the CPU of their children is judged.
+        let slot = match (&self.cgroups, profile) {
+            (Some((version, dirs)), Profile::Submission | Profile::Compile { .. }) => Some(
                 cgroup::SlotDirs::create(*version, dirs, index)
                     .map_err(|e| format!("cannot create a cgroup: {e}"))?,
             ),
-            None => None,
+            _ => None,
         };
         let root_dir = isolated::root_dir(runtime.path(), index)
             .map_err(|e| format!("cannot create the sandbox root: {e}"))?;
@@ -1752,7 +1754,9 @@ impl Shared {
                     format!("cannot copy the compilation's files out of the sandbox: {e}"),
                 ))
             })?;
-        } else if let (Some(pool), None) = (pool, &result.broken) {
+        } else if let Some(pool) = pool {
+            // A keeper that could not clean up after this run exits; its
+            // next job then fails and is run again by a new keeper.
             pool.lock().expect("not poisoned").push(keeper);
         }
         if let Some(error) = result.spawn_error {

@@ -129,7 +129,7 @@ fn run(
     };
     // The supervisor needs the pid only to read the run's CPU time when
     // there is no cgroup.
-    if config.cgroup.is_none() {
+    if config.cgroup.is_none() && config.view.is_some() {
         send(supervisor, &Report::Started(child))?;
     }
     let exited = sys::pidfd_open(child)?;

@@ -175,9 +175,6 @@ pub struct JobResult {
     pub stopped: Option<Stopped>,
     /// What the run used, from the slot's cgroup.
     pub usage: Option<cgroup::Usage>,
-    /// Why the slot cannot take another job (something the run left could
-    /// not be removed): the judge replaces the keeper. The result stands.
-    pub broken: Option<String>,
 }
 
 /// The keeper's first message: ready, or why not.

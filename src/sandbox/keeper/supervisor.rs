@@ -124,10 +124,11 @@ enum Pids {
 }
 
 impl Pids {
-    /// The run's CPU time so far, from /proc.
-    fn cpu_time(self, reported: i32) -> Duration {
+    /// The run's CPU time so far, from /proc (with the pid init reported,
+    /// when it does).
+    fn cpu_time(self, reported: Option<i32>) -> Duration {
         let pid = match self {
-            Pids::Namespace => Some(reported),
+            Pids::Namespace => reported,
             Pids::ChildrenOf(init) => {
                 std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
                     .ok()
@@ -157,23 +158,12 @@ fn serve(
         }
         let result = match serde_json::from_slice::<Job>(&buf[..n]) {
             Ok(job) if fds.len() == 3 => {
-                match run_job(
-                    judge,
-                    init,
-                    &buf[..n],
-                    &job,
-                    fds,
-                    counters.as_deref_mut(),
-                    cleaner,
-                    pids,
-                ) {
+                let counters = counters.as_deref_mut();
+                match run_job(judge, init, &buf[..n], &job, fds, counters, pids) {
                     Ok(Some(r)) => r,
-                    Ok(None) => return, // the judge went away
-                    Err(e) => JobResult {
-                        spawn_error: Some(format!("sandbox keeper: {e}")),
-                        broken: Some(format!("{e}")),
-                        ..JobResult::default()
-                    },
+                    // The judge went away, or init failed: a keeper that
+                    // exits is replaced, and the job run again.
+                    Ok(None) | Err(_) => return,
                 }
             }
             _ => JobResult {
@@ -184,12 +174,18 @@ fn serve(
         if send(judge, &result).is_err() {
             return;
         }
+        // Off the judge's way: it reads the result meanwhile, and the next
+        // job is taken only once this is done. A slot that cannot be left
+        // clean is given up (the judge then replaces this keeper and runs
+        // its next job elsewhere).
+        if cleaner.clean().is_err() {
+            return;
+        }
     }
 }
 
 /// Runs one job through init; `Ok(None)` when the judge closed the socket
 /// meanwhile. An `Err` means the keeper cannot be trusted with another job.
-#[expect(clippy::too_many_arguments, reason = "one job's whole context")]
 fn run_job(
     judge: &OwnedFd,
     init: &OwnedFd,
@@ -197,7 +193,6 @@ fn run_job(
     job: &Job,
     fds: Vec<OwnedFd>,
     mut counters: Option<&mut cgroup::Counters>,
-    cleaner: &mut Cleaner,
     pids: Pids,
 ) -> io::Result<Option<JobResult>> {
     if let Some(counters) = counters.as_deref_mut() {
@@ -216,10 +211,10 @@ fn run_job(
     // Init reports the run's pid only when it is needed to read its CPU
     // time (no cgroup): one hand-over less per run.
     let mut pid = None;
-    if counters.is_none() {
+    if counters.is_none() && matches!(pids, Pids::Namespace) {
         match receive::<Report>(init, &mut buf)? {
             Some(Report::Started(started)) => pid = Some(started),
-            Some(Report::NotStarted(error)) => return Ok(Some(not_started(error, cleaner))),
+            Some(Report::NotStarted(error)) => return Ok(Some(not_started(error))),
             Some(Report::Ended(_)) => {
                 return Err(io::Error::other("init ended a job never started"))
             }
@@ -251,7 +246,7 @@ fn run_job(
         if stopped.is_none() {
             let cpu = match counters.as_deref() {
                 Some(c) => Duration::from_nanos(c.cpu_ns().unwrap_or(0)),
-                None => pid.map(|pid| pids.cpu_time(pid)).unwrap_or_default(),
+                None => pids.cpu_time(pid),
             };
             if cpu > job.cpu_limit {
                 kill()?;
@@ -264,9 +259,7 @@ fn run_job(
     }
     let ended: Ended = match receive::<Report>(init, &mut buf)? {
         Some(Report::Ended(ended)) => ended,
-        Some(Report::NotStarted(error)) if pid.is_none() => {
-            return Ok(Some(not_started(error, cleaner)))
-        }
+        Some(Report::NotStarted(error)) if pid.is_none() => return Ok(Some(not_started(error))),
         Some(_) => return Err(io::Error::other("init reported a job twice")),
         None => return Err(io::Error::other("the sandbox's init exited")),
     };
@@ -280,15 +273,13 @@ fn run_job(
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,
-        broken: cleaner.clean().err(),
     }))
 }
 
 /// The result of a job whose program could not be started.
-fn not_started(error: String, cleaner: &mut Cleaner) -> JobResult {
+fn not_started(error: String) -> JobResult {
     JobResult {
         spawn_error: Some(error),
-        broken: cleaner.clean().err(),
         ..JobResult::default()
     }
 }
@@ -322,9 +313,12 @@ impl Cleaner {
         .into_iter()
         .map(|(kind, path)| Ok((kind, std::fs::File::open(path)?)))
         .collect::<io::Result<_>>()?;
-        let Some(view) = &config.view else {
+        // Package programs are trusted (only their processes are the
+        // sandbox's), and a compilation's keeper takes one job: nothing to
+        // clean for the next.
+        let Some(view) = config.view.as_ref().filter(|v| v.work.is_none()) else {
             return Ok(Cleaner {
-                sysv,
+                sysv: Vec::new(),
                 tmpfs: Vec::new(),
                 mqueue: None,
                 empty_size: None,
