@@ -282,7 +282,7 @@ pub struct Counters {
     oom_seen: u64,
     /// The refused-fork counter after the last run.
     pids_seen: u64,
-    /// v2: CPU usage at `prepare` (cpu.stat cannot be reset).
+    /// v2: CPU usage at `reset` (cpu.stat cannot be reset).
     cpu_base: u64,
     /// Memory charged to the slot when the run started (the starter's own
     /// pages, page cache read by earlier runs): not the run's.
@@ -361,8 +361,8 @@ impl Counters {
         })
     }
 
-    /// Sets the limits for the next run and resets the counters.
-    pub fn prepare(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+    /// Sets the limits of the next run (written only when they change).
+    pub fn set_limits(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
         let files = &self.files;
         if self.memory_set != Some(memory) {
             let limit = match (memory, self.version) {
@@ -399,6 +399,13 @@ impl Counters {
             write_at(&files.pids, &pids.to_string())?;
             self.pids_set = Some(pids);
         }
+        Ok(())
+    }
+
+    /// Resets the counters for the next run (done as soon as the slot is
+    /// clean, before the next job comes: off the way of its start).
+    pub fn reset(&mut self) -> io::Result<()> {
+        let files = &self.files;
         match self.version {
             Version::V1 => {
                 write_at(&files.peak, "0")?;
@@ -414,12 +421,12 @@ impl Counters {
         Ok(())
     }
 
-    /// CPU time of every process in the slot since `prepare`, ns.
+    /// CPU time of every process in the slot since `reset`, ns.
     pub fn cpu_ns(&self) -> io::Result<u64> {
         Ok(parse_cpu(self.version, &read_at(&self.files.cpu)?).saturating_sub(self.cpu_base))
     }
 
-    /// What the run since `prepare` used.
+    /// What the run since `reset` used.
     pub fn usage(&mut self) -> io::Result<Usage> {
         let cpu_ns = self.cpu_ns()?;
         let files = &self.files;

@@ -76,6 +76,9 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
         Some(_) => Pids::Namespace,
         None => Pids::ChildrenOf(init_pid),
     };
+    if let Some(Err(e)) = counters.as_mut().map(cgroup::Counters::reset) {
+        return fail(&judge, format!("cannot reset the slot's counters: {e}"));
+    }
     if send(&judge, &Ready { error: None }).is_ok() {
         serve(
             &judge,
@@ -177,9 +180,14 @@ fn serve(
         // Off the judge's way: it reads the result meanwhile, and the next
         // job is taken only once this is done. A slot that cannot be left
         // clean is given up (the judge then replaces this keeper and runs
-        // its next job elsewhere).
+        // its next job elsewhere). Then the counters start from zero.
         if cleaner.clean().is_err() {
             return;
+        }
+        if let Some(counters) = counters.as_deref_mut() {
+            if counters.reset().is_err() {
+                return;
+            }
         }
     }
 }
@@ -196,7 +204,7 @@ fn run_job(
     pids: Pids,
 ) -> io::Result<Option<JobResult>> {
     if let Some(counters) = counters.as_deref_mut() {
-        if let Err(e) = counters.prepare(job.memory, job.pids) {
+        if let Err(e) = counters.set_limits(job.memory, job.pids) {
             return Ok(Some(JobResult {
                 spawn_error: Some(format!("cannot set the run's limits: {e}")),
                 ..JobResult::default()
