@@ -287,6 +287,8 @@ pub struct Counters {
     /// Memory charged to the slot when the run started (the starter's own
     /// pages, page cache read by earlier runs): not the run's.
     memory_base: u64,
+    /// Kernel memory charged to the idle slot (see [`Counters::settle`]).
+    kernel_idle: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -301,6 +303,9 @@ struct Files {
     /// `pids.events` (its `max` counter: forks refused at the limit), where
     /// the kernel has it.
     pids_events: Option<fs::File>,
+    /// Kernel memory charged: v1 `memory.kmem.usage_in_bytes`, v2 the
+    /// `kernel` line of `memory.stat`, where the kernel has them.
+    kernel: Option<fs::File>,
 }
 
 /// What a run used, read from its cgroup.
@@ -335,6 +340,7 @@ impl Counters {
                 cpu: rw(file(2, "cpuacct.usage"))?,
                 oom: fs::File::open(file(0, "memory.oom_control"))?,
                 pids_events: fs::File::open(file(1, "pids.events")).ok(),
+                kernel: fs::File::open(file(0, "memory.kmem.usage_in_bytes")).ok(),
             },
             Version::V2 => Files {
                 memory_limit: rw(file(0, "memory.max"))?,
@@ -345,6 +351,7 @@ impl Counters {
                 cpu: fs::File::open(file(0, "cpu.stat"))?,
                 oom: fs::File::open(file(0, "memory.events"))?,
                 pids_events: fs::File::open(file(0, "pids.events")).ok(),
+                kernel: fs::File::open(file(0, "memory.stat")).ok(),
             },
         };
         let oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
@@ -358,7 +365,40 @@ impl Counters {
             pids_seen,
             cpu_base: 0,
             memory_base: 0,
+            kernel_idle: None,
         })
+    }
+
+    /// Kernel memory charged to the slot now, bytes (`None` where the kernel
+    /// does not say).
+    fn kernel_bytes(&self) -> Option<u64> {
+        let text = read_at(self.files.kernel.as_ref()?).ok()?;
+        match self.version {
+            Version::V1 => text.trim().parse().ok(),
+            Version::V2 => keyed(&text, "kernel"),
+        }
+    }
+
+    /// Remembers what the slot holds of kernel memory when idle (its init
+    /// alone), for [`Counters::settle`].
+    pub fn learn_idle(&mut self) {
+        self.kernel_idle = self.kernel_bytes();
+    }
+
+    /// Waits, up to 100 ms, for the kernel memory the last run left charged
+    /// to the slot to go: the kernel frees some of a dead process's memory
+    /// (its kernel stack, its task) only after an RCU grace period. After a
+    /// fork bomb that is megabytes for about 20 ms, which would otherwise
+    /// count against the next run's limit. At once when nothing is left.
+    pub fn settle(&self) {
+        const SLACK: u64 = 1 << 20;
+        let Some(idle) = self.kernel_idle else { return };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(100);
+        while self.kernel_bytes().is_some_and(|k| k > idle + SLACK)
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
     }
 
     /// Sets the limits of the next run (written only when they change).

@@ -76,8 +76,11 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
         Some(_) => Pids::Namespace,
         None => Pids::ChildrenOf(init_pid),
     };
-    if let Some(Err(e)) = counters.as_mut().map(cgroup::Counters::reset) {
-        return fail(&judge, format!("cannot reset the slot's counters: {e}"));
+    if let Some(counters) = counters.as_mut() {
+        counters.learn_idle();
+        if let Err(e) = counters.reset() {
+            return fail(&judge, format!("cannot reset the slot's counters: {e}"));
+        }
     }
     if send(&judge, &Ready { error: None }).is_ok() {
         serve(
@@ -185,6 +188,7 @@ fn serve(
             return;
         }
         if let Some(counters) = counters.as_deref_mut() {
+            counters.settle();
             if counters.reset().is_err() {
                 return;
             }
