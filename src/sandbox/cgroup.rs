@@ -287,8 +287,9 @@ pub struct Counters {
     /// Memory charged to the slot when the run started (the starter's own
     /// pages, page cache read by earlier runs): not the run's.
     memory_base: u64,
-    /// Kernel memory charged to the idle slot (see [`Counters::settle`]).
-    kernel_idle: Option<u64>,
+    /// Kernel memory charged to the slot at the last reset (see
+    /// [`Counters::settle`]).
+    kernel_base: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -365,7 +366,7 @@ impl Counters {
             pids_seen,
             cpu_base: 0,
             memory_base: 0,
-            kernel_idle: None,
+            kernel_base: None,
         })
     }
 
@@ -379,22 +380,19 @@ impl Counters {
         }
     }
 
-    /// Remembers what the slot holds of kernel memory when idle (its init
-    /// alone), for [`Counters::settle`].
-    pub fn learn_idle(&mut self) {
-        self.kernel_idle = self.kernel_bytes();
-    }
-
     /// Waits, up to 100 ms, for the kernel memory the last run left charged
     /// to the slot to go: the kernel frees some of a dead process's memory
-    /// (its kernel stack, its task) only after an RCU grace period. After a
+    /// (its page tables, its task) only after an RCU grace period. After a
     /// fork bomb that is megabytes for about 20 ms, which would otherwise
-    /// count against the next run's limit. At once when nothing is left.
+    /// count against the next run's limit. Measured against what the slot
+    /// held at the last reset: the kernel's caches (directory entries, /proc
+    /// inodes) grow by a few KiB per run and stay, and are no reason to
+    /// wait. At once when nothing is left.
     pub fn settle(&self) {
         const SLACK: u64 = 1 << 20;
-        let Some(idle) = self.kernel_idle else { return };
+        let Some(base) = self.kernel_base else { return };
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(100);
-        while self.kernel_bytes().is_some_and(|k| k > idle + SLACK)
+        while self.kernel_bytes().is_some_and(|k| k > base + SLACK)
             && std::time::Instant::now() < deadline
         {
             std::thread::sleep(std::time::Duration::from_millis(1));
@@ -458,6 +456,7 @@ impl Counters {
             }
         }
         self.memory_base = read_at(&files.current)?.trim().parse().unwrap_or(0);
+        self.kernel_base = self.kernel_bytes();
         Ok(())
     }
 

@@ -77,7 +77,6 @@ pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
         None => Pids::ChildrenOf(init_pid),
     };
     if let Some(counters) = counters.as_mut() {
-        counters.learn_idle();
         if let Err(e) = counters.reset() {
             return fail(&judge, format!("cannot reset the slot's counters: {e}"));
         }
