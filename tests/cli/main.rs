@@ -11,6 +11,7 @@
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
+//! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
 
@@ -21,6 +22,7 @@ mod hostile;
 mod processes;
 mod reports;
 mod sandbox;
+mod snapshots;
 mod stress;
 mod support;
 mod verdicts;
