@@ -10,9 +10,8 @@
 //! and v2 (the unified hierarchy with memory, pids and cpu enabled) are
 //! supported.
 
-use std::fs;
-use std::io;
 use std::path::{Path, PathBuf};
+use std::{fs, io};
 
 /// Which cgroup version a slot uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -178,10 +178,7 @@ impl Keeper {
     /// The socket, registered with the current tokio runtime.
     fn socket(&mut self) -> std::io::Result<&AsyncFd<OwnedFd>> {
         if let Some(fd) = self.unregistered.take() {
-            // SAFETY: `fd` is a socket `start` created and this keeper owns
-            // alone; the AsyncFd takes it over and closes it when dropped.
-            let registered = unsafe { AsyncFd::register(fd) }.map_err(std::io::Error::from)?;
-            self.socket = Some(registered);
+            self.socket = Some(sys::async_fd(fd)?);
         }
         Ok(self.socket.as_ref().expect("registered above"))
     }

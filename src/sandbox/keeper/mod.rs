@@ -34,6 +34,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::program::c_string;
 use super::{cgroup, sys};
 
 /// Where a run's own build directory appears inside the sandbox.
@@ -252,7 +253,7 @@ fn next_message(
 
 /// A job's arguments or environment entries as C strings for exec.
 fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>> {
-    items.iter().map(|a| super::c_string(a)).collect()
+    items.iter().map(|a| c_string(a)).collect()
 }
 
 /// Rewrites host paths in an argument to where they appear inside the sandbox.

@@ -1,0 +1,652 @@
+//! The plain runner: a program in a process group of its own, under
+//! rlimits, watched and reaped by the judge ([`run`]); and runs started ahead
+//! of their turn by a spawner ([`Turn`]). Package programs at the
+//! `rlimit-only` level and submissions under `--isolation none` run this way.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use super::drain::Drains;
+use super::pool::Shared;
+use super::program::{c_string, env_entry, find_in_user_path, minimal_env, resolve_program};
+use super::types::{address_space_backstop, exit_of};
+use super::{
+    isolated, keeper, sys, Environment, Exit, Isolation, LimitHit, RunError, RunOutcome,
+    RunRequest, Stdin,
+};
+
+/// Runs one process to completion under `request.limits`.
+pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
+    run_plain(request, None, &mut Turn::now()).await
+}
+
+/// When a run may start, for runs prepared ahead of their turn (see
+/// [`Sandbox::run_in_turn`]): a future that resolves when the turn comes,
+/// and what it gave (a slot, kept by the caller).
+pub struct Turn<'a, T> {
+    wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
+    given: Option<T>,
+}
+
+impl<'a, T> Turn<'a, T> {
+    /// A turn that comes when `wait` resolves.
+    pub fn when(wait: impl std::future::Future<Output = T> + Send + 'a) -> Self {
+        Turn {
+            wait: Some(Box::pin(wait)),
+            given: None,
+        }
+    }
+
+    /// Whether the turn has come.
+    pub(crate) fn has_come(&self) -> bool {
+        self.wait.is_none()
+    }
+
+    /// Waits for the turn, if it has not come yet.
+    pub(crate) async fn come(&mut self) {
+        if let Some(wait) = self.wait.take() {
+            self.given = Some(wait.await);
+        }
+    }
+
+    /// What the turn gave; `None` if it had already come when made, if the
+    /// run ended (failed) before it came, or if the run gave it back once its
+    /// program was gone (see [`Turn::end`]).
+    pub fn into_given(self) -> Option<T> {
+        self.given
+    }
+
+    /// Gives back what the turn gave (a slot), if anything, and lets the
+    /// next run (waiting for it) start before this one goes on.
+    pub(crate) async fn end(&mut self) {
+        if let Some(given) = self.given.take() {
+            drop(given);
+            tokio::task::yield_now().await;
+        }
+    }
+}
+
+impl Turn<'static, ()> {
+    /// A turn that has already come (and gives nothing).
+    pub fn now() -> Self {
+        Turn {
+            wait: None,
+            given: None,
+        }
+    }
+}
+
+/// How many times a run prepared ahead of its turn is started again when it
+/// was killed before it exec'd, or its spawners were while preparing it (at
+/// the rlimit-only level a run can signal its siblings: the one running
+/// meanwhile).
+const PREPARED_RETRIES: usize = 3;
+
+/// How an attempt of [`run_plain`] ended.
+enum Attempt {
+    Ran(RunOutcome),
+    /// Nothing ran: what was prepared ahead of the run's turn was killed
+    /// before the program could exec. Try again (the turn has come).
+    Again,
+}
+
+/// The plain runner: the program in a process group of its own, under
+/// rlimits, watched and reaped by the judge. With `spawners`, a small
+/// process (a keeper started as a spawner) starts it, as the judge's child
+/// sharing the spawner's memory until it execs: cheap, and its ru_maxrss
+/// starts at the spawner's small footprint; and it is started before its
+/// `turn`, waiting ready to exec until then, so that a turn's start costs
+/// one write. Without, the judge starts it itself when its turn comes, with
+/// a copy of its memory when the run's memory is measured.
+pub(crate) async fn run_plain<T>(
+    request: &RunRequest,
+    spawners: Option<&Shared>,
+    turn: &mut Turn<'_, T>,
+) -> Result<RunOutcome, RunError> {
+    let mut tries = 0;
+    loop {
+        match run_plain_once(request, spawners, turn).await? {
+            Attempt::Ran(outcome) => return Ok(outcome),
+            Attempt::Again if tries < PREPARED_RETRIES => tries += 1,
+            Attempt::Again => return Err(RunError::Watch {
+                program: request.argv[0].to_string_lossy().into_owned(),
+                source: io::Error::other(
+                    "what was started for the program was killed again and again before it ran \
+                         (at the rlimit-only level a run can kill it: hostile code needs a \
+                         stronger level)",
+                ),
+            }),
+        }
+    }
+}
+
+/// One attempt of [`run_plain`].
+async fn run_plain_once<T>(
+    request: &RunRequest,
+    spawners: Option<&Shared>,
+    turn: &mut Turn<'_, T>,
+) -> Result<Attempt, RunError> {
+    let program = request
+        .argv
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let limits = request.limits;
+    let program_path = match request.environment {
+        Environment::Minimal(_) => resolve_program(&request.argv[0]),
+        Environment::Inherit => find_in_user_path(&request.argv[0]),
+    };
+    let env: Vec<(OsString, OsString)> = match &request.environment {
+        Environment::Minimal(extra) => minimal_env(&request.cwd, extra),
+        Environment::Inherit => std::env::vars_os().collect(),
+    };
+    let spawn_err = |source| RunError::Spawn {
+        program: program.clone(),
+        source,
+    };
+    let watch_err = |source| RunError::Watch {
+        program: program.clone(),
+        source,
+    };
+    let cpu_backstop = limits.cpu_time.as_secs() + 1;
+    let rlimits = sys::Rlimits {
+        cpu_seconds: Some(cpu_backstop),
+        address_space: limits
+            .memory
+            .filter(|_| limits.address_space)
+            .map(address_space_backstop),
+        stack: limits.memory,
+        file_size: Some(limits.file_size),
+        open_files: None,
+    };
+    let stdin = open_stdin(&request.stdin, &program)?;
+    let (out_read, out_write) = output_pipe().map_err(watch_err)?;
+    let (err_read, err_write) = output_pipe().map_err(watch_err)?;
+    // The gate a run started ahead of its turn waits on: the child gets the
+    // read end, the judge keeps the write end.
+    let (gate_read, gate) = match spawners {
+        Some(_) if !turn.has_come() => {
+            let (read, write) = sys::pipe().map_err(watch_err)?;
+            (Some(read), Some(std::fs::File::from(write)))
+        }
+        _ => (None, None),
+    };
+    let mut start = Instant::now();
+    let (spawned, lease) = match spawners {
+        Some(shared) => {
+            let job = keeper::Job {
+                argv: std::iter::once(&program_path)
+                    .chain(&request.argv[1..])
+                    .map(|a| a.as_encoded_bytes().to_vec())
+                    .collect(),
+                env: env.iter().map(|(k, v)| env_entry(k, v)).collect(),
+                cwd: request.cwd.clone(),
+                cpu_limit: limits.cpu_time,
+                wall_limit: limits.wall_time,
+                rlimits,
+                processes: None,
+                memory: None,
+                pids: 0,
+            };
+            let spawned = shared
+                .spawn(
+                    &job,
+                    [stdin.into(), out_write, err_write],
+                    gate_read.as_ref(),
+                )
+                .await;
+            // The child has its own copy (or none was made).
+            drop(gate_read);
+            match spawned {
+                Ok((spawned, lease)) => (spawned, Some(lease)),
+                // Spawners killed while another run went on: again once
+                // that run is over.
+                Err(_) if gate.is_some() => {
+                    turn.come().await;
+                    return Ok(Attempt::Again);
+                }
+                Err(e) => return Err(watch_err(e)),
+            }
+        }
+        None => {
+            turn.come().await;
+            start = Instant::now();
+            let spawned = spawn_here(
+                request,
+                &program_path,
+                &env,
+                &rlimits,
+                [&stdin, &out_write, &err_write],
+            )
+            .map_err(spawn_err)?;
+            drop((stdin, out_write, err_write));
+            (spawned, None)
+        }
+    };
+    let (pid, report) = match spawned {
+        Ok(started) => started,
+        Err((pid, source)) => {
+            if let Some(pid) = pid {
+                let _ = sys::reap(pid);
+            }
+            return Err(spawn_err(source));
+        }
+    };
+    let mut guard = ReapGuard { pid: Some(pid) };
+    // Readable once the child has exited (it stays unreaped until `reap`).
+    let pidfd = sys::pidfd_open(pid as i32).map_err(watch_err)?;
+    let exited = sys::async_fd(pidfd).map_err(watch_err)?;
+
+    if let Some(open) = &gate {
+        turn.come().await;
+        start = Instant::now();
+        // A failed write (the program is gone: killed while waiting) is
+        // seen once it is reaped.
+        let _ = std::io::Write::write(&mut &*open, b"g");
+    }
+    // The spawner goes on once the program has exec'd.
+    drop(lease);
+    let (mut drains, mut exceeded) =
+        Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
+    // One timer for both the CPU time checks and the wall deadline, made
+    // once and moved on: registering a timer wakes the runtime's driver.
+    let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
+    let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
+    let timer = tokio::time::sleep_until((tokio::time::Instant::now() + poll).min(deadline));
+    tokio::pin!(timer);
+    let mut limit_hit = None;
+    loop {
+        tokio::select! {
+            ready = exited.readable() => {
+                ready.map_err(watch_err)?.retain_ready();
+                break;
+            }
+            _ = drains.progress() => {}
+            _ = exceeded.wait(), if limit_hit.is_none() => {
+                sys::kill_group(pid);
+                limit_hit = Some(LimitHit::Output);
+            }
+            _ = &mut timer, if limit_hit.is_none() => {
+                let now = tokio::time::Instant::now();
+                if now >= deadline {
+                    sys::kill_group(pid);
+                    limit_hit = Some(LimitHit::WallTime);
+                } else if sys::cpu_time_so_far(pid).is_some_and(|t| t > limits.cpu_time) {
+                    sys::kill_group(pid);
+                    limit_hit = Some(LimitHit::CpuTime);
+                } else {
+                    timer.as_mut().reset((now + poll).min(deadline));
+                }
+            }
+        }
+    }
+    let wall_time = start.elapsed();
+    // The leader has exited but is not reaped: its group id is still ours, so
+    // killing the group cannot hit an unrelated process. Then reap.
+    sys::kill_group(pid);
+    let never_ran = gate.is_some() && limit_hit.is_none() && killed_before_exec(pid);
+    let reaped = sys::reap(pid).map_err(watch_err)?;
+    guard.pid = None;
+    if never_ran {
+        return Ok(Attempt::Again);
+    }
+    // The program is gone: the next one may start while this one's output
+    // is collected and checked.
+    turn.end().await;
+    if let Some(error) = report.as_ref().and_then(isolated::late_exec_error) {
+        return Err(spawn_err(error));
+    }
+    let drained = drains.finish().await.map_err(watch_err)?;
+    if drained.stdout_over {
+        limit_hit.get_or_insert(LimitHit::Output);
+    }
+    let exit = exit_of(reaped.code, reaped.signal);
+    if limit_hit.is_none() {
+        limit_hit = match exit {
+            Exit::Signal(sys::signals::SIGXCPU) => Some(LimitHit::CpuTime),
+            Exit::Signal(sys::signals::SIGKILL) if reaped.cpu_time.as_secs() >= cpu_backstop => {
+                Some(LimitHit::CpuTime)
+            }
+            Exit::Signal(sys::signals::SIGXFSZ) => Some(LimitHit::Output),
+            _ => None,
+        };
+    }
+    Ok(Attempt::Ran(RunOutcome {
+        exit,
+        limit_hit,
+        cpu_time: reaped.cpu_time,
+        wall_time,
+        peak_memory_kib: reaped.max_rss_kib,
+        stdout: drained.stdout,
+        stderr: drained.stderr,
+        stderr_truncated: drained.stderr_truncated,
+        memory_exceeded: false,
+        process_limit_hit: false,
+        isolation: Isolation::RlimitOnly,
+    }))
+}
+
+/// Whether `pid` (exited, unreaped), started by a spawner ahead of its turn,
+/// was killed before it exec'd: killed by a signal the judge did not send
+/// while it still had the spawner's name (exec gives it the program's). A
+/// signal can be sent to it while it waits, and take effect only after the
+/// gate opened; a program that renames itself so is run again, a few times.
+fn killed_before_exec(pid: u32) -> bool {
+    static SPAWNER_NAME: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let spawner = SPAWNER_NAME.get_or_init(|| {
+        // The kernel's name of a process: its executable's file name, cut
+        // to 15 bytes.
+        let exe = std::env::current_exe().unwrap_or_default();
+        let name = exe.file_name().unwrap_or_default().as_encoded_bytes();
+        name[..name.len().min(15)].to_vec()
+    });
+    sys::killed_unreaped(pid)
+        && std::fs::read(format!("/proc/{pid}/comm"))
+            .is_ok_and(|name| name.strip_suffix(b"\n").unwrap_or(&name) == spawner.as_slice())
+}
+
+/// A started child, with the report pipe of a spawner if one started it;
+/// or the error that kept it from exec'ing, with the child if there is one
+/// (which must still be reaped).
+pub(crate) type Spawned =
+    Result<(u32, Option<tokio::net::unix::pipe::Receiver>), (Option<u32>, io::Error)>;
+
+/// Starts the program from the judge itself: the plain runner without a
+/// spawner. Returns the child, or the error that kept it from exec'ing (with
+/// the child, which must still be reaped).
+fn spawn_here(
+    request: &RunRequest,
+    program_path: &std::ffi::OsStr,
+    env: &[(OsString, OsString)],
+    rlimits: &sys::Rlimits,
+    stdio: [&dyn std::os::fd::AsRawFd; 3],
+) -> io::Result<Spawned> {
+    // The plan holds raw pointers for the child: gone before any await.
+    let plan = sys::SpawnPlan::new(
+        std::iter::once(program_path)
+            .chain(request.argv[1..].iter().map(|a| a.as_os_str()))
+            .map(|a| c_string(a.as_encoded_bytes()))
+            .collect::<io::Result<_>>()?,
+        env.iter()
+            .map(|(k, v)| c_string(&env_entry(k, v)))
+            .collect::<io::Result<_>>()?,
+        &request.cwd,
+        stdio.map(|f| f.as_raw_fd()),
+        None,
+        rlimits,
+        None,
+        false,
+    )?
+    .new_process_group()
+    .reset_signals();
+    // ru_maxrss is the only memory measure here: a run with a memory limit
+    // gets its own copy of the judge's memory, or its peak would start at
+    // the judge's. Sharing memory (no page tables copied, no copy-on-write
+    // faults in the judge afterwards) is the default for runs not measured.
+    let plan = if request.limits.memory.is_some() {
+        plan.copy_memory()
+    } else {
+        plan
+    };
+    // The child starts on a stack of this thread's own, which the thread,
+    // suspended until the child execs (CLONE_VFORK), cannot touch meanwhile.
+    thread_local! {
+        static SPAWN_STACK: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; 64 << 10]);
+    }
+    let spawned = SPAWN_STACK.with_borrow_mut(|stack| sys::spawn(&plan, stack))?;
+    Ok(spawned
+        .map(|pid| (pid as u32, None))
+        .map_err(|(pid, e)| (Some(pid as u32), e)))
+}
+
+/// A pipe for a run's stdout or stderr: the judge's end registered with the
+/// runtime (must be called inside it), and the end the run writes to.
+pub(crate) fn output_pipe() -> io::Result<(tokio::net::unix::pipe::Receiver, std::os::fd::OwnedFd)>
+{
+    let (read, write) = sys::output_pipe()?;
+    Ok((
+        tokio::net::unix::pipe::Receiver::from_owned_fd_unchecked(read)?,
+        write,
+    ))
+}
+
+pub(crate) fn open_stdin(stdin: &Stdin, program: &str) -> Result<File, RunError> {
+    let path = match stdin {
+        Stdin::Null => Path::new("/dev/null"),
+        Stdin::File(path) => path.as_path(),
+    };
+    File::open(path).map_err(|source| RunError::Spawn {
+        program: format!("{program} (stdin {})", path.display()),
+        source,
+    })
+}
+
+/// Kills and reaps the process if the run is abandoned (its future dropped,
+/// e.g. on `--fail-fast` or Ctrl-C), so that nothing outlives the judge.
+struct ReapGuard {
+    pid: Option<u32>,
+}
+
+impl Drop for ReapGuard {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid.take() {
+            sys::kill_group(pid);
+            std::thread::spawn(move || {
+                let _ = sys::reap(pid);
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::testing::{block_on, limits, request};
+    use crate::sandbox::Captured;
+    use crate::sandbox::Limits;
+
+    /// A plan with a gate: the program execs only once a byte is written
+    /// to the gate, and not at all if the gate is closed instead.
+    #[test]
+    fn a_gated_child_execs_only_when_its_gate_opens() {
+        let start = |gate: std::os::fd::RawFd, out: std::os::fd::RawFd| {
+            let plan = sys::SpawnPlan::new(
+                vec![
+                    c_string(b"/bin/sh").unwrap(),
+                    c_string(b"-c").unwrap(),
+                    c_string(b"echo ran").unwrap(),
+                ],
+                vec![],
+                Path::new("/"),
+                [out, out, out],
+                None,
+                &sys::Rlimits::default(),
+                None,
+                false,
+            )
+            .unwrap()
+            .wait_for_gate(gate);
+            // The spawning thread is suspended until the child execs or exits.
+            let mut stack = vec![0u8; 64 << 10];
+            sys::spawn(&plan, &mut stack).unwrap().unwrap()
+        };
+        for open in [true, false] {
+            let (gate_read, gate_write) = sys::pipe().unwrap();
+            let (out_read, out_write) = sys::pipe().unwrap();
+            use std::os::fd::AsRawFd;
+            let (gate_fd, out_fd) = (gate_read.as_raw_fd(), out_write.as_raw_fd());
+            let spawner = std::thread::spawn(move || start(gate_fd, out_fd));
+            std::thread::sleep(Duration::from_millis(300));
+            assert!(
+                !spawner.is_finished(),
+                "the child went on before its gate opened"
+            );
+            let mut gate = std::fs::File::from(gate_write);
+            if open {
+                std::io::Write::write_all(&mut gate, b"g").unwrap();
+            } else {
+                drop(gate);
+            }
+            let pid = spawner.join().unwrap();
+            drop((gate_read, out_write));
+            let mut out = String::new();
+            std::io::Read::read_to_string(&mut std::fs::File::from(out_read), &mut out).unwrap();
+            let reaped = sys::reap(pid as u32).unwrap();
+            if open {
+                assert_eq!((out.as_str(), reaped.code), ("ran\n", Some(0)));
+            } else {
+                assert_eq!((out.as_str(), reaped.code), ("", Some(126)));
+            }
+        }
+    }
+
+    #[test]
+    fn runs_start_with_default_signals_and_nothing_blocked() {
+        // The test harness, like the judge, ignores SIGPIPE (Rust does at
+        // start-up) and has handlers; a run must not inherit either, nor
+        // the mask the spawn holds around its clone.
+        let out = block_on(async {
+            let _handler =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).unwrap();
+            run(&request(
+                "grep -E '^Sig(Ign|Blk)' /proc/self/status",
+                limits(),
+            ))
+            .await
+        })
+        .unwrap();
+        let text = String::from_utf8(out.stdout.to_vec().unwrap()).unwrap();
+        assert_eq!(
+            text, "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn captures_output_and_exit_code() {
+        let out = block_on(run(&request("echo hi; echo err >&2; exit 3", limits()))).unwrap();
+        assert_eq!(out.exit, Exit::Code(3));
+        assert_eq!(out.stdout.to_vec().unwrap(), b"hi\n");
+        assert_eq!(out.stderr, b"err\n");
+        assert_eq!(out.limit_hit, None);
+    }
+
+    /// What a pinned thread starts itself (a compiler, a checker, a
+    /// generator) gets the CPUs the thread had before the pin.
+    #[test]
+    fn a_pinned_threads_own_children_get_its_former_cpus() {
+        std::thread::spawn(|| {
+            let allowed = sys::CpuSet::of_this_thread().unwrap().cpus();
+            let _pin = sys::pin_this_thread(allowed[0]).unwrap();
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            let mut limits = limits();
+            limits.memory = None;
+            let outcome = runtime
+                .block_on(run(&request(
+                    "grep '^Cpus_allowed_list' /proc/self/status",
+                    limits,
+                )))
+                .unwrap();
+            let text = String::from_utf8(outcome.stdout.to_vec().unwrap()).unwrap();
+            let expected = sys::CpuSet::of_this_thread().unwrap();
+            assert_eq!(expected.cpus(), vec![allowed[0]], "the thread is pinned");
+            let listed = text.split_whitespace().nth(1).unwrap_or_default();
+            let count: usize = listed
+                .split(',')
+                .map(|range| match range.split_once('-') {
+                    Some((a, b)) => b.parse::<usize>().unwrap() - a.parse::<usize>().unwrap() + 1,
+                    None => 1,
+                })
+                .sum();
+            assert_eq!(count, allowed.len(), "the child's CPUs: {text}");
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn wall_limit_kills_a_sleeper_and_its_group() {
+        let mut l = limits();
+        l.wall_time = Duration::from_millis(300);
+        let started = Instant::now();
+        let out = block_on(run(&request("sleep 30 & sleep 30", l))).unwrap();
+        assert_eq!(out.limit_hit, Some(LimitHit::WallTime));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn cpu_limit_kills_a_busy_loop() {
+        let mut l = limits();
+        l.cpu_time = Duration::from_millis(200);
+        l.wall_time = Duration::from_secs(10);
+        let out = block_on(run(&request("while :; do :; done", l))).unwrap();
+        assert_eq!(out.limit_hit, Some(LimitHit::CpuTime));
+        assert!(out.cpu_time >= Duration::from_millis(200));
+    }
+
+    #[test]
+    fn output_limit_stops_a_flood() {
+        let mut l = limits();
+        l.stdout = 1000;
+        let out = block_on(run(&request("yes", l))).unwrap();
+        assert_eq!(out.limit_hit, Some(LimitHit::Output));
+        assert_eq!(out.stdout.len(), 1000);
+    }
+
+    #[test]
+    fn large_output_spills_to_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut r = request("head -c 3000000 /dev/zero", limits());
+        r.limits.stdout = 10 << 20;
+        r.stdout_spill = Some(dir.path().join("out"));
+        let out = block_on(run(&r)).unwrap();
+        assert!(matches!(out.stdout, Captured::File { len: 3_000_000, .. }));
+        assert_eq!(
+            std::fs::metadata(dir.path().join("out")).unwrap().len(),
+            3_000_000
+        );
+    }
+
+    #[test]
+    fn missing_program_is_a_spawn_error() {
+        // With a memory limit the child has its own memory (the error comes
+        // through a pipe); without, it shares the judge's (through memory).
+        for memory in [Some(256 << 20), None] {
+            let mut r = request("", Limits { memory, ..limits() });
+            r.argv = vec!["/nonexistent/program".into()];
+            let err = block_on(run(&r)).unwrap_err();
+            match err {
+                RunError::Spawn { source, .. } => {
+                    assert_eq!(source.kind(), io::ErrorKind::NotFound, "{memory:?}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn peak_memory_does_not_start_at_the_judges_peak() {
+        // With a memory limit the run gets a copy of the judge's memory, not
+        // a share of it: exec would otherwise record the judge's whole peak
+        // (file-backed pages included) as the program's. What remains is the
+        // judge's anonymous memory copied at the clone (documented).
+        let own_peak_kib = std::fs::read_to_string("/proc/self/status")
+            .unwrap()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap();
+        let out = block_on(run(&request("exit 0", limits()))).unwrap();
+        eprintln!("own {own_peak_kib} run {}", out.peak_memory_kib);
+        assert!(
+            out.peak_memory_kib < own_peak_kib,
+            "{own_peak_kib} KiB: {out:?}"
+        );
+    }
+}

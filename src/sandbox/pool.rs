@@ -1,0 +1,465 @@
+//! The sandbox: a pool of keepers (one per concurrent run, reused run after
+//! run; one per compilation) or, at the `rlimit-only` level, of spawners, and
+//! running a request through one. The main type is [`Sandbox`].
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::cpu::HomeCpu;
+use super::plain::{run_plain, Spawned};
+use super::program::resolve_program;
+use super::{
+    cgroup, isolated, keeper, sys, CpuChoice, Isolation, IsolationMode, Profile, RunError,
+    RunOutcome, RunRequest, SandboxPaths, Turn,
+};
+
+/// How long a keeper looks for its next job before it sleeps, when at most
+/// `parallel_runs` run at a time: a short spin when a CPU is left over for
+/// it, which takes tens of microseconds off each hand-over from one run to
+/// the next (see `docs/performance.md`); none when every CPU may be running
+/// a program, whose CPU the spin would take, nor when the judging keeps to
+/// one CPU (`pinned`), which the keeper shares with the program.
+fn next_job_spin(parallel_runs: usize, pinned: bool) -> Duration {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if parallel_runs < cpus && !pinned {
+        Duration::from_micros(250)
+    } else {
+        Duration::ZERO
+    }
+}
+
+/// Runs hostile code at the strongest isolation level available. Create one
+/// per judge run; dropping it kills the keepers and removes their cgroups.
+#[derive(Debug)]
+pub struct Sandbox {
+    pub(crate) level: Isolation,
+    pub(crate) warning: Option<String>,
+    pub(crate) shared: Option<Shared>,
+    /// Dropped last: the keepers are gone before the thread's CPUs return.
+    pub(crate) _home: Option<HomeCpu>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    /// Where keepers build their roots; `None` for a pool of spawners
+    /// (keepers without namespaces or cgroups: the rlimit-only level).
+    pub(crate) runtime: Option<tempfile::TempDir>,
+    pub(crate) paths: SandboxPaths,
+    pub(crate) user_namespace: bool,
+    pub(crate) cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
+    pub(crate) idle: std::sync::Mutex<Vec<isolated::Keeper>>,
+    /// Idle keepers of package programs.
+    pub(crate) idle_packages: std::sync::Mutex<Vec<isolated::Keeper>>,
+    pub(crate) next_index: std::sync::atomic::AtomicUsize,
+    /// Spawners only: the first one, started in the background when the
+    /// sandbox is made, and whether it worked (learnt at the first run).
+    pub(crate) first_spawner: FirstSpawner,
+    /// How long a keeper looks for its next job before it sleeps.
+    pub(crate) next_job_spin: Duration,
+}
+
+/// The first spawner of the rlimit-only level. Starting one (an exec of
+/// this executable) takes about 2 ms, which was paid before anything else
+/// of a judging could go on; now it starts while the judge loads the
+/// problem, checks the build and plans the tests, and the first run waits
+/// for it. If it does not start, runs are started by the judge itself, as
+/// they were when the start was checked up front.
+#[derive(Debug, Default)]
+pub(crate) struct FirstSpawner {
+    pub(crate) starting:
+        std::sync::Mutex<Option<std::thread::JoinHandle<Result<isolated::Keeper, String>>>>,
+    pub(crate) works: std::sync::OnceLock<bool>,
+}
+
+impl FirstSpawner {
+    /// Waits for the start, once: the spawner if it started (`None` if it
+    /// did not, or was already taken).
+    fn wait(&self) -> Option<isolated::Keeper> {
+        let starting = self.starting.lock().expect("not poisoned").take()?;
+        starting.join().ok()?.ok()
+    }
+}
+
+impl Sandbox {
+    /// Sets up the sandbox for at most `parallel_runs` runs at a time; with
+    /// [`IsolationMode::Strict`], fails with the reason when full isolation
+    /// cannot be had.
+    ///
+    /// With one run at a time, the calling thread (the runtime's) is pinned
+    /// to one CPU for the sandbox's life, as `cpu` says (see [`HomeCpu`]).
+    pub fn new(
+        mode: IsolationMode,
+        paths: SandboxPaths,
+        parallel_runs: usize,
+        cpu: CpuChoice,
+    ) -> Result<Sandbox, String> {
+        // First: the keepers and spawners started below inherit the pin.
+        let home = HomeCpu::choose(cpu, parallel_runs)?;
+        if mode == IsolationMode::None {
+            return Ok(Sandbox {
+                level: Isolation::RlimitOnly,
+                warning: None,
+                shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu)),
+                _home: home,
+            });
+        }
+        let is_root = sys::ids().0 == 0;
+        let runtime = tempfile::Builder::new()
+            .prefix(&format!("judge-sandbox-{}-", std::process::id()))
+            .tempdir_in("/tmp")
+            .map_err(|e| format!("cannot create the sandbox runtime directory in /tmp: {e}"))?;
+        let cgroups = match cgroup::Hierarchy::detect() {
+            Ok(h) => h
+                .judge_dirs()
+                .map(|dirs| (h.version, dirs))
+                .map_err(|e| format!("cannot create the judge's cgroups: {e}")),
+            Err(e) => Err(e),
+        };
+        let (cgroups, cgroup_problem) = match cgroups {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e)),
+        };
+        let mut shared = Shared {
+            runtime: Some(runtime),
+            paths,
+            user_namespace: !is_root,
+            cgroups,
+            idle: std::sync::Mutex::new(Vec::new()),
+            idle_packages: std::sync::Mutex::new(Vec::new()),
+            next_index: std::sync::atomic::AtomicUsize::new(0),
+            first_spawner: FirstSpawner::default(),
+            next_job_spin: next_job_spin(parallel_runs, home.is_some()),
+        };
+        // Probe with a real keeper, kept for the first run: full isolation,
+        // else namespaces without cgroups, else the plain runner.
+        let mut problems: Vec<String> = cgroup_problem.into_iter().collect();
+        if shared.cgroups.is_some() {
+            match shared.start_keeper(&Profile::Submission) {
+                Ok(keeper) => {
+                    let Some((version, _)) = shared.cgroups else {
+                        unreachable!("checked above")
+                    };
+                    shared.idle.lock().expect("not poisoned").push(keeper);
+                    return Ok(Sandbox {
+                        level: Isolation::Cgroup(version),
+                        warning: None,
+                        shared: Some(shared),
+                        _home: home,
+                    });
+                }
+                Err(e) => problems.push(e),
+            }
+            shared.cgroups = None;
+        }
+        let (level, shared) = match shared.start_keeper(&Profile::Submission) {
+            Ok(keeper) => {
+                shared.idle.lock().expect("not poisoned").push(keeper);
+                (Isolation::Namespaces, Some(shared))
+            }
+            Err(e) => {
+                problems.push(format!("namespaces: {e}"));
+                (
+                    Isolation::RlimitOnly,
+                    Shared::spawners(shared.paths.clone(), home.as_ref().map(|h| h.cpu)),
+                )
+            }
+        };
+        let why = problems.join("; ");
+        if mode == IsolationMode::Strict {
+            return Err(format!("full isolation is not available: {why}"));
+        }
+        Ok(Sandbox {
+            level,
+            warning: Some(format!(
+                "isolation level `{}` is weaker than full: {why}",
+                level.as_str()
+            )),
+            shared,
+            _home: home,
+        })
+    }
+
+    /// The isolation level runs get.
+    pub fn isolation(&self) -> Isolation {
+        self.level
+    }
+
+    /// Why `program` (as a command names it) cannot be run in this sandbox
+    /// when its compilations or runs see, besides the system's directories,
+    /// `extra`: it resolves to a file outside them. `None` when it can (or
+    /// when it is not found at all: starting it says so).
+    pub fn hidden_program(&self, program: &OsString, extra: &[PathBuf]) -> Option<String> {
+        if self.level == Isolation::RlimitOnly {
+            return None;
+        }
+        let resolved = resolve_program(program);
+        let real = std::fs::canonicalize(&resolved).ok()?;
+        let shown: Vec<PathBuf> = keeper::SYSTEM_DIRS
+            .iter()
+            .map(|d| Path::new("/").join(d))
+            .chain(extra.iter().cloned())
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        if shown.iter().any(|d| real.starts_with(d)) {
+            return None;
+        }
+        Some(format!(
+            "`{}` is {}, outside the directories the sandbox shows ({}); install it \
+             there, or name its directory in the language's `toolchain` or \
+             `toolchain_dirs` in judge.toml",
+            resolved.to_string_lossy(),
+            real.display(),
+            shown
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))
+    }
+
+    /// Why the level is weaker than full, for a warning.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
+    /// Runs `request` under the sandbox as `profile`.
+    pub async fn run(
+        &self,
+        request: &RunRequest,
+        profile: Profile,
+    ) -> Result<RunOutcome, RunError> {
+        self.run_in_turn(request, profile, &mut Turn::now()).await
+    }
+
+    /// Runs `request` once `turn` has come (a slot is free, say), prepared
+    /// before where that saves time then: at the rlimit-only level the
+    /// program is started and waits, ready to exec, for its turn.
+    pub async fn run_in_turn<T>(
+        &self,
+        request: &RunRequest,
+        profile: Profile,
+        turn: &mut Turn<'_, T>,
+    ) -> Result<RunOutcome, RunError> {
+        match &self.shared {
+            // Spawners start submissions (measured runs); compilations and
+            // package programs are started by the judge itself.
+            Some(shared) if shared.runtime.is_none() => match profile {
+                Profile::Submission => run_plain(request, shared.ready_spawners(), turn).await,
+                Profile::Compile { .. } | Profile::Package => run_plain(request, None, turn).await,
+            },
+            Some(shared) => {
+                turn.come().await;
+                shared.run(request, &profile, self.level).await
+            }
+            None => run_plain(request, None, turn).await,
+        }
+    }
+}
+
+/// A spawner in use: back to the idle ones when dropped.
+pub(crate) struct SpawnerLease<'a> {
+    shared: &'a Shared,
+    spawner: Option<isolated::Keeper>,
+}
+
+impl Drop for SpawnerLease<'_> {
+    fn drop(&mut self) {
+        if let Some(spawner) = self.spawner.take() {
+            self.shared.idle.lock().expect("not poisoned").push(spawner);
+        }
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // A first spawner still starting is waited for, and killed with the rest.
+        drop(self.first_spawner.wait());
+        // Kill the keepers (and so every process of their namespaces) and
+        // remove their cgroups, then the judge's own cgroup directories.
+        self.idle.lock().expect("not poisoned").clear();
+        self.idle_packages.lock().expect("not poisoned").clear();
+        if let Some((_, dirs)) = &self.cgroups {
+            for dir in dirs {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
+impl Shared {
+    /// Spawners for the rlimit-only level, the first starting in the
+    /// background (see [`FirstSpawner`]).
+    /// With `home`, the judging's CPU: the first spawner starts on the CPUs
+    /// the judge had before it kept to `home`, and keeps to `home` once
+    /// started.
+    fn spawners(paths: SandboxPaths, home: Option<usize>) -> Option<Shared> {
+        let shared = Shared {
+            runtime: None,
+            paths,
+            user_namespace: false,
+            cgroups: None,
+            idle: std::sync::Mutex::new(Vec::new()),
+            idle_packages: std::sync::Mutex::new(Vec::new()),
+            next_index: std::sync::atomic::AtomicUsize::new(0),
+            first_spawner: FirstSpawner::default(),
+            next_job_spin: Duration::ZERO,
+        };
+        let config = keeper::KeeperConfig {
+            cpu: home,
+            ..Self::spawner_config()
+        };
+        let cpus = home.and(sys::cpus_before_pin());
+        let starting = std::thread::Builder::new()
+            .name("judge-spawner-start".into())
+            .spawn(move || isolated::Keeper::start(&config, None, None, cpus))
+            .ok()?;
+        *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
+        Some(shared)
+    }
+
+    /// These spawners, once the first has started; `None` (runs are then
+    /// started by the judge itself, with a copy of its memory) if it did not.
+    pub(crate) fn ready_spawners(&self) -> Option<&Shared> {
+        let works = self.first_spawner.works.get_or_init(|| {
+            let Some(keeper) = self.first_spawner.wait() else {
+                return false;
+            };
+            self.idle.lock().expect("not poisoned").push(keeper);
+            true
+        });
+        works.then_some(self)
+    }
+
+    pub(crate) fn spawner_config() -> keeper::KeeperConfig {
+        keeper::KeeperConfig {
+            user_namespace: false,
+            outer_ids: sys::ids(),
+            root_dir: PathBuf::new(),
+            view: None,
+            run_as: None,
+            cgroup: None,
+            spawner: true,
+            next_job_spin: Duration::ZERO,
+            cpu: None,
+        }
+    }
+
+    /// Has an idle spawner (or a new one) start `job` as a child of the
+    /// judge; see [`spawn_here`] for the result, here with the report pipe
+    /// that tells of a failed exec (see [`isolated::late_exec_error`]). With
+    /// `gate`, the child waits on it before exec'ing: its spawner, suspended
+    /// meanwhile, stays with the returned lease until it is dropped.
+    pub(crate) async fn spawn(
+        &self,
+        job: &keeper::Job,
+        stdio: [std::os::fd::OwnedFd; 3],
+        gate: Option<&std::os::fd::OwnedFd>,
+    ) -> io::Result<(Spawned, SpawnerLease<'_>)> {
+        // A spawner may have been killed meanwhile (at this level a run can
+        // signal its siblings): then a new one, a few times. A spawner that
+        // failed is dropped (killed), never reused.
+        let mut problem = None;
+        for _ in 0..3 {
+            let idle = self.idle.lock().expect("not poisoned").pop();
+            let mut spawner = match idle {
+                Some(k) => k,
+                None => match self.start_keeper(&Profile::Submission) {
+                    Ok(k) => k,
+                    Err(e) => {
+                        problem = Some(e);
+                        continue;
+                    }
+                },
+            };
+            let (report, pipe) = spawner.spawn(job, &stdio, gate).await?;
+            let lease = SpawnerLease {
+                shared: self,
+                spawner: (!matches!(report, sys::SpawnReport::Nothing)).then_some(spawner),
+            };
+            match report {
+                sys::SpawnReport::Nothing => {
+                    problem = Some("the sandbox spawner died before starting the program".into())
+                }
+                sys::SpawnReport::Started(pid) => return Ok((Ok((pid, pipe)), lease)),
+                sys::SpawnReport::ExecFailed(pid, e) => return Ok((Err((Some(pid), e)), lease)),
+                sys::SpawnReport::NotStarted(e) => return Ok((Err((None, e)), lease)),
+            }
+        }
+        Err(io::Error::other(format!(
+            "{} (at the rlimit-only level a run can kill it: hostile code needs a stronger level)",
+            problem.unwrap_or_default()
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::testing::plain_paths;
+    use crate::sandbox::Environment;
+    use crate::sandbox::Limits;
+    use crate::sandbox::Stdin;
+
+    /// The first spawner starts in the background and the first run waits
+    /// for it; one that did not start (here: this test executable cannot be
+    /// a keeper) leaves runs to the judge itself, which still get their
+    /// output, and is not waited for again.
+    #[test]
+    fn a_first_spawner_that_does_not_start_leaves_runs_to_the_judge() {
+        let request = |dir: &Path| RunRequest {
+            argv: vec!["/bin/echo".into(), "hi".into()],
+            cwd: dir.to_path_buf(),
+            stdin: Stdin::Null,
+            stdout_spill: None,
+            environment: Environment::Minimal(Vec::new()),
+            program_dir: None,
+            limits: Limits {
+                cpu_time: Duration::from_secs(5),
+                wall_time: Duration::from_secs(10),
+                memory: None,
+                address_space: false,
+                stdout: 1 << 20,
+                stderr: 1 << 20,
+                file_size: 1 << 20,
+            },
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let shared = Shared::spawners(plain_paths(), None).expect("a thread to start it");
+        let sandbox = Sandbox {
+            level: Isolation::RlimitOnly,
+            warning: None,
+            shared: Some(shared),
+            _home: None,
+        };
+        let outcome = runtime
+            .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
+            .unwrap();
+        assert_eq!(outcome.stdout.to_vec().unwrap(), b"hi\n");
+        let shared = sandbox.shared.as_ref().unwrap();
+        assert_eq!(shared.first_spawner.works.get(), Some(&false));
+        assert!(shared.idle.lock().unwrap().is_empty());
+        assert!(shared.first_spawner.starting.lock().unwrap().is_none());
+        let again = runtime
+            .block_on(sandbox.run(&request(dir.path()), Profile::Submission))
+            .unwrap();
+        assert_eq!(again.stdout.to_vec().unwrap(), b"hi\n");
+    }
+
+    /// Keepers spin for their next job only when a CPU is left over, and
+    /// never beside a judging kept to one CPU.
+    #[test]
+    fn keepers_spin_only_with_a_spare_cpu() {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(next_job_spin(cpus, false), Duration::ZERO);
+        assert_eq!(next_job_spin(cpus + 1, false), Duration::ZERO);
+        assert!(next_job_spin(cpus - 1, false) > Duration::ZERO);
+        assert_eq!(next_job_spin(cpus - 1, true), Duration::ZERO);
+        assert_eq!(next_job_spin(1, true), Duration::ZERO);
+    }
+}

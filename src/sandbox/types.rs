@@ -1,0 +1,317 @@
+//! The data of a run: what is asked ([`RunRequest`] with its [`Limits`],
+//! [`Stdin`], [`Environment`]), what comes back ([`RunOutcome`] with its
+//! [`Exit`], [`LimitHit`], [`Captured`] output) or why nothing could run
+//! ([`RunError`]), and how strongly it is isolated ([`Isolation`],
+//! [`IsolationMode`], [`Profile`]).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{cgroup, signal_name, sys};
+
+/// How strongly a run was isolated and how it was measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Isolation {
+    /// Full: namespaces (user when not root, mount, pid, network, ipc, uts),
+    /// uid 65534, a read-only root with the workspace hidden, and a cgroup
+    /// for memory (limit, peak, OOM evidence), processes and CPU of every
+    /// process of the run.
+    Cgroup(cgroup::Version),
+    /// Namespaces as above but no cgroup: memory by address-space rlimit and
+    /// ru_maxrss, processes by RLIMIT_NPROC, CPU of the main process.
+    Namespaces,
+    /// Process group and rlimits only; CPU time and peak RSS from wait4.
+    RlimitOnly,
+}
+
+impl Isolation {
+    /// The name shown in reports (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Isolation::Cgroup(cgroup::Version::V1) => "cgroup-v1",
+            Isolation::Cgroup(cgroup::Version::V2) => "cgroup-v2",
+            Isolation::Namespaces => "namespaces",
+            Isolation::RlimitOnly => "rlimit-only",
+        }
+    }
+}
+
+impl Serialize for Isolation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Where the process reads stdin from.
+#[derive(Debug, Clone)]
+pub enum Stdin {
+    /// An empty stdin.
+    Null,
+    /// A file.
+    File(PathBuf),
+}
+
+/// Which environment the process sees.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Environment {
+    /// The judge's own environment (the probes of judge.toml's commands).
+    Inherit,
+    /// Only PATH, HOME (the working directory), LANG and TMPDIR, and these
+    /// variables (a language's own, from judge.toml): runs are reproducible
+    /// whatever the judge's environment holds, and see none of it (CI
+    /// secrets live there).
+    Minimal(Vec<(String, String)>),
+}
+
+/// Limits of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// CPU time (user + system); exceeding it kills the run.
+    pub cpu_time: Duration,
+    /// Wall-clock time from start; exceeding it kills the run.
+    pub wall_time: Duration,
+    /// Memory in bytes, if limited.
+    pub memory: Option<u64>,
+    /// Whether `memory` is also applied as an address-space rlimit.
+    pub address_space: bool,
+    /// Bytes of stdout kept; writing more kills the run (output limit).
+    pub stdout: u64,
+    /// Bytes of stderr kept; the rest is drained and dropped.
+    pub stderr: u64,
+    /// Largest file the process may write itself.
+    pub file_size: u64,
+}
+
+/// One process to run.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// Program and arguments; a program without a slash is looked up in PATH.
+    pub argv: Vec<OsString>,
+    /// Working directory.
+    pub cwd: PathBuf,
+    /// Standard input.
+    pub stdin: Stdin,
+    /// Where stdout is spilled once it outgrows memory (kept in memory if `None`).
+    pub stdout_spill: Option<PathBuf>,
+    /// The environment.
+    pub environment: Environment,
+    /// Limits.
+    pub limits: Limits,
+    /// The directory holding the program (its build directory): a sandboxed
+    /// run sees it, read-only, at `/judge/build`, and nothing else of the
+    /// build cache. Paths into it in `argv` are rewritten to match.
+    pub program_dir: Option<PathBuf>,
+}
+
+/// How the process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// It exited with this code.
+    Code(i32),
+    /// A signal killed it.
+    Signal(i32),
+}
+
+/// The limit that made the runner stop the process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitHit {
+    /// CPU time (polled, or the RLIMIT_CPU backstop).
+    CpuTime,
+    /// Wall-clock time.
+    WallTime,
+    /// Stdout size, or the file-size rlimit.
+    Output,
+}
+
+/// Captured stdout: in memory while small, in a file beyond.
+#[derive(Debug)]
+pub enum Captured {
+    /// The bytes.
+    Memory(Vec<u8>),
+    /// A file holding the bytes.
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Its length.
+        len: u64,
+    },
+}
+
+impl Captured {
+    /// Number of bytes captured.
+    pub fn len(&self) -> u64 {
+        match self {
+            Captured::Memory(b) => b.len() as u64,
+            Captured::File { len, .. } => *len,
+        }
+    }
+
+    /// Whether nothing was captured.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A reader over the bytes.
+    pub fn reader(&self) -> io::Result<Box<dyn Read + Send + '_>> {
+        Ok(match self {
+            Captured::Memory(b) => Box::new(&b[..]),
+            Captured::File { path, .. } => Box::new(File::open(path)?),
+        })
+    }
+
+    /// The bytes, read fully (only for outputs known to be small).
+    pub fn to_vec(&self) -> io::Result<Vec<u8>> {
+        let mut v = Vec::new();
+        self.reader()?.read_to_end(&mut v)?;
+        Ok(v)
+    }
+
+    /// Writes the bytes to `path` (used to hand output to external programs).
+    pub fn write_to(&self, path: &Path) -> io::Result<()> {
+        match self {
+            Captured::Memory(b) => std::fs::write(path, b),
+            Captured::File { path: from, .. } => std::fs::copy(from, path).map(|_| ()),
+        }
+    }
+}
+
+/// The result of one run: how it ended and what it used.
+#[derive(Debug)]
+pub struct RunOutcome {
+    /// Exit code or signal.
+    pub exit: Exit,
+    /// The limit the runner enforced, if it stopped the process.
+    pub limit_hit: Option<LimitHit>,
+    /// CPU time, user + system, of this process (wait4).
+    pub cpu_time: Duration,
+    /// Wall time from spawn to exit (monotonic clock).
+    pub wall_time: Duration,
+    /// Peak resident memory, KiB (ru_maxrss).
+    pub peak_memory_kib: u64,
+    /// Stdout, at most `limits.stdout` bytes.
+    pub stdout: Captured,
+    /// Stderr, at most `limits.stderr` bytes.
+    pub stderr: Vec<u8>,
+    /// Whether the process wrote more stderr than was kept.
+    pub stderr_truncated: bool,
+    /// Evidence that the memory limit stopped it (a cgroup OOM kill).
+    pub memory_exceeded: bool,
+    /// Evidence that it tried to create more processes than a run may have
+    /// (the pids cgroup refused a fork).
+    pub process_limit_hit: bool,
+    /// Isolation level and measurement method.
+    pub isolation: Isolation,
+}
+
+impl RunOutcome {
+    /// Whether the process exited normally with code 0 and no limit was hit.
+    pub fn success(&self) -> bool {
+        self.exit == Exit::Code(0) && self.limit_hit.is_none()
+    }
+
+    /// "exit code 3" / "killed by SIGSEGV".
+    pub fn describe_exit(&self) -> String {
+        match self.exit {
+            Exit::Code(c) => format!("exit code {c}"),
+            Exit::Signal(s) => format!("killed by {}", signal_name(s)),
+        }
+    }
+}
+
+/// Why a process could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The program could not be started (not found, not executable).
+    #[error("cannot start `{program}`")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+    /// Waiting for or reading from the process failed.
+    #[error("lost track of `{program}`")]
+    Watch {
+        /// The program.
+        program: String,
+        /// The OS error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// How hard the judge insists on isolation (`--isolation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IsolationMode {
+    /// Refuse to judge unless full isolation (namespaces and a cgroup) works.
+    Strict,
+    /// Use the strongest level the machine allows; warn when weaker than full.
+    #[default]
+    Auto,
+    /// Plain runner only (process group and rlimits), e.g. as a baseline.
+    None,
+}
+
+/// What a sandboxed run is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Profile {
+    /// A submission on a test: uid 65534, private /tmp as cwd, its own build
+    /// read-only.
+    Submission,
+    /// A compilation: uid 65534 like a run, the toolchain's directories
+    /// shown read-only, and a writable work directory of its own (a tmpfs:
+    /// the request's `cwd` is copied in before and out after).
+    Compile {
+        /// Memory limit of the compiler, bytes.
+        memory: u64,
+        /// What its work directory and /tmp may hold, bytes each.
+        disk: u64,
+        /// Directories outside the system's it needs (a toolchain in a
+        /// home directory), shown read-only at their own paths.
+        toolchain: Vec<PathBuf>,
+    },
+    /// A package program (generator, validator, reference, checker): trusted,
+    /// so it runs as the judge's user in the host's file system, but in a pid
+    /// namespace (everything it starts dies with it) and an ipc namespace of
+    /// its own.
+    Package,
+}
+
+/// Where the sandbox hides and shows things.
+#[derive(Debug, Clone)]
+pub struct SandboxPaths {
+    /// Host directories hidden from runs and compilations where they fall
+    /// inside a directory they see (workspace, cache, problems, home).
+    pub hide: Vec<PathBuf>,
+    /// Where each slot's copy of the build it runs is made: a directory on
+    /// the build cache's file system, so that the copy is hard links.
+    pub staging: PathBuf,
+}
+
+/// Processes allowed per run (threads count too).
+pub const RUN_PROCESSES: u64 = 128;
+
+/// Processes allowed per compilation.
+pub(crate) const COMPILE_PROCESSES: u64 = 512;
+
+/// The address-space rlimit for a memory limit when no cgroup measures real
+/// memory: above the limit, so that a program that goes over it is seen going
+/// over it (its peak RSS exceeds the limit: MLE from evidence) before the
+/// backstop stops it.
+pub fn address_space_backstop(memory: u64) -> u64 {
+    memory.saturating_mul(2).saturating_add(64 << 20)
+}
+
+pub(crate) fn exit_of(code: Option<i32>, signal: Option<i32>) -> Exit {
+    match (code, signal) {
+        (Some(code), _) => Exit::Code(code),
+        (None, Some(signal)) => Exit::Signal(signal),
+        (None, None) => Exit::Signal(sys::signals::SIGKILL),
+    }
+}
