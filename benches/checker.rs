@@ -16,9 +16,9 @@
 use std::io::Write;
 use std::time::Instant;
 
-use judge::check::compare;
-use judge::problem::CheckerSpec;
-use judge::sandbox::Captured;
+use judge::compare;
+use judge::Captured;
+use judge::CheckerSpec;
 
 fn main() {
     let mb: usize = std::env::args()
@@ -70,7 +70,7 @@ fn main() {
             .map(|_| {
                 let start = Instant::now();
                 let result = compare(&spec, &captured, &answer).unwrap();
-                assert_eq!(result.verdict, judge::verdict::Verdict::AC);
+                assert_eq!(result.verdict, judge::Verdict::AC);
                 bytes / start.elapsed().as_secs_f64() / 1e9
             })
             .fold(0.0, f64::max)

@@ -14,11 +14,11 @@ use crate::error::{Error, Result};
 
 /// A cache key: a BLAKE3 hash of the parts that determine an entry.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Key(String);
+pub(crate) struct Key(String);
 
 impl Key {
     /// Hashes `parts` (each length-prefixed, so parts cannot run together).
-    pub fn of(parts: &[&[u8]]) -> Key {
+    pub(crate) fn of(parts: &[&[u8]]) -> Key {
         let mut hasher = blake3::Hasher::new();
         for part in parts {
             hasher.update(&(part.len() as u64).to_le_bytes());
@@ -32,7 +32,7 @@ impl Key {
     /// socket would hang whoever reads it, and is an error here; so is one
     /// larger than [`crate::units::MAX_SIZE`]. At most the size it had when
     /// opened is read.
-    pub fn of_file(path: &Path) -> io::Result<Key> {
+    pub(crate) fn of_file(path: &Path) -> io::Result<Key> {
         use std::os::unix::fs::OpenOptionsExt;
         let file = std::fs::OpenOptions::new()
             .read(true)
@@ -57,14 +57,14 @@ impl Key {
     }
 
     /// The hex form.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
     }
 }
 
 /// The kinds of entries, each in its own folder.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Build directories of compiled programs.
     Build,
     /// Generated test inputs.
@@ -94,37 +94,32 @@ impl Kind {
 
 /// The cache directory.
 #[derive(Debug, Clone)]
-pub struct Cache {
+pub(crate) struct Cache {
     root: PathBuf,
 }
 
 impl Cache {
     /// A cache rooted at `root` (created on first write).
-    pub fn new(root: PathBuf) -> Cache {
+    pub(crate) fn new(root: PathBuf) -> Cache {
         Cache { root }
-    }
-
-    /// The root directory.
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// The directory of temporary files and directories: scratch
     /// directories and the sandbox's copies of builds, on the same file
     /// system as the entries. Created if missing.
-    pub fn tmp_dir(&self) -> Result<PathBuf> {
+    pub(crate) fn tmp_dir(&self) -> Result<PathBuf> {
         let tmp = self.root.join("tmp");
         std::fs::create_dir_all(&tmp).map_err(|e| self.err(e))?;
         Ok(tmp)
     }
 
     /// Where the entry `key` of `kind` lives (whether or not it exists).
-    pub fn path(&self, kind: Kind, key: &Key) -> PathBuf {
+    pub(crate) fn path(&self, kind: Kind, key: &Key) -> PathBuf {
         self.root.join(kind.dir()).join(&key.0[..2]).join(&key.0)
     }
 
     /// The entry's path if it exists.
-    pub fn get(&self, kind: Kind, key: &Key) -> Option<PathBuf> {
+    pub(crate) fn get(&self, kind: Kind, key: &Key) -> Option<PathBuf> {
         let path = self.path(kind, key);
         path.exists().then_some(path)
     }
@@ -147,7 +142,7 @@ impl Cache {
     }
 
     /// Stores `bytes` under `key`, atomically.
-    pub fn put_bytes(&self, kind: Kind, key: &Key, bytes: &[u8]) -> Result<PathBuf> {
+    pub(crate) fn put_bytes(&self, kind: Kind, key: &Key, bytes: &[u8]) -> Result<PathBuf> {
         let path = self.parent_of(kind, key)?;
         let dir = path.parent().expect("has parent");
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| self.err(e))?;
@@ -158,7 +153,7 @@ impl Cache {
 
     /// Moves the file `from` (on the same file system, e.g. from
     /// [`Cache::scratch_dir`]) into the cache under `key`, atomically.
-    pub fn put_file(&self, kind: Kind, key: &Key, from: &Path) -> Result<PathBuf> {
+    pub(crate) fn put_file(&self, kind: Kind, key: &Key, from: &Path) -> Result<PathBuf> {
         let path = self.parent_of(kind, key)?;
         std::fs::rename(from, &path).map_err(|e| self.err(e))?;
         Ok(path)
@@ -166,7 +161,7 @@ impl Cache {
 
     /// Moves the directory `from` into the cache under `key`. If another judge
     /// stored the same key first, keeps theirs and removes `from`.
-    pub fn put_dir(&self, kind: Kind, key: &Key, from: &Path) -> Result<PathBuf> {
+    pub(crate) fn put_dir(&self, kind: Kind, key: &Key, from: &Path) -> Result<PathBuf> {
         let path = self.parent_of(kind, key)?;
         if let Err(e) = std::fs::rename(from, &path) {
             if path.is_dir() {
@@ -182,7 +177,7 @@ impl Cache {
     /// entries, so it can be renamed into place), removed when dropped.
     /// Its name carries the judge's process id, so that what a judge killed
     /// meanwhile left behind can be told and removed.
-    pub fn scratch_dir(&self) -> Result<tempfile::TempDir> {
+    pub(crate) fn scratch_dir(&self) -> Result<tempfile::TempDir> {
         tempfile::Builder::new()
             .prefix(&format!("work-{}-", std::process::id()))
             .tempdir_in(self.tmp_dir()?)

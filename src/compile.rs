@@ -28,13 +28,13 @@ const MESSAGE_LINES: usize = 40;
 
 /// A program ready to run.
 #[derive(Debug, Clone)]
-pub struct Executable {
+pub(crate) struct Executable {
     /// Its language.
-    pub language: Language,
+    pub(crate) language: Language,
     /// The source (or executable) it was built from.
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
     /// Identity of the built program: same key, same behaviour.
-    pub key: Key,
+    pub(crate) key: Key,
     dir: PathBuf,
     src: PathBuf,
     toolchain: Option<PathBuf>,
@@ -42,7 +42,7 @@ pub struct Executable {
 
 impl Executable {
     /// The command line that runs it, with the memory limit filled in.
-    pub fn argv(&self, memory: Option<u64>) -> Vec<OsString> {
+    pub(crate) fn argv(&self, memory: Option<u64>) -> Vec<OsString> {
         let exe = if self.language.compile.is_some() {
             self.dir.join(EXE_NAME)
         } else {
@@ -59,38 +59,38 @@ impl Executable {
 
     /// The build directory: everything the program is (a sandboxed run sees
     /// it, and no other build).
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// The environment its runs get besides the fixed one.
-    pub fn env(&self) -> &[(String, String)] {
+    pub(crate) fn env(&self) -> &[(String, String)] {
         &self.language.env
     }
 
     /// Whether the language's memory limit is an address-space rlimit.
-    pub fn address_space_limit(&self) -> bool {
+    pub(crate) fn address_space_limit(&self) -> bool {
         self.language.address_space_limit
     }
 }
 
 /// How compilation went, as reported.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct CompileReport {
+pub(crate) struct CompileReport {
     /// `ok`, `error`, or `none` (nothing to compile).
-    pub status: CompileStatus,
+    pub(crate) status: CompileStatus,
     /// Compiler messages (trimmed), or why the compile was stopped.
-    pub message: String,
+    pub(crate) message: String,
     /// Wall time of the compilation, ms (0 when cached).
-    pub time_ms: u64,
+    pub(crate) time_ms: u64,
     /// Whether the result came from the build cache.
-    pub cached: bool,
+    pub(crate) cached: bool,
 }
 
 /// Compilation status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum CompileStatus {
+pub(crate) enum CompileStatus {
     /// Compiled.
     Ok,
     /// Compile error (CE).
@@ -101,7 +101,7 @@ pub enum CompileStatus {
 
 /// The result of [`Compiler::build`].
 #[derive(Debug)]
-pub enum Build {
+pub(crate) enum Build {
     /// A runnable program.
     Ready(Box<Executable>, CompileReport),
     /// A compile error.
@@ -110,7 +110,7 @@ pub enum Build {
 
 /// Compiles programs, caching builds and compiler versions.
 #[derive(Debug)]
-pub struct Compiler {
+pub(crate) struct Compiler {
     cache: Cache,
     limits: DefaultLimits,
     versions: tokio::sync::Mutex<HashMap<String, String>>,
@@ -119,7 +119,7 @@ pub struct Compiler {
 
 impl Compiler {
     /// A compiler storing builds in `cache`.
-    pub fn new(cache: Cache, limits: DefaultLimits) -> Compiler {
+    pub(crate) fn new(cache: Cache, limits: DefaultLimits) -> Compiler {
         Compiler {
             cache,
             limits,
@@ -131,7 +131,7 @@ impl Compiler {
     /// Builds `source` as `language`, from the cache when possible.
     /// Compilation runs in `sandbox`; a ready executable is copied into the
     /// build cache like a source, so the sandbox can show it to runs.
-    pub async fn build(
+    pub(crate) async fn build(
         &self,
         source: &Path,
         language: &Language,

@@ -17,10 +17,10 @@ use crate::sandbox::CpuChoice;
 use crate::units::{Bytes, Millis};
 
 /// The file name looked for in the current directory and its ancestors.
-pub const CONFIG_FILE: &str = "judge.toml";
+pub(crate) const CONFIG_FILE: &str = "judge.toml";
 
 /// The built-in configuration, used when no judge.toml is found.
-pub const BUILTIN_CONFIG: &str = include_str!("../judge.toml");
+pub(crate) const BUILTIN_CONFIG: &str = include_str!("../judge.toml");
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,92 +84,90 @@ fn default_true() -> bool {
 
 /// Validated global settings.
 #[derive(Debug, Clone)]
-pub struct Config {
-    /// The file the settings came from (`None` for the built-in defaults).
-    pub path: Option<PathBuf>,
+pub(crate) struct Config {
     /// The workspace root: the directory of judge.toml.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// Tests run at once.
-    pub jobs: usize,
+    pub(crate) jobs: usize,
     /// Whether a one-job judging keeps to one CPU (`cpu`).
-    pub cpu: CpuChoice,
+    pub(crate) cpu: CpuChoice,
     /// Where builds, generated inputs and answers are cached.
-    pub cache_dir: PathBuf,
+    pub(crate) cache_dir: PathBuf,
     /// Where problems are looked up by id.
-    pub problems_dir: PathBuf,
+    pub(crate) problems_dir: PathBuf,
     /// Where fixed tests live, one folder per problem id.
-    pub testdata_dir: PathBuf,
+    pub(crate) testdata_dir: PathBuf,
     /// Limits used when a problem does not set its own.
-    pub limits: DefaultLimits,
+    pub(crate) limits: DefaultLimits,
     /// The language table, in a stable order.
-    pub languages: Vec<Language>,
+    pub(crate) languages: Vec<Language>,
 }
 
 /// Default limits.
 #[derive(Debug, Clone, Copy)]
-pub struct DefaultLimits {
+pub(crate) struct DefaultLimits {
     /// CPU time per test.
-    pub time: Duration,
+    pub(crate) time: Duration,
     /// Memory per test, bytes.
-    pub memory: u64,
+    pub(crate) memory: u64,
     /// Output (stdout) per test, bytes.
-    pub output: u64,
+    pub(crate) output: u64,
     /// Wall time of a compilation (CPU time is limited the same).
-    pub compile_time: Duration,
+    pub(crate) compile_time: Duration,
     /// Compiler output kept, bytes.
-    pub compile_output: u64,
+    pub(crate) compile_output: u64,
     /// Memory of a compilation (in the sandbox's cgroup), bytes.
-    pub compile_memory: u64,
+    pub(crate) compile_memory: u64,
     /// What a compilation may write: its work directory and its /tmp may
     /// each hold this much, and no file may be larger, bytes.
-    pub compile_disk: u64,
+    pub(crate) compile_disk: u64,
     /// CPU time of a package program (generator, validator, reference,
     /// checker) per run; its wall time is twice that.
-    pub package_time: Duration,
+    pub(crate) package_time: Duration,
     /// Output a package program may write (a generator's input, a
     /// reference's answer), bytes.
-    pub package_output: u64,
+    pub(crate) package_output: u64,
     /// Wall-time limit as a multiple of the time limit.
-    pub wall_factor: f64,
+    pub(crate) wall_factor: f64,
 }
 
 /// One language: how to recognise, compile and run it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Language {
+pub(crate) struct Language {
     /// Key in the table, used by `--lang` (e.g. `cpp`).
-    pub id: String,
+    pub(crate) id: String,
     /// Display name (e.g. `C++`).
-    pub name: String,
+    pub(crate) name: String,
     /// File extensions without the dot.
-    pub extensions: Vec<String>,
+    pub(crate) extensions: Vec<String>,
     /// Compile command template (argv), if the language is compiled.
-    pub compile: Option<Vec<String>>,
+    pub(crate) compile: Option<Vec<String>>,
     /// Run command template (argv).
-    pub run: Vec<String>,
+    pub(crate) run: Vec<String>,
     /// Command whose output identifies the compiler version (cache key).
-    pub version: Option<Vec<String>>,
+    pub(crate) version: Option<Vec<String>>,
     /// File name the source must have when compiled (e.g. `Main.java`).
-    pub source_name: Option<String>,
+    pub(crate) source_name: Option<String>,
     /// Whether the memory limit is applied as an address-space rlimit
     /// (off for runtimes such as the JVM that reserve far more than they use).
-    pub address_space_limit: bool,
+    pub(crate) address_space_limit: bool,
     /// Variables added to the fixed environment of its compilations and runs.
-    pub env: Vec<(String, String)>,
+    pub(crate) env: Vec<(String, String)>,
     /// A command (run with the judge's own environment, outside the sandbox)
     /// that prints the toolchain's directory: shown to compilations, and
     /// `{toolchain}` in the commands (e.g. `rustc --print sysroot`).
-    pub toolchain: Option<Vec<String>>,
+    pub(crate) toolchain: Option<Vec<String>>,
     /// More directories its compilations see (read-only), besides the
     /// system's.
-    pub toolchain_dirs: Vec<PathBuf>,
+    pub(crate) toolchain_dirs: Vec<PathBuf>,
 }
 
 /// The pseudo-language of a file that is already an executable.
-pub const EXECUTABLE: &str = "executable";
+pub(crate) const EXECUTABLE: &str = "executable";
 
 impl Language {
     /// The language of a ready executable: run as it is.
-    pub fn executable() -> Language {
+    pub(crate) fn executable() -> Language {
         Language {
             id: EXECUTABLE.into(),
             name: "executable".into(),
@@ -187,12 +185,13 @@ impl Language {
 }
 
 /// The placeholders allowed in command templates.
-pub const PLACEHOLDERS: &[&str] = &["{src}", "{exe}", "{dir}", "{memory_mib}", "{toolchain}"];
+pub(crate) const PLACEHOLDERS: &[&str] =
+    &["{src}", "{exe}", "{dir}", "{memory_mib}", "{toolchain}"];
 
 impl Config {
     /// Finds and loads judge.toml: `explicit` if given, else the nearest one
     /// from `start` upwards, else the built-in defaults rooted at `start`.
-    pub fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config> {
+    pub(crate) fn discover(explicit: Option<&Path>, start: &Path) -> Result<Config> {
         if let Some(path) = explicit {
             let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
             let abs = absolute(path);
@@ -212,7 +211,7 @@ impl Config {
     }
 
     /// Parses and validates a judge.toml text.
-    pub fn parse(text: &str, path: Option<PathBuf>, root: PathBuf) -> Result<Config> {
+    pub(crate) fn parse(text: &str, path: Option<PathBuf>, root: PathBuf) -> Result<Config> {
         let shown = path
             .clone()
             .unwrap_or_else(|| PathBuf::from("<built-in judge.toml>"));
@@ -231,14 +230,10 @@ impl Config {
                 raw.languages.entry(id).or_insert(lang);
             }
         }
-        Config::validate(raw, path, root).map_err(wrap)
+        Config::validate(raw, root).map_err(wrap)
     }
 
-    fn validate(
-        raw: ConfigDeserialize,
-        path: Option<PathBuf>,
-        root: PathBuf,
-    ) -> std::result::Result<Config, SpecError> {
+    fn validate(raw: ConfigDeserialize, root: PathBuf) -> std::result::Result<Config, SpecError> {
         let mut problems = Vec::new();
         let l = raw.limits;
         let wall_factor = l.wall_factor.unwrap_or(3.0);
@@ -360,7 +355,6 @@ impl Config {
         let join =
             |p: Option<PathBuf>, default: &str| root.join(p.unwrap_or_else(|| default.into()));
         Ok(Config {
-            path,
             jobs,
             cpu,
             cache_dir: join(raw.cache_dir, ".judge-cache"),
@@ -373,7 +367,7 @@ impl Config {
     }
 
     /// The language with this id (`--lang`), or an error listing the known ones.
-    pub fn language_by_id(&self, id: &str, file: &Path) -> Result<Language> {
+    pub(crate) fn language_by_id(&self, id: &str, file: &Path) -> Result<Language> {
         if id == EXECUTABLE {
             return Ok(Language::executable());
         }
@@ -389,7 +383,7 @@ impl Config {
 
     /// Detects the language of `file` by its extension; a file without a known
     /// extension that is executable runs as it is.
-    pub fn detect_language(&self, file: &Path) -> Result<Language> {
+    pub(crate) fn detect_language(&self, file: &Path) -> Result<Language> {
         let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
         if !ext.is_empty() {
             let found = self
@@ -441,7 +435,7 @@ fn default_jobs() -> usize {
 }
 
 /// Splits a command template on whitespace (no shell is involved).
-pub fn split_template(template: &str) -> Vec<String> {
+pub(crate) fn split_template(template: &str) -> Vec<String> {
     template.split_whitespace().map(str::to_string).collect()
 }
 
@@ -464,7 +458,7 @@ fn check_placeholders(word: &str, at: &str, problems: &mut Vec<String>) {
 }
 
 /// Makes a path absolute against the current directory without resolving links.
-pub fn absolute(path: &Path) -> PathBuf {
+pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 

@@ -10,25 +10,27 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::sandbox::RunError;
+
 /// Documented process exit codes (see README.md, "Exit codes").
-pub mod exit_code {
+pub(crate) mod exit_code {
     /// Every submission was accepted (or the command succeeded).
-    pub const OK: i32 = 0;
+    pub(crate) const OK: i32 = 0;
     /// Some submission was not accepted, or `verify` found a package unsound.
-    pub const NOT_ACCEPTED: i32 = 1;
+    pub(crate) const NOT_ACCEPTED: i32 = 1;
     /// The command could not judge: usage error, unknown problem, broken spec or
     /// config, missing file, missing compiler, failing package program.
-    pub const COULD_NOT_JUDGE: i32 = 2;
+    pub(crate) const COULD_NOT_JUDGE: i32 = 2;
     /// Internal error: a judge bug (panic), or a test judged IE (for example a
     /// checker that crashed), so the result cannot be trusted.
-    pub const INTERNAL: i32 = 3;
+    pub(crate) const INTERNAL: i32 = 3;
     /// Interrupted by Ctrl-C or SIGTERM; every running submission was killed.
-    pub const INTERRUPTED: i32 = 130;
+    pub(crate) const INTERRUPTED: i32 = 130;
 }
 
 /// An error that stops the judge from producing a verdict.
 #[derive(Debug, Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// A configuration file (judge.toml) is unreadable or invalid.
     #[error("invalid config {path}")]
     Config {
@@ -100,7 +102,7 @@ pub enum Error {
         /// Problem id.
         problem: String,
         /// What failed, naming the program, the test and the reason.
-        what: String,
+        what: PackageError,
     },
     /// A file given on the command line that must run (not be judged), such
     /// as the file `judge stress` tests, does not compile.
@@ -142,15 +144,38 @@ pub enum Error {
 
 impl Error {
     /// The exit code this error maps to.
-    pub fn exit_code(&self) -> i32 {
+    pub(crate) fn exit_code(&self) -> i32 {
         match self {
             Error::Interrupted => exit_code::INTERRUPTED,
             _ => exit_code::COULD_NOT_JUDGE,
         }
     }
 
+    /// A run that could not be done: a missing tool when the program that
+    /// would not start is `language`'s, else the sandbox's failure.
+    pub(crate) fn from_run(e: RunError, language: Option<&str>) -> Self {
+        match (e, language) {
+            (RunError::Spawn { program, source }, Some(language)) => Error::MissingTool {
+                language: language.to_string(),
+                program,
+                source,
+            },
+            (RunError::Spawn { program, source } | RunError::Watch { program, source }, _) => {
+                Error::Sandbox { program, source }
+            }
+        }
+    }
+
+    /// Shorthand for an [`Error::Package`].
+    pub(crate) fn package(problem: &str, what: PackageError) -> Self {
+        Error::Package {
+            problem: problem.to_string(),
+            what,
+        }
+    }
+
     /// Shorthand for an [`Error::Io`].
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
             path: path.into(),
             source,
@@ -158,18 +183,198 @@ impl Error {
     }
 }
 
+/// What is wrong with a problem's package: a program of it failed, or its
+/// tests cannot be made. Each names the program, the test and the reason.
+#[derive(Debug, Error)]
+pub(crate) enum PackageError {
+    /// A program of the package does not compile.
+    #[error("the {role} {} does not compile:\n{message}", path.display())]
+    DoesNotCompile {
+        /// Which program (a [`crate::problem::Role`]).
+        role: &'static str,
+        /// Its source.
+        path: PathBuf,
+        /// The compiler's message.
+        message: String,
+    },
+    /// A test needs an answer and nothing can give one.
+    #[error("test `{test}` has no answer file and the problem has no [reference] to compute one")]
+    NoReference {
+        /// The test.
+        test: String,
+    },
+    /// A test without an answer where one is needed.
+    #[error("test `{test}` has no answer")]
+    NoAnswer {
+        /// The test.
+        test: String,
+    },
+    /// A group's pattern names no test file.
+    #[error("group `{group}`: pattern `{pattern}` matches no `.in` file in {}", dir.display())]
+    NoMatch {
+        /// The group.
+        group: String,
+        /// The pattern.
+        pattern: String,
+        /// The test data folder.
+        dir: PathBuf,
+    },
+    /// Two tests have one name.
+    #[error("two tests are named `{test}`; rename the group or the file")]
+    SameName {
+        /// The name.
+        test: String,
+    },
+    /// The test data folder cannot be listed.
+    #[error("cannot read the test data folder {}: {cause}", dir.display())]
+    TestData {
+        /// The folder.
+        dir: PathBuf,
+        /// The I/O error (shown inline: this is the package's fault).
+        cause: std::io::Error,
+    },
+    /// The generator failed for a test.
+    #[error("generator failed for test `{test}` (args {args:?}): {why}")]
+    Generator {
+        /// The test.
+        test: String,
+        /// The generator's arguments.
+        args: Vec<String>,
+        /// How it failed.
+        why: String,
+    },
+    /// The validator rejected a test.
+    #[error("test `{test}` ({}) is invalid: {why}", input.display())]
+    InvalidTest {
+        /// The test.
+        test: String,
+        /// Its input.
+        input: PathBuf,
+        /// What the validator said.
+        why: String,
+    },
+    /// The validator itself failed (crashed, hung, could not start).
+    #[error("the validator {} failed on {}: {why}", validator.display(), input.display())]
+    Validator {
+        /// The validator's source.
+        validator: PathBuf,
+        /// The input.
+        input: PathBuf,
+        /// How it failed.
+        why: String,
+    },
+    /// The reference failed on an input.
+    #[error("the reference solution failed on test `{test}` ({}): {why}", input.display())]
+    Reference {
+        /// The test (or what the input is).
+        test: String,
+        /// The input.
+        input: PathBuf,
+        /// How it failed.
+        why: String,
+    },
+    /// A part of the package a command needs is missing.
+    #[error("{}", missing_part(*.0))]
+    Missing(Needed),
+    /// The generator failed for stress arguments.
+    #[error("the generator failed for stress arguments `{}`: {why}", args.join(" "))]
+    StressGenerator {
+        /// The arguments.
+        args: Vec<String>,
+        /// How it failed.
+        why: String,
+    },
+    /// The program giving answers failed on a stress input.
+    #[error("on the input of stress iteration {iteration} (generator args `{}`), {why}", args.join(" "))]
+    StressAnswer {
+        /// The iteration, from 1.
+        iteration: u64,
+        /// The generator's arguments.
+        args: Vec<String>,
+        /// Who failed, and how.
+        why: String,
+    },
+    /// A custom checker failed on a stress input.
+    #[error("the checker failed on a stress input: {message}")]
+    StressChecker {
+        /// The checker's failure.
+        message: String,
+    },
+    /// The generator failed for a brute-force input.
+    #[error("generator failed for the brute-force input (args {args:?}): {why}")]
+    BruteGenerator {
+        /// The arguments.
+        args: Vec<String>,
+        /// How it failed.
+        why: String,
+    },
+    /// A generated brute-force input is outside the brute force's bounds.
+    #[error("{input} is outside the brute force's bounds ({covers}): {why}")]
+    OutsideBruteBounds {
+        /// What the input is.
+        input: String,
+        /// The bounds, as the package says.
+        covers: String,
+        /// What the validator said.
+        why: String,
+    },
+    /// A generated brute-force input is invalid.
+    #[error("{input} is invalid: {why}")]
+    InvalidInput {
+        /// What the input is.
+        input: String,
+        /// What the validator said.
+        why: String,
+    },
+    /// The brute force refused an input inside its bounds.
+    #[error("the brute force refused {input} (exit {code}) although the validator says it is inside its bounds")]
+    BruteRefused {
+        /// What the input is.
+        input: String,
+        /// Its exit code.
+        code: i32,
+    },
+}
+
+/// A part of a package that a command needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Needed {
+    /// `judge stress` needs a validator.
+    StressValidator,
+    /// `judge stress` needs a generator.
+    StressGenerator,
+    /// `judge stress` (against the reference) needs a reference.
+    StressReference,
+    /// `judge stress --against brute` needs a brute force.
+    StressBrute,
+    /// Checking the brute force needs a reference.
+    BruteReference,
+}
+
+fn missing_part(needed: Needed) -> &'static str {
+    match needed {
+        Needed::StressValidator => {
+            "has no [validator]; judge stress keeps only valid inputs and needs one"
+        }
+        Needed::StressGenerator => "has no [generator] to make stress inputs",
+        Needed::StressReference => "has no [reference]; stress against its brute force (--against brute) or another file (--against FILE)",
+        Needed::StressBrute => "has no [brute] force",
+        Needed::BruteReference => "the brute force needs a [reference] to compare with",
+    }
+}
+
 /// Everything wrong with one TOML file, collected so that all problems are
 /// reported together.
 #[derive(Debug, Error)]
 #[error("{}", render_problems(.problems))]
-pub struct SpecError {
+pub(crate) struct SpecError {
     /// One line per problem, each naming the key (and the line where known).
-    pub problems: Vec<String>,
+    pub(crate) problems: Vec<String>,
 }
 
 impl SpecError {
     /// A spec error with a single problem.
-    pub fn one(message: impl Into<String>) -> Self {
+    pub(crate) fn one(message: impl Into<String>) -> Self {
         SpecError {
             problems: vec![message.into()],
         }
@@ -182,7 +387,7 @@ fn render_problems(problems: &[String]) -> String {
 
 /// Renders an error and its chain of causes, one per line, as printed by `main`
 /// (control characters escaped: messages may quote what a program printed).
-pub fn render_chain(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn render_chain(error: &(dyn std::error::Error + 'static)) -> String {
     crate::report::printable(&chain(error)).into_owned()
 }
 
@@ -203,4 +408,4 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 /// Result alias for the judge.
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Error> = std::result::Result<T, E>;

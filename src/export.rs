@@ -10,7 +10,7 @@ use crate::testset::TestSet;
 
 /// How the files are named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Layout {
+pub(crate) enum Layout {
     /// `01.in` / `01.ans` in test order, zero-padded to the width of the count
     /// (Polygon, Codeforces, DOMjudge style).
     Numbered,
@@ -22,13 +22,13 @@ pub enum Layout {
 
 /// One test as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Exported {
+pub(crate) struct Exported {
     /// The test's name in the package.
-    pub test: String,
+    pub(crate) test: String,
     /// The input file's name.
-    pub input: String,
+    pub(crate) input: String,
     /// The answer file's name.
-    pub answer: String,
+    pub(crate) answer: String,
 }
 
 /// Whether a test is a sample: in a group named `samples` (or `sample`), or
@@ -40,7 +40,7 @@ fn is_sample(name: &str, group: &str) -> bool {
 /// The file names of each test (given as name and group, in test order).
 /// Names never collide: test names are unique, and only samples are named
 /// `sample...`.
-pub fn file_names(tests: &[(String, String)], layout: Layout) -> Vec<Exported> {
+pub(crate) fn file_names(tests: &[(String, String)], layout: Layout) -> Vec<Exported> {
     match layout {
         Layout::Numbered => {
             let width = tests.len().to_string().len();
@@ -87,7 +87,7 @@ fn is_test_file(path: &Path) -> bool {
 /// Writes `tests` (of problem `problem`) to `dir`. A directory that is not
 /// empty is refused unless `force`, which first removes the test files
 /// (`*.in`, `*.ans`, `*.out`) in it and leaves anything else alone.
-pub fn write(
+pub(crate) fn write(
     problem: &str,
     tests: &TestSet,
     dir: &Path,
@@ -120,9 +120,9 @@ pub fn write(
     }
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     for (test, names) in tests.tests.iter().zip(&names) {
-        let answer = test.answer.as_ref().ok_or_else(|| Error::Package {
-            problem: problem.to_string(),
-            what: format!("test `{}` has no answer", test.name),
+        let answer = test.answer.as_ref().ok_or_else(|| {
+            let test = test.name.clone();
+            Error::package(problem, crate::error::PackageError::NoAnswer { test })
         })?;
         for (from, name) in [(&test.input, &names.input), (answer, &names.answer)] {
             let to = dir.join(name);

@@ -1,27 +1,38 @@
 //! `judge`: a local online-judge grader.
 //!
-//! It reads problem packages (`problem.toml`), materialises their tests
-//! (fixed files, generator runs, reference answers), compiles and runs
-//! submissions under limits, compares outputs, and reports verdicts as text or
-//! JSON. The binary is a thin wrapper around [`cli::main`].
+//! It reads problem packages, materialises their tests (fixed files,
+//! generator runs, reference answers), compiles and runs submissions in a
+//! sandbox under limits, checks outputs, and reports verdicts. The module
+//! map is in docs/architecture.md.
+//!
+//! Everything is private to the crate but what the binary and the
+//! benchmarks use: [`main`], the sandbox keeper's entry ([`keeper_main`],
+//! [`KEEPER_COMMAND`]), and the built-in comparators that
+//! `benches/checker.rs` measures ([`compare`] and its types).
 
-pub mod cache;
-pub mod check;
-pub mod cli;
-pub mod compile;
-pub mod config;
-pub mod contest;
-pub mod error;
-pub mod export;
-pub mod judge;
-pub mod partition;
-pub mod problem;
-pub mod report;
-pub mod sandbox;
-pub mod scaffold;
-pub mod shrink;
-pub mod stress;
-pub mod testset;
-pub mod units;
-pub mod verdict;
-pub mod verify;
+mod cache;
+mod check;
+mod cli;
+mod commands;
+mod compile;
+mod config;
+mod contest;
+mod engine;
+mod error;
+mod export;
+mod partition;
+mod problem;
+mod report;
+mod sandbox;
+mod scaffold;
+mod stress;
+mod testset;
+mod units;
+mod verdict;
+mod verify;
+
+pub use check::compare;
+pub use commands::main;
+pub use problem::CheckerSpec;
+pub use sandbox::{keeper_main, Captured, KEEPER_COMMAND};
+pub use verdict::Verdict;

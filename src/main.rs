@@ -3,10 +3,10 @@
 fn main() {
     if std::env::args_os()
         .nth(1)
-        .is_some_and(|a| a == judge::sandbox::KEEPER_COMMAND)
+        .is_some_and(|a| a == judge::KEEPER_COMMAND)
     {
         // The sandbox starts its keepers from this same executable.
-        std::process::exit(judge::sandbox::keeper_main());
+        std::process::exit(judge::keeper_main());
     }
-    std::process::exit(judge::cli::main());
+    std::process::exit(judge::main());
 }

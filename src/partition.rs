@@ -7,16 +7,16 @@ use std::str::FromStr;
 
 /// Part K of N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Partition {
+pub(crate) struct Partition {
     /// This part, from 1.
-    pub part: usize,
+    pub(crate) part: usize,
     /// Number of parts.
-    pub of: usize,
+    pub(crate) of: usize,
 }
 
 impl Partition {
     /// Whether item `index` (from 0, in a stable order) belongs to this part.
-    pub fn includes(self, index: usize) -> bool {
+    pub(crate) fn includes(self, index: usize) -> bool {
         index % self.of == self.part - 1
     }
 }

@@ -56,7 +56,7 @@ fn stub(what: &str) -> String {
 }
 
 /// Creates `problems/ID/` and `testdata/ID/` with stubs; returns the package dir.
-pub fn new_package(config: &Config, id: &str) -> Result<PathBuf> {
+pub(crate) fn new_package(config: &Config, id: &str) -> Result<PathBuf> {
     let valid = !id.is_empty()
         && !id.starts_with('.')
         && id

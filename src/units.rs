@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 /// A duration written as a humantime string (`"1s"`, `"250ms"`, `"2m"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Millis(pub Duration);
+pub(crate) struct Millis(pub Duration);
 
 impl<'de> Deserialize<'de> for Millis {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -29,11 +29,11 @@ impl<'de> Deserialize<'de> for Millis {
 
 /// The longest duration accepted anywhere (limits, `--time`): a week. Far
 /// above any real limit, and far below what would overflow the clock.
-pub const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
+pub(crate) const MAX_DURATION: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// Parses `"1s"`, `"1500ms"`, `"2m 30s"`; a zero duration is an error, and so
 /// is one above [`MAX_DURATION`].
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let d = humantime::parse_duration(text.trim())
         .map_err(|e| format!("invalid duration `{text}`: {e} (write e.g. \"1s\" or \"1500ms\")"))?;
     if d.is_zero() {
@@ -46,21 +46,21 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// The largest size accepted anywhere: 1 TiB.
-pub const MAX_SIZE: u64 = 1 << 40;
+pub(crate) const MAX_SIZE: u64 = 1 << 40;
 
 /// The smallest memory limit: no process starts with less than this.
-pub const MIN_MEMORY: u64 = 4 << 20;
+pub(crate) const MIN_MEMORY: u64 = 4 << 20;
 
 /// A memory limit, as `--memory-limit` takes it: a size of at least
 /// [`MIN_MEMORY`].
-pub fn parse_memory_limit(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_memory_limit(text: &str) -> Result<u64, String> {
     let bytes = parse_size(text)?;
     check_memory_limit(bytes).map_err(|why| format!("invalid memory limit `{text}`: {why}"))?;
     Ok(bytes)
 }
 
 /// Why `bytes` cannot be a memory limit, if it cannot.
-pub fn check_memory_limit(bytes: u64) -> Result<(), String> {
+pub(crate) fn check_memory_limit(bytes: u64) -> Result<(), String> {
     if bytes < MIN_MEMORY {
         return Err(format!(
             "{} is below the 4 MiB a process needs to start",
@@ -72,7 +72,7 @@ pub fn check_memory_limit(bytes: u64) -> Result<(), String> {
 
 /// A size in bytes written as `"64MiB"`, `"1GiB"`, `"512KiB"`, `"100MB"` or a bare byte count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Bytes(pub u64);
+pub(crate) struct Bytes(pub u64);
 
 impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -102,7 +102,7 @@ impl<'de> Deserialize<'de> for Bytes {
 }
 
 /// Parses a size; units are KiB/MiB/GiB (powers of 1024), KB/MB/GB (powers of 1000) or B.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -136,7 +136,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// Formats a byte count for humans (`1.5 MiB`).
-pub fn format_kib(kib: u64) -> String {
+pub(crate) fn format_kib(kib: u64) -> String {
     if kib >= 1024 * 1024 {
         format!("{:.1} GiB", kib as f64 / (1024.0 * 1024.0))
     } else if kib >= 1024 {
@@ -147,7 +147,7 @@ pub fn format_kib(kib: u64) -> String {
 }
 
 /// Formats a duration for humans (`1.25 s`, `12 ms`).
-pub fn format_ms(ms: u64) -> String {
+pub(crate) fn format_ms(ms: u64) -> String {
     if ms >= 10_000 {
         format!("{:.1} s", ms as f64 / 1000.0)
     } else if ms >= 1000 {

@@ -1,74 +1,27 @@
 //! `judge verify`: a package proves itself. Every program compiles, every test
 //! is valid, the reference agrees with the brute force on every test inside the
 //! brute force's bounds and on extra random small inputs, and every declared
-//! solution (and the reference) gets its expected verdict. The main type is
-//! [`VerifyReport`]; [`render_human`] prints it as Polygon's invocation matrix.
+//! solution (and the reference) gets its expected verdict. The result is a
+//! [`VerifyReport`]; `report::verify` renders it as Polygon's invocation matrix.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use crate::cache::{Key, Kind};
-use crate::check;
+use crate::check::{Checker, Subject};
 use crate::compile::Executable;
-use crate::error::{Error, Result};
-use crate::judge::{Checker, Judge, RunOptions, Submission};
-use crate::problem::{Problem, ProgramSpec, SolutionSpec, SEED};
-use crate::report::{SubmissionReport, SCHEMA_VERSION};
-use crate::sandbox::Stdin;
-use crate::testset::Validity;
-use crate::testset::{self, TestFilter, TestSet};
+use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions, Submission};
+use crate::error::{Error, Needed, PackageError, Result};
+use crate::problem::{Problem, ProgramSpec, Role, SolutionSpec, SEED};
+use crate::report::verify::{BruteReport, SolutionResult, VerifyReport};
+use crate::report::SCHEMA_VERSION;
+use crate::sandbox::Captured;
+use crate::testset::{TestFilter, TestSet};
 use crate::verdict::Verdict;
-
-/// Exit code of the brute force for "this input is outside my bounds".
-pub const BRUTE_SKIP: i32 = 3;
-
-/// The verification of one package.
-#[derive(Debug, Clone, Serialize)]
-pub struct VerifyReport {
-    /// Schema version (shared with the run report).
-    pub schema_version: u32,
-    /// Problem id.
-    pub problem: String,
-    /// Whether everything holds.
-    pub ok: bool,
-    /// What does not hold, one line each (empty when ok).
-    pub failures: Vec<String>,
-    /// Test names in order (all validated).
-    pub tests: Vec<String>,
-    /// The brute-force comparison, when the package has a brute force.
-    pub brute: Option<BruteReport>,
-    /// Every declared solution (the reference first) with its expectation.
-    pub solutions: Vec<SolutionResult>,
-}
-
-/// Reference against brute force.
-#[derive(Debug, Clone, Serialize)]
-pub struct BruteReport {
-    /// What the brute force covers.
-    pub covers: String,
-    /// Tests inside the bounds, compared.
-    pub tests_compared: usize,
-    /// Extra random small inputs compared.
-    pub random_compared: usize,
-    /// Disagreements, one line each.
-    pub disagreements: Vec<String>,
-}
-
-/// A solution's result against its expectation.
-#[derive(Debug, Clone, Serialize)]
-pub struct SolutionResult {
-    /// Verdicts it may get.
-    pub expected: Vec<Verdict>,
-    /// Whether it got one of them.
-    pub ok: bool,
-    /// The full run report.
-    pub report: SubmissionReport,
-}
 
 /// Verifies one package. Package faults (invalid tests, failing programs)
 /// are failures in the report; only environment problems are errors.
-pub async fn verify(
+pub(crate) async fn verify(
     judge: &Judge,
     problem: &Arc<Problem>,
     options: &RunOptions,
@@ -87,10 +40,10 @@ pub async fn verify(
             .failures
             .push("the package has no [validator]: tests cannot be proven valid".into());
     }
-    let tests = match testset::materialise(judge, problem, &TestFilter::default()).await {
+    let tests = match judge.materialise(problem, &TestFilter::default()).await {
         Ok(t) => Arc::new(t),
         Err(Error::Package { what, .. }) => {
-            report.failures.push(what);
+            report.failures.push(what.to_string());
             return Ok(report);
         }
         Err(e) => return Err(e),
@@ -99,7 +52,7 @@ pub async fn verify(
     let checker = match judge.prepare_checker(problem).await {
         Ok(c) => c,
         Err(Error::Package { what, .. }) => {
-            report.failures.push(what);
+            report.failures.push(what.to_string());
             return Ok(report);
         }
         Err(e) => return Err(e),
@@ -110,7 +63,7 @@ pub async fn verify(
                 report.failures.extend(brute.disagreements.iter().cloned());
                 report.brute = Some(brute);
             }
-            Err(Error::Package { what, .. }) => report.failures.push(what),
+            Err(Error::Package { what, .. }) => report.failures.push(what.to_string()),
             Err(e) => return Err(e),
         }
     } else {
@@ -184,23 +137,33 @@ async fn check_brute(
     checker: &Checker,
 ) -> Result<BruteReport> {
     let spec = problem.brute.as_ref().expect("checked by the caller");
-    let brute = judge
-        .build_package_program(problem, &spec.program, "brute force")
-        .await?;
+    let brute = AnswerProgram::Brute(
+        judge
+            .build_package_program(problem, &spec.program, Role::Brute)
+            .await?,
+    );
     let reference = match &problem.reference {
-        Some(r) => Some(judge.build_package_program(problem, r, "reference").await?),
+        Some(r) => Some(AnswerProgram::Reference(
+            judge
+                .build_package_program(problem, r, Role::Reference)
+                .await?,
+        )),
         None => None,
     };
     let validator = match &problem.validator {
         Some(v) => Some(
             judge
-                .build_package_program(problem, &v.program, "validator")
+                .build_package_program(problem, &v.program, Role::Validator)
                 .await?,
         ),
         None => None,
     };
     let generator = match (&problem.generator, spec.count) {
-        (Some(g), n) if n > 0 => Some(judge.build_package_program(problem, g, "generator").await?),
+        (Some(g), n) if n > 0 => Some(
+            judge
+                .build_package_program(problem, g, Role::Generator)
+                .await?,
+        ),
         _ => None,
     };
     let shared = Arc::new(BruteContext {
@@ -234,15 +197,13 @@ async fn check_brute(
             .collect();
         tasks.spawn(async move {
             let generator = ctx.generator.as_ref().expect("built when count > 0");
-            let (input, key) =
-                testset::generate(&judge, generator, &args)
-                    .await
-                    .map_err(|why| Error::Package {
-                        problem: ctx.problem.id.clone(),
-                        what: format!(
-                            "generator failed for the brute-force input (args {args:?}): {why}"
-                        ),
-                    })?;
+            let (input, key) = match judge.generate(generator, &args).await? {
+                Ok(generated) => generated,
+                Err(why) => {
+                    let what = PackageError::BruteGenerator { args, why };
+                    return Err(Error::package(&ctx.problem.id, what));
+                }
+            };
             ctx.compare_on(&judge, Origin::Random(args), input, key, None)
                 .await
         });
@@ -274,8 +235,8 @@ async fn check_brute(
 
 struct BruteContext {
     problem: Arc<Problem>,
-    brute: Executable,
-    reference: Option<Executable>,
+    brute: AnswerProgram,
+    reference: Option<AnswerProgram>,
     validator: Option<Executable>,
     generator: Option<Executable>,
     checker: Checker,
@@ -302,78 +263,75 @@ enum Compared {
 }
 
 impl BruteContext {
+    /// The pipeline on one input: inside the brute force's bounds (and, for
+    /// a generated input, valid), then the expected answer; then the brute
+    /// force's output on it, checked against that answer.
     async fn compare_on(
         &self,
         judge: &Judge,
         origin: Origin,
-        input: std::path::PathBuf,
+        input: PathBuf,
         input_key: Key,
-        answer: Option<std::path::PathBuf>,
+        answer: Option<PathBuf>,
     ) -> Result<Compared> {
         let spec = self.problem.brute.as_ref().expect("has a brute force");
-        let package_err = |what: String| Error::Package {
-            problem: self.problem.id.clone(),
-            what,
-        };
-        // Inside the brute force's bounds?
+        let package_err = |what| Error::package(&self.problem.id, what);
+        let mut gates = Vec::new();
         if let Some(validator) = &self.validator {
-            let inside = testset::validate(
-                judge,
-                &self.problem.id,
+            gates.push(Gate {
                 validator,
-                &spec.validator_args,
-                &input,
-                &input_key,
-            );
-            if let Validity::Invalid(why) = inside.await? {
-                return match origin {
-                    Origin::Test(_) => Ok(Compared::Skipped),
-                    Origin::Random(_) => Err(package_err(format!(
-                        "{} is outside the brute force's bounds ({}): {why}",
-                        origin.describe(),
-                        spec.covers
-                    ))),
-                };
-            }
+                args: &spec.validator_args,
+            });
             if let (Origin::Random(_), Some(problem_validator)) = (&origin, &self.problem.validator)
             {
-                let validity = testset::validate(
-                    judge,
-                    &self.problem.id,
+                gates.push(Gate {
                     validator,
-                    &problem_validator.args,
-                    &input,
-                    &input_key,
-                );
-                if let Validity::Invalid(why) = validity.await? {
-                    return Err(package_err(format!(
-                        "{} is invalid: {why}",
-                        origin.describe()
-                    )));
-                }
+                    args: &problem_validator.args,
+                });
             }
         }
-        let answer = match answer {
-            Some(a) => a,
-            None => {
-                let reference = self.reference.as_ref().ok_or_else(|| {
-                    package_err("the brute force needs a [reference] to compare with".into())
-                })?;
-                testset::answer_from_reference(
-                    judge,
-                    &self.problem,
-                    reference,
-                    &input,
-                    &input_key,
-                    &origin.describe(),
-                )
-                .await?
+        let from = match (&answer, &self.reference) {
+            (Some(answer), _) => AnswerFrom::File(answer),
+            (None, Some(reference)) => AnswerFrom::Program(reference),
+            (None, None) => return Err(package_err(PackageError::Missing(Needed::BruteReference))),
+        };
+        let case = judge.prepare_case(
+            &self.problem.id,
+            &input,
+            &input_key,
+            &gates,
+            from,
+            Memo::Cache,
+        );
+        let answer = match (case.await?, &origin) {
+            (Case::Ready(answer), _) => answer,
+            (Case::Invalid { gate: 0, .. }, Origin::Test(_)) => return Ok(Compared::Skipped),
+            (Case::Invalid { gate: 0, why }, Origin::Random(_)) => {
+                return Err(package_err(PackageError::OutsideBruteBounds {
+                    input: origin.describe(),
+                    covers: spec.covers.clone(),
+                    why,
+                }))
             }
+            (Case::Invalid { why, .. }, _) => {
+                return Err(package_err(PackageError::InvalidInput {
+                    input: origin.describe(),
+                    why,
+                }))
+            }
+            (Case::NoAnswer(outcome), _) => {
+                return Err(package_err(PackageError::Reference {
+                    test: origin.describe(),
+                    input,
+                    why: crate::engine::describe_failure(&outcome),
+                }))
+            }
+            (Case::Refused, _) => unreachable!("only a brute force refuses inputs"),
         };
         let answer_key = Key::of_file(&answer).map_err(|e| Error::io(&answer, e))?;
         let agreed = Key::of(&[
             b"brute-agrees-v1",
-            self.brute.key.as_str().as_bytes(),
+            self.brute.exe().key.as_str().as_bytes(),
             input_key.as_str().as_bytes(),
             answer_key.as_str().as_bytes(),
             self.problem.checker.describe().as_bytes(),
@@ -382,51 +340,45 @@ impl BruteContext {
             return Ok(Compared::Agreed(origin));
         }
         let scratch = judge.cache().scratch_dir()?;
-        let outcome = judge
-            .run_package_program(
-                self.brute.argv(None),
-                scratch.path(),
-                Stdin::File(input.clone()),
-            )
-            .await?;
-        if outcome.exit == crate::sandbox::Exit::Code(BRUTE_SKIP) {
-            return match origin {
-                Origin::Test(_) => Ok(Compared::Skipped),
-                Origin::Random(_) => Err(package_err(format!(
-                    "the brute force refused {} (exit {BRUTE_SKIP}) although the validator says it is inside its bounds",
-                    origin.describe()
-                ))),
-            };
-        }
-        if !outcome.success() {
-            return Ok(Compared::Disagreed(format!(
-                "the brute force failed on {}: {}",
-                origin.describe(),
-                outcome.describe_exit()
-            )));
-        }
-        let result = match &self.checker {
-            Checker::Builtin(spec) => {
-                check::compare(spec, &outcome.stdout, &answer).map_err(|e| Error::io(&answer, e))?
+        let brute = judge.prepare_case(
+            &self.problem.id,
+            &input,
+            &input_key,
+            &[],
+            AnswerFrom::Program(&self.brute),
+            Memo::Dir(scratch.path()),
+        );
+        let output = match (brute.await?, &origin) {
+            (Case::Ready(output), _) => output,
+            (Case::Refused, Origin::Test(_)) => return Ok(Compared::Skipped),
+            (Case::Refused, Origin::Random(_)) => {
+                return Err(package_err(PackageError::BruteRefused {
+                    input: origin.describe(),
+                    code: crate::engine::BRUTE_SKIP,
+                }))
             }
-            Checker::External(program) => {
-                let limits = judge.package_limits();
-                check::external::check(
-                    judge.sandbox(),
-                    program,
-                    &input,
-                    &outcome.stdout,
-                    &answer,
-                    scratch.path(),
-                    limits,
-                )
-                .await
-                .map_err(|e| Error::Sandbox {
-                    program: "checker".into(),
-                    source: std::io::Error::other(e.to_string()),
-                })?
+            (Case::NoAnswer(outcome), _) => {
+                return Ok(Compared::Disagreed(format!(
+                    "the brute force failed on {}: {}",
+                    origin.describe(),
+                    outcome.describe_exit()
+                )))
             }
+            (Case::Invalid { .. }, _) => unreachable!("no gates"),
         };
+        let len = std::fs::metadata(&output)
+            .map_err(|e| Error::io(&output, e))?
+            .len();
+        let subject = Subject {
+            input: &input,
+            output: Captured::File { path: output, len },
+            answer: &answer,
+            work: Some(scratch.path()),
+        };
+        let result = self
+            .checker
+            .check(judge.sandbox(), judge.checker_limits(), subject)
+            .await?;
         if result.verdict != Verdict::AC {
             return Ok(Compared::Disagreed(format!(
                 "the reference and the brute force disagree on {} ({}): {}",
@@ -437,111 +389,5 @@ impl BruteContext {
         }
         judge.cache().put_bytes(Kind::Valid, &agreed, b"agrees")?;
         Ok(Compared::Agreed(origin))
-    }
-}
-
-/// One letter per verdict in the matrix.
-fn letter(v: Verdict) -> char {
-    match v {
-        Verdict::AC => '.',
-        Verdict::WA => 'W',
-        Verdict::PE => 'P',
-        Verdict::TLE => 'T',
-        Verdict::MLE => 'M',
-        Verdict::OLE => 'O',
-        Verdict::RE => 'R',
-        Verdict::CE => 'C',
-        Verdict::IE => 'I',
-    }
-}
-
-/// Renders a verification as text: tests, brute force, the solution × test matrix.
-pub fn render_human(r: &VerifyReport) -> String {
-    let mut out = format!("{}: {} tests", r.problem, r.tests.len());
-    if !r.tests.is_empty() {
-        out.push_str(", all valid");
-    }
-    out.push('\n');
-    if let Some(b) = &r.brute {
-        out.push_str(&format!(
-            "  brute force ({}): agrees with the answers on {} tests and {} random small inputs{}\n",
-            b.covers,
-            b.tests_compared,
-            b.random_compared,
-            if b.disagreements.is_empty() {
-                String::new()
-            } else {
-                format!(", DISAGREES on {}", b.disagreements.len())
-            }
-        ));
-    }
-    if !r.solutions.is_empty() {
-        let width = r
-            .solutions
-            .iter()
-            .map(|s| s.report.submission.len())
-            .max()
-            .unwrap_or(8)
-            .max(8);
-        let n = r.tests.len();
-        let mut ruler = String::new();
-        for i in 1..=n {
-            ruler.push(if i % 10 == 0 {
-                char::from(b'0' + ((i / 10) % 10) as u8)
-            } else if i % 5 == 0 {
-                '+'
-            } else {
-                ' '
-            });
-        }
-        out.push_str(&format!(
-            "  {:<width$}  {:<9} {:<4} {}\n",
-            "solution",
-            "expected",
-            "got",
-            ruler.trim_end()
-        ));
-        for s in &r.solutions {
-            let mut cells: String = s.report.tests.iter().map(|t| letter(t.verdict)).collect();
-            if s.report.tests.is_empty() && !s.report.skipped.is_empty() {
-                cells = "C".repeat(s.report.skipped.len());
-            }
-            let expected: Vec<&str> = s.expected.iter().map(|v| v.as_str()).collect();
-            out.push_str(&format!(
-                "  {:<width$}  {:<9} {:<4} {}{}\n",
-                s.report.submission,
-                expected.join("|"),
-                s.report.verdict.as_str(),
-                cells,
-                if s.ok { "" } else { "   <-- MISMATCH" }
-            ));
-        }
-        out.push_str("  (. AC  W WA  P PE  T TLE  M MLE  O OLE  R RE  C CE  I IE)\n");
-    }
-    if r.ok {
-        out.push_str("  ok: the package holds\n");
-    } else {
-        for f in &r.failures {
-            let f = crate::report::printable(f);
-            let mut lines = f.lines();
-            out.push_str(&format!("  FAIL: {}\n", lines.next().unwrap_or("")));
-            for l in lines {
-                out.push_str(&format!("        {l}\n"));
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn letters_are_distinct() {
-        let mut seen = std::collections::BTreeSet::new();
-        for v in Verdict::ALL {
-            assert!(seen.insert(letter(v)), "{v}");
-        }
     }
 }

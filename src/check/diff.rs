@@ -16,7 +16,7 @@ const MAX_LINE: usize = 120;
 /// Lines are paired by position (judge output is positional); inside a pair
 /// that differs, `similar` finds the changed words, which a `^` line marks.
 /// With `show_whitespace`, spaces, tabs and carriage returns are made visible.
-pub fn render(
+pub(super) fn render(
     output: impl Read,
     answer: impl Read,
     out_line: usize,

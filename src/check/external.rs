@@ -15,7 +15,7 @@ const MAX_MESSAGE: usize = 500;
 
 /// Runs `checker` on one test, as a package program of `sandbox`. `scratch`
 /// is a private directory for the run.
-pub async fn check(
+pub(super) async fn check(
     sandbox: &sandbox::Sandbox,
     checker: &Executable,
     input: &Path,

@@ -9,7 +9,7 @@
 //! number themselves, `alice/hdu-1527.2.cpp` (the unnumbered file is attempt
 //! 1). An optional `contest.toml` sets the title, the scoring and the problems.
 
-pub mod run;
+pub(crate) mod run;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -21,14 +21,14 @@ use crate::report::SubmissionReport;
 use crate::verdict::Verdict;
 
 /// Version of the results.json schema.
-pub const RESULTS_SCHEMA_VERSION: u32 = 1;
+pub(crate) const RESULTS_SCHEMA_VERSION: u32 = 1;
 /// The file a contest directory may hold.
-pub const CONTEST_FILE: &str = "contest.toml";
+pub(crate) const CONTEST_FILE: &str = "contest.toml";
 
 /// How a contest is scored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
-pub enum Scoring {
+pub(crate) enum Scoring {
     /// Problems solved, then penalty: `penalty` minutes per rejected attempt
     /// before the first accepted one (compile errors are not counted).
     Icpc,
@@ -48,20 +48,20 @@ struct ContestDeserialize {
 
 /// The settings of a contest (contest.toml, overridden by flags).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ContestSpec {
+pub(crate) struct ContestSpec {
     /// Title shown on the scoreboard.
-    pub title: String,
+    pub(crate) title: String,
     /// Scoring mode.
-    pub scoring: Scoring,
+    pub(crate) scoring: Scoring,
     /// ICPC penalty per rejected attempt, minutes.
-    pub penalty: u64,
+    pub(crate) penalty: u64,
     /// Problems (ids or paths); `None`: the problems the submissions name.
-    pub problems: Option<Vec<String>>,
+    pub(crate) problems: Option<Vec<String>>,
 }
 
 impl ContestSpec {
     /// Reads `DIR/contest.toml` if present.
-    pub fn load(dir: &Path) -> Result<ContestSpec> {
+    pub(crate) fn load(dir: &Path) -> Result<ContestSpec> {
         let path = dir.join(CONTEST_FILE);
         let default_title = dir
             .file_name()
@@ -101,112 +101,112 @@ impl ContestSpec {
 
 /// A problem of the contest, as reported.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ContestProblem {
+pub(crate) struct ContestProblem {
     /// Problem id.
-    pub id: String,
+    pub(crate) id: String,
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Points available (IOI): the sum of the groups' points, or 100 when
     /// the problem declares none (then an accepted submission gets 100).
-    pub points: u64,
+    pub(crate) points: u64,
 }
 
 /// The contest as reported.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ContestInfo {
+pub(crate) struct ContestInfo {
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Scoring mode.
-    pub scoring: Scoring,
+    pub(crate) scoring: Scoring,
     /// ICPC penalty per rejected attempt, minutes.
-    pub penalty: u64,
+    pub(crate) penalty: u64,
     /// Problems, in scoreboard order.
-    pub problems: Vec<ContestProblem>,
+    pub(crate) problems: Vec<ContestProblem>,
     /// Every contestant folder, sorted (also those without submissions).
-    pub contestants: Vec<String>,
+    pub(crate) contestants: Vec<String>,
 }
 
 /// One file of the contest directory and what became of it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Contestant (folder name).
-    pub contestant: String,
+    pub(crate) contestant: String,
     /// The file, relative to the contest directory (empty for a contestant
     /// without any file).
-    pub file: String,
+    pub(crate) file: String,
     /// The problem it names, when it names one.
-    pub problem: Option<String>,
+    pub(crate) problem: Option<String>,
     /// Attempt number (1 for `PROBLEM.EXT`, N for `PROBLEM.N.EXT`).
-    pub attempt: u32,
+    pub(crate) attempt: u32,
     /// Why it was not judged (unknown problem, unknown language, ...).
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// IOI points of this attempt.
-    pub score: Option<u64>,
+    pub(crate) score: Option<u64>,
     /// The full report (the schema of `run --format json`).
-    pub report: Option<SubmissionReport>,
+    pub(crate) report: Option<SubmissionReport>,
 }
 
 impl Entry {
     /// The verdict, when judged.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         self.report.as_ref().map(|r| r.verdict)
     }
 }
 
 /// A contestant's result on one problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Cell {
+pub(crate) struct Cell {
     /// Problem id.
-    pub problem: String,
+    pub(crate) problem: String,
     /// Judged attempts (compile errors included).
-    pub attempts: usize,
+    pub(crate) attempts: usize,
     /// Attempts counted for ICPC: up to the first AC, compile errors excluded.
-    pub counted: usize,
+    pub(crate) counted: usize,
     /// The deciding verdict: AC if any attempt was accepted, else the last.
-    pub verdict: Option<Verdict>,
+    pub(crate) verdict: Option<Verdict>,
     /// Whether an attempt was accepted.
-    pub solved: bool,
+    pub(crate) solved: bool,
     /// ICPC penalty on this problem, minutes.
-    pub penalty: u64,
+    pub(crate) penalty: u64,
     /// IOI points (best attempt).
-    pub score: u64,
+    pub(crate) score: u64,
 }
 
 /// One row of the scoreboard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Standing {
+pub(crate) struct Standing {
     /// Rank (ties share it: 1, 1, 3).
-    pub rank: usize,
+    pub(crate) rank: usize,
     /// Contestant.
-    pub contestant: String,
+    pub(crate) contestant: String,
     /// Problems solved.
-    pub solved: usize,
+    pub(crate) solved: usize,
     /// ICPC penalty, minutes.
-    pub penalty: u64,
+    pub(crate) penalty: u64,
     /// IOI points.
-    pub score: u64,
+    pub(crate) score: u64,
     /// One cell per contest problem, in order.
-    pub cells: Vec<Cell>,
+    pub(crate) cells: Vec<Cell>,
 }
 
 /// Everything `judge batch` writes to results.json.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Results {
+pub(crate) struct Results {
     /// Schema version of this file.
-    pub schema_version: u32,
+    pub(crate) schema_version: u32,
     /// The contest.
-    pub contest: ContestInfo,
+    pub(crate) contest: ContestInfo,
     /// `slice:K/N` when this holds one part of a partitioned run.
-    pub partition: Option<String>,
+    pub(crate) partition: Option<String>,
     /// Every file (of this part), sorted by contestant, problem, attempt.
-    pub entries: Vec<Entry>,
+    pub(crate) entries: Vec<Entry>,
     /// The scoreboard computed from the entries.
-    pub standings: Vec<Standing>,
+    pub(crate) standings: Vec<Standing>,
 }
 
 impl Results {
     /// Results with the standings computed from the entries.
-    pub fn new(
+    pub(crate) fn new(
         contest: ContestInfo,
         partition: Option<String>,
         mut entries: Vec<Entry>,
@@ -224,7 +224,7 @@ impl Results {
 
     /// Combines the parts of a partitioned run into the results of the whole
     /// run. The parts must describe the same contest.
-    pub fn merge(parts: Vec<(PathBuf, Results)>) -> Result<Results> {
+    pub(crate) fn merge(parts: Vec<(PathBuf, Results)>) -> Result<Results> {
         let mut iter = parts.into_iter();
         let Some((first_path, first)) = iter.next() else {
             return Err(Error::Usage(
@@ -262,7 +262,7 @@ impl Results {
 }
 
 /// Sorts entries by contestant, problem, attempt, file.
-pub fn sort_entries(entries: &mut [Entry]) {
+pub(crate) fn sort_entries(entries: &mut [Entry]) {
     entries.sort_by(|a, b| {
         (&a.contestant, &a.problem, a.attempt, &a.file).cmp(&(
             &b.contestant,
@@ -274,7 +274,7 @@ pub fn sort_entries(entries: &mut [Entry]) {
 }
 
 /// The scoreboard: one row per contestant, ranked.
-pub fn standings(contest: &ContestInfo, entries: &[Entry]) -> Vec<Standing> {
+pub(crate) fn standings(contest: &ContestInfo, entries: &[Entry]) -> Vec<Standing> {
     let mut rows: Vec<Standing> = contest
         .contestants
         .iter()
@@ -367,7 +367,7 @@ fn cell<'a>(
 
 /// A file name split into problem and attempt: `hdu-1527.cpp` -> (`hdu-1527`, 1),
 /// `hdu-1527.2.cpp` -> (`hdu-1527`, 2); `None` when it names no known problem.
-pub fn parse_submission_name(name: &str, known: &BTreeSet<String>) -> Option<(String, u32)> {
+pub(crate) fn parse_submission_name(name: &str, known: &BTreeSet<String>) -> Option<(String, u32)> {
     let stem = match name.rsplit_once('.') {
         Some((stem, _ext)) => stem,
         None => name,

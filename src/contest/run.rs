@@ -13,8 +13,8 @@ use super::{
     CONTEST_FILE,
 };
 use crate::config::{Config, Language};
+use crate::engine::{Judge, RunOptions, Submission};
 use crate::error::{Error, Result};
-use crate::judge::{Judge, RunOptions, Submission};
 use crate::partition::Partition;
 use crate::problem::Problem;
 use crate::report::SubmissionReport;
@@ -22,31 +22,31 @@ use crate::testset::{self, TestFilter};
 use crate::verdict::Verdict;
 
 /// A problem ready to judge on: its tests and checker.
-type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::judge::Checker);
+type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::check::Checker);
 
 /// A file found in the contest directory, before judging.
 #[derive(Debug, Clone)]
-pub struct Found {
+pub(crate) struct Found {
     /// The entry (report empty; `error` set when it cannot be judged).
-    pub entry: Entry,
+    pub(crate) entry: Entry,
     /// The file and its language, when it can be judged.
-    pub submission: Option<(PathBuf, Language)>,
+    pub(crate) submission: Option<(PathBuf, Language)>,
 }
 
 /// The contest's problems and files.
 #[derive(Debug)]
-pub struct Discovered {
+pub(crate) struct Discovered {
     /// The problems, loaded (a problem that failed to load is absent, and its
     /// entries carry the error).
-    pub problems: Vec<Arc<Problem>>,
+    pub(crate) problems: Vec<Arc<Problem>>,
     /// Contestant folders, sorted.
-    pub contestants: Vec<String>,
+    pub(crate) contestants: Vec<String>,
     /// Every file, sorted by contestant, problem, attempt.
-    pub found: Vec<Found>,
+    pub(crate) found: Vec<Found>,
 }
 
 /// The largest submission judged (a bigger file is listed, not read).
-pub const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
 
 /// Finds the contestants, their files and the problems of a contest.
 ///
@@ -56,7 +56,7 @@ pub const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
 /// too large to judge and a folder that cannot be read. A name that is not
 /// valid UTF-8 is shown with its odd bytes escaped (`\xff`) and judged all
 /// the same. One bad entry never stops the others.
-pub fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Discovered> {
+pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Discovered> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut contestants: Vec<(String, PathBuf)> = Vec::new();
     let mut loose = Vec::new();
@@ -268,7 +268,7 @@ fn not_followed(name: &str, kind: &std::fs::FileType) -> Option<String> {
 /// A file name as shown in reports: as it is when it is valid UTF-8, else
 /// with each byte that is not escaped as `\xNN` (so two names never show
 /// the same, and nothing is lost).
-pub fn shown_name(name: &std::ffi::OsStr) -> String {
+pub(crate) fn shown_name(name: &std::ffi::OsStr) -> String {
     let bytes = name.as_encoded_bytes();
     let mut shown = String::new();
     for chunk in bytes.utf8_chunks() {
@@ -296,7 +296,7 @@ fn error_entry(contestant: &str, file: &str, error: String) -> Found {
 }
 
 /// The contest as reported (title, scoring, problems with their points).
-pub fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> ContestInfo {
+pub(crate) fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> ContestInfo {
     ContestInfo {
         title: spec.title.clone(),
         scoring: spec.scoring,
@@ -315,7 +315,7 @@ pub fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> ContestInfo 
 }
 
 /// Points a problem is worth: its groups' points, or 100 when it declares none.
-pub fn available_points(problem: &Problem) -> u64 {
+pub(crate) fn available_points(problem: &Problem) -> u64 {
     let declared: u64 = problem
         .groups
         .iter()
@@ -331,7 +331,7 @@ pub fn available_points(problem: &Problem) -> u64 {
 
 /// IOI points of a judged submission: each group with points counts when all
 /// its tests are accepted; a problem without points gives 100 for AC.
-pub fn ioi_score(problem: &Problem, report: &SubmissionReport) -> u64 {
+pub(crate) fn ioi_score(problem: &Problem, report: &SubmissionReport) -> u64 {
     if report.verdict == Verdict::CE {
         return 0;
     }
@@ -356,7 +356,7 @@ pub fn ioi_score(problem: &Problem, report: &SubmissionReport) -> u64 {
 
 /// Judges the files of `discovered` that belong to `partition` (all without
 /// one). `progress` is called as each file is done, with (done, total, entry).
-pub async fn judge_contest(
+pub(crate) async fn judge_contest(
     judge: &Judge,
     info: ContestInfo,
     discovered: Discovered,
@@ -384,7 +384,7 @@ pub async fn judge_contest(
         .filter(|p| needed.contains(&p.id))
     {
         let ready = async {
-            let tests = testset::materialise(judge, problem, &TestFilter::default()).await?;
+            let tests = judge.materialise(problem, &TestFilter::default()).await?;
             let checker = judge.prepare_checker(problem).await?;
             Ok::<_, Error>((Arc::clone(problem), Arc::new(tests), checker))
         }

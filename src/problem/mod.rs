@@ -17,10 +17,10 @@ use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
 
 /// The spec file name inside a problem directory.
-pub const SPEC_FILE: &str = "problem.toml";
+pub(crate) const SPEC_FILE: &str = "problem.toml";
 /// The most tests a problem may have (and the most extra inputs its brute
 /// force may be checked on): the test set is planned in memory.
-pub const MAX_TESTS: u64 = 100_000;
+pub(crate) const MAX_TESTS: u64 = 100_000;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,7 +112,7 @@ struct SolutionDeserialize {
 
 /// One verdict or a list of allowed verdicts (`"AC"` or `["TLE", "AC"]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VerdictSet(pub Vec<Verdict>);
+pub(crate) struct VerdictSet(pub Vec<Verdict>);
 
 impl<'de> Deserialize<'de> for VerdictSet {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
@@ -145,48 +145,46 @@ impl<'de> Deserialize<'de> for VerdictSet {
 
 /// A validated problem package.
 #[derive(Debug, Clone)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// Short id, equal to the directory name (`acwing-891`).
-    pub id: String,
+    pub(crate) id: String,
     /// Title.
-    pub title: String,
+    pub(crate) title: String,
     /// Where the original lives.
-    pub source: Option<String>,
+    pub(crate) source: Option<String>,
     /// The package directory.
-    pub dir: PathBuf,
-    /// The spec file.
-    pub spec_path: PathBuf,
+    pub(crate) dir: PathBuf,
     /// Where the fixed tests live.
-    pub testdata_dir: PathBuf,
+    pub(crate) testdata_dir: PathBuf,
     /// Limits for submissions.
-    pub limits: ProblemLimits,
+    pub(crate) limits: ProblemLimits,
     /// How outputs are compared.
-    pub checker: CheckerSpec,
+    pub(crate) checker: CheckerSpec,
     /// The reference solution.
-    pub reference: Option<ProgramSpec>,
+    pub(crate) reference: Option<ProgramSpec>,
     /// The test generator.
-    pub generator: Option<ProgramSpec>,
+    pub(crate) generator: Option<ProgramSpec>,
     /// The input validator.
-    pub validator: Option<ValidatorSpec>,
+    pub(crate) validator: Option<ValidatorSpec>,
     /// The brute force.
-    pub brute: Option<BruteSpec>,
+    pub(crate) brute: Option<BruteSpec>,
     /// How `judge stress` generates its inputs (`None` without a generator).
-    pub stress: Option<StressSpec>,
+    pub(crate) stress: Option<StressSpec>,
     /// Test groups, in test order.
-    pub groups: Vec<TestGroup>,
+    pub(crate) groups: Vec<TestGroup>,
     /// Example solutions with expected verdicts.
-    pub solutions: Vec<SolutionSpec>,
+    pub(crate) solutions: Vec<SolutionSpec>,
 }
 
 /// Limits of a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ProblemLimits {
+pub(crate) struct ProblemLimits {
     /// CPU time per test.
-    pub time: Duration,
+    pub(crate) time: Duration,
     /// Memory per test, bytes.
-    pub memory: u64,
+    pub(crate) memory: u64,
     /// Stdout per test, bytes.
-    pub output: u64,
+    pub(crate) output: u64,
 }
 
 /// How outputs are compared with answers.
@@ -227,6 +225,34 @@ impl CheckerSpec {
     }
 }
 
+/// What a program of a package is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Makes inputs.
+    Generator,
+    /// Gives the answers.
+    Reference,
+    /// Accepts or rejects inputs.
+    Validator,
+    /// Judges outputs.
+    Checker,
+    /// A slow solution the reference is checked against.
+    Brute,
+}
+
+impl Role {
+    /// Its name in messages.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Role::Generator => "generator",
+            Role::Reference => "reference",
+            Role::Validator => "validator",
+            Role::Checker => "checker",
+            Role::Brute => "brute force",
+        }
+    }
+}
+
 /// A program of the package (path absolute, language optional).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgramSpec {
@@ -238,45 +264,45 @@ pub struct ProgramSpec {
 
 /// The validator and its fixed arguments.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ValidatorSpec {
+pub(crate) struct ValidatorSpec {
     /// The program.
-    pub program: ProgramSpec,
+    pub(crate) program: ProgramSpec,
     /// Arguments always passed.
-    pub args: Vec<String>,
+    pub(crate) args: Vec<String>,
 }
 
 /// The brute force and the inputs it covers.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BruteSpec {
+pub(crate) struct BruteSpec {
     /// The program.
-    pub program: ProgramSpec,
+    pub(crate) program: ProgramSpec,
     /// Human description of the bounds it covers.
-    pub covers: String,
+    pub(crate) covers: String,
     /// Validator arguments under which the validator accepts exactly the covered inputs.
-    pub validator_args: Vec<String>,
+    pub(crate) validator_args: Vec<String>,
     /// Generator arguments for extra small inputs (`{seed}` replaced).
-    pub generate: Vec<String>,
+    pub(crate) generate: Vec<String>,
     /// How many extra small inputs.
-    pub count: u32,
+    pub(crate) count: u32,
 }
 
 /// How `judge stress` calls the generator.
 #[derive(Debug, Clone, PartialEq)]
-pub struct StressSpec {
+pub(crate) struct StressSpec {
     /// Generator arguments; `{seed}` and `{size}` are replaced per iteration.
-    pub generate: Vec<String>,
+    pub(crate) generate: Vec<String>,
     /// Whether it came from a `[stress]` table (else it is the default).
-    pub explicit: bool,
+    pub(crate) explicit: bool,
 }
 
 impl StressSpec {
     /// Whether the arguments grow with `{size}`.
-    pub fn grows(&self) -> bool {
+    pub(crate) fn grows(&self) -> bool {
         self.generate.iter().any(|a| a.contains(SIZE))
     }
 
     /// The generator arguments for one iteration.
-    pub fn args(&self, seed: u64, size: u64) -> Vec<String> {
+    pub(crate) fn args(&self, seed: u64, size: u64) -> Vec<String> {
         self.generate
             .iter()
             .map(|a| {
@@ -289,18 +315,18 @@ impl StressSpec {
 
 /// A group of tests.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TestGroup {
+pub(crate) struct TestGroup {
     /// Group name.
-    pub name: String,
+    pub(crate) name: String,
     /// Where its tests come from.
-    pub source: GroupSource,
+    pub(crate) source: GroupSource,
     /// Points (IOI scoring), if any.
-    pub points: Option<u32>,
+    pub(crate) points: Option<u32>,
 }
 
 /// Where a group's tests come from.
 #[derive(Debug, Clone, PartialEq)]
-pub enum GroupSource {
+pub(crate) enum GroupSource {
     /// Fixed files matching these globs (over test names, i.e. file stems).
     Load(Vec<String>),
     /// Generator runs: argv template and seeds.
@@ -314,21 +340,21 @@ pub enum GroupSource {
 
 /// An example solution.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SolutionSpec {
+pub(crate) struct SolutionSpec {
     /// The program.
-    pub program: ProgramSpec,
+    pub(crate) program: ProgramSpec,
     /// Verdicts it may get.
-    pub expect: Vec<Verdict>,
+    pub(crate) expect: Vec<Verdict>,
 }
 
 /// The placeholder for the seed in generator arguments.
-pub const SEED: &str = "{seed}";
+pub(crate) const SEED: &str = "{seed}";
 /// The placeholder for the size in `[stress]` generator arguments.
-pub const SIZE: &str = "{size}";
+pub(crate) const SIZE: &str = "{size}";
 
 impl Problem {
     /// Finds a problem by id (in the workspace's problems dir) or by path.
-    pub fn find(name: &str, config: &Config) -> Result<Problem> {
+    pub(crate) fn find(name: &str, config: &Config) -> Result<Problem> {
         let as_path = Path::new(name);
         let looks_like_path = name.contains('/') || name.starts_with('.') || as_path.is_dir();
         let dir = if looks_like_path {
@@ -369,7 +395,7 @@ impl Problem {
     }
 
     /// Ids of the problems in the workspace, sorted.
-    pub fn list_ids(config: &Config) -> Vec<String> {
+    pub(crate) fn list_ids(config: &Config) -> Vec<String> {
         let mut ids: Vec<String> = std::fs::read_dir(&config.problems_dir)
             .into_iter()
             .flatten()
@@ -382,7 +408,7 @@ impl Problem {
     }
 
     /// Loads and validates `dir/problem.toml`.
-    pub fn load(dir: &Path, config: &Config) -> Result<Problem> {
+    pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         let spec_path = dir.join(SPEC_FILE);
         let text = std::fs::read_to_string(&spec_path).map_err(|e| Error::io(&spec_path, e))?;
         Problem::parse(&text, dir, config).map_err(|source| Error::Problem {
@@ -392,7 +418,7 @@ impl Problem {
     }
 
     /// Parses and validates a spec text for the package in `dir`.
-    pub fn parse(
+    pub(crate) fn parse(
         text: &str,
         dir: &Path,
         config: &Config,
@@ -680,7 +706,6 @@ fn validate(
         id: raw.id,
         title: raw.title,
         source: raw.source,
-        spec_path: dir.join(SPEC_FILE),
         testdata_dir,
         limits: ProblemLimits {
             time: raw.time_limit.map_or(config.limits.time, |m| m.0),

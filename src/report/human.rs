@@ -11,11 +11,11 @@ use crate::verdict::Verdict;
 
 /// Renders text, with or without colour.
 #[derive(Debug, Clone, Copy)]
-pub struct Human {
+pub(crate) struct Human {
     /// Use ANSI colours.
-    pub color: bool,
+    pub(crate) color: bool,
     /// Show the diff of every failing test, not only the first.
-    pub all_diffs: bool,
+    pub(crate) all_diffs: bool,
 }
 
 impl Human {
@@ -41,7 +41,13 @@ impl Human {
     }
 
     /// The line printed when judging of a submission starts.
-    pub fn header(&self, problem: &str, title: &str, submission: &str, language: &str) -> String {
+    pub(crate) fn header(
+        &self,
+        problem: &str,
+        title: &str,
+        submission: &str,
+        language: &str,
+    ) -> String {
         let bold = Style::new().bold();
         format!(
             "{} {}  {} [{}]\n",
@@ -53,7 +59,7 @@ impl Human {
     }
 
     /// One test line, with its diff when `with_diff`.
-    pub fn test(&self, t: &TestReport, with_diff: bool) -> String {
+    pub(crate) fn test(&self, t: &TestReport, with_diff: bool) -> String {
         let mut line = format!(
             "  {:<24} {} {:>8} {:>10}",
             printable_line(&t.name),
@@ -89,12 +95,12 @@ impl Human {
     }
 
     /// Whether test `t` gets its diff shown, given whether a failure was shown before.
-    pub fn wants_diff(&self, t: &TestReport, failure_shown: bool) -> bool {
+    pub(crate) fn wants_diff(&self, t: &TestReport, failure_shown: bool) -> bool {
         !t.verdict.is_accepted() && (self.all_diffs || !failure_shown)
     }
 
     /// The compile error block and the summary of a submission.
-    pub fn summary(&self, r: &SubmissionReport) -> String {
+    pub(crate) fn summary(&self, r: &SubmissionReport) -> String {
         let mut out = String::new();
         if r.compile.status == CompileStatus::Error {
             out.push_str("  compile error:\n");
@@ -126,125 +132,5 @@ impl Human {
         out.push_str(&line);
         out.push('\n');
         out
-    }
-
-    /// The whole report at once (header, tests, summary), as printed when not streaming.
-    pub fn render(&self, r: &SubmissionReport, title: &str) -> String {
-        let mut out = self.header(&r.problem, title, &r.submission, &r.language);
-        let mut shown = false;
-        for t in &r.tests {
-            let with_diff = self.wants_diff(t, shown);
-            shown |= !t.verdict.is_accepted();
-            out.push_str(&self.test(t, with_diff));
-        }
-        out.push_str(&self.summary(r));
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::compile::CompileReport;
-    use crate::report::{LimitsReport, Summary};
-
-    fn test(name: &str, verdict: Verdict, message: &str, diff: Option<&str>) -> TestReport {
-        TestReport {
-            name: name.into(),
-            group: "g".into(),
-            verdict,
-            time_ms: 3,
-            wall_ms: 4,
-            memory_kib: 1536,
-            message: message.into(),
-            diff: diff.map(str::to_string),
-            exit_code: Some(0),
-            signal: None,
-            output: None,
-            cached: false,
-        }
-    }
-
-    fn report(tests: Vec<TestReport>, verdict: Verdict) -> SubmissionReport {
-        SubmissionReport {
-            schema_version: 1,
-            problem: "acwing-891".into(),
-            submission: "wa.cpp".into(),
-            language: "cpp".into(),
-            verdict,
-            compile: CompileReport {
-                status: CompileStatus::Ok,
-                message: String::new(),
-                time_ms: 412,
-                cached: false,
-            },
-            limits: LimitsReport {
-                time_ms: 1000,
-                wall_ms: 3000,
-                memory_kib: 65536,
-                output_kib: 1024,
-            },
-            isolation: "rlimit".into(),
-            summary: Summary::of(&tests),
-            tests,
-            skipped: vec![],
-        }
-    }
-
-    #[test]
-    fn plain_report() {
-        let diff = "--- expected (answer)\n+++ got (output)\n-     1 | Yes\n+     1 | No\n";
-        let r = report(
-            vec![
-                test("sample-1", Verdict::AC, "", None),
-                test(
-                    "edge-1",
-                    Verdict::WA,
-                    "line 1: expected `Yes`, got `No`",
-                    Some(diff),
-                ),
-                test(
-                    "edge-2",
-                    Verdict::WA,
-                    "line 1: expected `Yes`, got `No`",
-                    Some(diff),
-                ),
-            ],
-            Verdict::WA,
-        );
-        let human = Human {
-            color: false,
-            all_diffs: false,
-        };
-        insta::assert_snapshot!(human.render(&r, "Nim Game"));
-    }
-
-    #[test]
-    fn compile_error_report() {
-        let mut r = report(vec![], Verdict::CE);
-        r.compile.status = CompileStatus::Error;
-        r.compile.message = "wa.cpp:1:1: error: 'x' does not name a type".into();
-        let human = Human {
-            color: false,
-            all_diffs: false,
-        };
-        insta::assert_snapshot!(human.render(&r, "Nim Game"));
-    }
-
-    #[test]
-    fn colour_only_when_asked() {
-        let r = report(vec![test("s", Verdict::AC, "", None)], Verdict::AC);
-        assert!(!Human {
-            color: false,
-            all_diffs: false
-        }
-        .render(&r, "T")
-        .contains('\x1b'));
-        assert!(Human {
-            color: true,
-            all_diffs: false
-        }
-        .render(&r, "T")
-        .contains('\x1b'));
     }
 }

@@ -4,7 +4,7 @@
 use super::SubmissionReport;
 
 /// Renders one report as a single JSON line (with the trailing newline).
-pub fn render(report: &SubmissionReport) -> String {
+pub(crate) fn render(report: &SubmissionReport) -> String {
     let mut line = serde_json::to_string(report).expect("reports always serialise");
     line.push('\n');
     line

@@ -14,17 +14,17 @@ use crate::verdict::Verdict;
 /// One submission to put in the report, with what it was expected to get
 /// (`verify`: a wrong solution failing is a success) and a suite name.
 #[derive(Debug, Clone)]
-pub struct JunitSubmission<'a> {
+pub(crate) struct JunitSubmission<'a> {
     /// Suite name (`acwing-891 solutions/wa.cpp`, `alice/hdu-1527.cpp`).
-    pub suite: String,
+    pub(crate) suite: String,
     /// The judged submission.
-    pub report: &'a SubmissionReport,
+    pub(crate) report: &'a SubmissionReport,
     /// Verdicts the submission may get; `None` means AC is expected of every test.
-    pub expected: Option<&'a [Verdict]>,
+    pub(crate) expected: Option<&'a [Verdict]>,
 }
 
 /// Renders the JUnit XML document for `submissions`.
-pub fn render(name: &str, submissions: &[JunitSubmission<'_>]) -> String {
+pub(crate) fn render(name: &str, submissions: &[JunitSubmission<'_>]) -> String {
     let mut report = Report::new(name);
     for s in submissions {
         report.add_test_suite(suite(s));

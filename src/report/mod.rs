@@ -1,113 +1,131 @@
-//! The results of judging, as data ([`SubmissionReport`], [`TestReport`]), and
-//! their renderings: [`human`] text for a terminal and [`json`] lines for tools.
-//! Every renderer is a pure function from results to text. The JSON schema is
-//! documented in `docs/json-report.md`.
+//! The results of judging as data ([`SubmissionReport`], [`TestReport`], and
+//! those of `stress` and `verify`), and every rendering of them: what
+//! `judge run` prints as it goes ([`stream`], with [`human`] lines), JSON
+//! ([`json`]), JUnit ([`junit`]), scoreboards ([`scoreboard`]), and the
+//! outputs of `verify`, `stress`, `list` and `gen`. Renderers are pure
+//! functions from results to text; the commands only choose and print them.
+//! The JSON schema is documented in `docs/json-report.md`.
 
-pub mod human;
-pub mod json;
-pub mod junit;
-pub mod printable;
-pub mod scoreboard;
+pub(crate) mod human;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod list;
+pub(crate) mod printable;
+pub(crate) mod scoreboard;
+pub(crate) mod stream;
+pub(crate) mod stress;
+pub(crate) mod verify;
 
-pub use printable::{printable, printable_line};
+pub(crate) use printable::{printable, printable_line};
 
 use serde::Serialize;
 
 use crate::compile::CompileReport;
 use crate::verdict::Verdict;
 
+/// How a command prints its results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// Text for people.
+    Human,
+    /// JSON.
+    Json,
+    /// JUnit XML.
+    Junit,
+}
+
 /// Version of the JSON report schema; bumped on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// Everything known about one submission judged on one problem.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct SubmissionReport {
+pub(crate) struct SubmissionReport {
     /// Schema version of this object.
-    pub schema_version: u32,
+    pub(crate) schema_version: u32,
     /// Problem id.
-    pub problem: String,
+    pub(crate) problem: String,
     /// The submission file, as given.
-    pub submission: String,
+    pub(crate) submission: String,
     /// Language id (`cpp`, `python`, `executable`, ...).
-    pub language: String,
+    pub(crate) language: String,
     /// Overall verdict: the verdict of the first failing test in test order, CE, or AC.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// Compilation.
-    pub compile: CompileReport,
+    pub(crate) compile: CompileReport,
     /// Limits the tests ran under.
-    pub limits: LimitsReport,
-    /// Isolation level and measurement method of the runs (`rlimit`).
-    pub isolation: String,
+    pub(crate) limits: LimitsReport,
+    /// Isolation level of the runs (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
+    pub(crate) isolation: String,
     /// Judged tests, in test order.
-    pub tests: Vec<TestReport>,
+    pub(crate) tests: Vec<TestReport>,
     /// Tests not run (after the first failure with `--fail-fast`).
-    pub skipped: Vec<String>,
+    pub(crate) skipped: Vec<String>,
     /// Totals.
-    pub summary: Summary,
+    pub(crate) summary: Summary,
 }
 
 /// Limits as reported.
 #[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
-pub struct LimitsReport {
+pub(crate) struct LimitsReport {
     /// CPU time limit, ms.
-    pub time_ms: u64,
+    pub(crate) time_ms: u64,
     /// Wall-clock limit, ms.
-    pub wall_ms: u64,
+    pub(crate) wall_ms: u64,
     /// Memory limit, KiB.
-    pub memory_kib: u64,
+    pub(crate) memory_kib: u64,
     /// Output limit, KiB.
-    pub output_kib: u64,
+    pub(crate) output_kib: u64,
 }
 
 /// The result of one test.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub struct TestReport {
+pub(crate) struct TestReport {
     /// Test name.
-    pub name: String,
+    pub(crate) name: String,
     /// Group name.
-    pub group: String,
+    pub(crate) group: String,
     /// Verdict.
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// CPU time (user + system), ms.
-    pub time_ms: u64,
+    pub(crate) time_ms: u64,
     /// Wall time, ms.
-    pub wall_ms: u64,
+    pub(crate) wall_ms: u64,
     /// Peak memory, KiB.
-    pub memory_kib: u64,
+    pub(crate) memory_kib: u64,
     /// Why, in one line (empty on AC).
-    pub message: String,
+    pub(crate) message: String,
     /// Expected vs got around the first difference (WA/PE).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diff: Option<String>,
+    pub(crate) diff: Option<String>,
     /// Exit code, when the program exited.
-    pub exit_code: Option<i32>,
+    pub(crate) exit_code: Option<i32>,
     /// Signal name, when a signal ended the program.
-    pub signal: Option<String>,
+    pub(crate) signal: Option<String>,
     /// The program's output (only with `run --input`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub output: Option<String>,
+    pub(crate) output: Option<String>,
     /// Whether this result came from the result cache (the same program,
     /// input, answer, checker, limits and isolation were judged before).
     #[serde(default)]
-    pub cached: bool,
+    pub(crate) cached: bool,
 }
 
 /// Totals of a submission.
 #[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Tests accepted.
-    pub passed: usize,
+    pub(crate) passed: usize,
     /// Tests judged.
-    pub total: usize,
+    pub(crate) total: usize,
     /// Largest CPU time, ms.
-    pub max_time_ms: u64,
+    pub(crate) max_time_ms: u64,
     /// Largest peak memory, KiB.
-    pub max_memory_kib: u64,
+    pub(crate) max_memory_kib: u64,
 }
 
 impl Summary {
     /// Totals over `tests`.
-    pub fn of(tests: &[TestReport]) -> Summary {
+    pub(crate) fn of(tests: &[TestReport]) -> Summary {
         Summary {
             passed: tests.iter().filter(|t| t.verdict.is_accepted()).count(),
             total: tests.len(),
@@ -118,7 +136,7 @@ impl Summary {
 }
 
 /// The overall verdict: the first non-AC test in test order, else AC.
-pub fn overall_verdict(tests: &[TestReport]) -> Verdict {
+pub(crate) fn overall_verdict(tests: &[TestReport]) -> Verdict {
     tests
         .iter()
         .map(|t| t.verdict)

@@ -24,7 +24,7 @@ fn escape(c: char, out: &mut String) {
 }
 
 /// `text` with its control characters escaped; line feeds and tabs kept.
-pub fn printable(text: &str) -> Cow<'_, str> {
+pub(crate) fn printable(text: &str) -> Cow<'_, str> {
     if !text.chars().any(escaped) {
         return Cow::Borrowed(text);
     }
@@ -41,7 +41,7 @@ pub fn printable(text: &str) -> Cow<'_, str> {
 
 /// `text` on one line: as [`printable`], with line feeds and tabs escaped too
 /// (names of files, folders and tests).
-pub fn printable_line(text: &str) -> Cow<'_, str> {
+pub(crate) fn printable_line(text: &str) -> Cow<'_, str> {
     if !text.chars().any(|c| escaped(c) || c == '\n' || c == '\t') {
         return Cow::Borrowed(text);
     }

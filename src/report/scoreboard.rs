@@ -10,7 +10,7 @@ use crate::contest::{Cell, Entry, Results, Scoring};
 
 /// What a cell shows: ICPC `+`/`+2` (solved after 2 rejected attempts),
 /// `-3` (3 rejected attempts), `.` (none); IOI the points.
-pub fn cell_text(scoring: Scoring, cell: &Cell) -> String {
+pub(crate) fn cell_text(scoring: Scoring, cell: &Cell) -> String {
     match scoring {
         Scoring::Ioi if cell.attempts == 0 => ".".into(),
         Scoring::Ioi => cell.score.to_string(),
@@ -22,7 +22,7 @@ pub fn cell_text(scoring: Scoring, cell: &Cell) -> String {
 }
 
 /// The scoreboard as text.
-pub fn render_text(results: &Results) -> String {
+pub(crate) fn render_text(results: &Results) -> String {
     use super::printable_line as shown;
     let c = &results.contest;
     let mut out = String::new();
@@ -122,7 +122,7 @@ ul.errors li { color: #a00; }
 ";
 
 /// The scoreboard as one self-contained HTML page.
-pub fn render_html(results: &Results) -> String {
+pub(crate) fn render_html(results: &Results) -> String {
     let c = &results.contest;
     let mut out = String::new();
     let _ = write!(
@@ -282,6 +282,22 @@ fn attempt_html(out: &mut String, e: &Entry, scoring: Scoring) {
         }
     }
     out.push_str("</div>");
+}
+
+/// What `judge batch` shows as each file is judged: the file (or the
+/// contestant) and its verdict.
+pub(crate) fn progress_message(entry: &Entry) -> String {
+    let what = super::printable_line(if entry.file.is_empty() {
+        &entry.contestant
+    } else {
+        &entry.file
+    });
+    let verdict = match (&entry.report, &entry.error) {
+        (Some(r), _) => r.verdict.to_string(),
+        (None, Some(_)) => "not judged".into(),
+        (None, None) => String::new(),
+    };
+    format!("{what}: {verdict}")
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::{fs, io};
 
 /// Which cgroup version a slot uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Version {
+pub(crate) enum Version {
     /// Separate memory, pids and cpuacct hierarchies.
     V1,
     /// The unified hierarchy.
@@ -24,9 +24,9 @@ pub enum Version {
 
 /// Where the judge may create cgroups.
 #[derive(Debug, Clone)]
-pub struct Hierarchy {
+pub(crate) struct Hierarchy {
     /// The version.
-    pub version: Version,
+    pub(crate) version: Version,
     /// v1: the judge's own directories in the memory, pids and cpuacct
     /// hierarchies; v2: one entry, the judge's own directory.
     bases: Vec<PathBuf>,
@@ -36,7 +36,7 @@ const V1_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpuacct"];
 
 impl Hierarchy {
     /// Finds a writable hierarchy with the needed controllers, or says why not.
-    pub fn detect() -> Result<Hierarchy, String> {
+    pub(crate) fn detect() -> Result<Hierarchy, String> {
         let own = fs::read_to_string("/proc/self/cgroup")
             .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
         let mounts = fs::read_to_string("/proc/self/mountinfo")
@@ -80,7 +80,7 @@ impl Hierarchy {
 
     /// The judge's own parent cgroup directories, created now; stale ones of
     /// dead judges are removed.
-    pub fn judge_dirs(&self) -> io::Result<Vec<PathBuf>> {
+    pub(crate) fn judge_dirs(&self) -> io::Result<Vec<PathBuf>> {
         let name = format!("judge-{}", std::process::id());
         let mut dirs = Vec::new();
         for base in &self.bases {
@@ -226,16 +226,20 @@ fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, String> {
 /// one on v2): created and removed by the judge. Its keeper opens the control
 /// files ([`Counters`]) and joins it; the judge never writes them.
 #[derive(Debug)]
-pub struct SlotDirs {
+pub(crate) struct SlotDirs {
     /// The version.
-    pub version: Version,
+    pub(crate) version: Version,
     /// v1: memory, pids, cpuacct directories; v2: one directory.
-    pub dirs: Vec<PathBuf>,
+    pub(crate) dirs: Vec<PathBuf>,
 }
 
 impl SlotDirs {
     /// Creates slot `index` below the judge's directories.
-    pub fn create(version: Version, judge_dirs: &[PathBuf], index: usize) -> io::Result<SlotDirs> {
+    pub(crate) fn create(
+        version: Version,
+        judge_dirs: &[PathBuf],
+        index: usize,
+    ) -> io::Result<SlotDirs> {
         let mut dirs = Vec::new();
         for base in judge_dirs {
             let dir = base.join(format!("slot-{index}"));
@@ -253,7 +257,7 @@ impl SlotDirs {
     /// Processes just killed take a fraction of a millisecond to leave: the
     /// waits between tries start short and double, up to about half a second
     /// in all.
-    pub fn remove(&self) {
+    pub(crate) fn remove(&self) {
         let mut waited = std::time::Duration::ZERO;
         let mut pause = std::time::Duration::from_micros(100);
         for dir in &self.dirs {
@@ -271,7 +275,7 @@ impl SlotDirs {
 /// it). Between runs the limits are set and the counters reset; after a run
 /// its usage is read: two writes and four reads.
 #[derive(Debug)]
-pub struct Counters {
+pub(crate) struct Counters {
     version: Version,
     files: Files,
     /// Limits last written, so unchanged ones are not written again.
@@ -310,21 +314,21 @@ struct Files {
 
 /// What a run used, read from its cgroup.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
-pub struct Usage {
+pub(crate) struct Usage {
     /// CPU time of every process of the run, ns.
-    pub cpu_ns: u64,
+    pub(crate) cpu_ns: u64,
     /// Peak memory (v1 `memory.max_usage_in_bytes`, v2 `memory.peak`) above
     /// what the slot held when the run started, bytes.
-    pub peak_bytes: u64,
+    pub(crate) peak_bytes: u64,
     /// Whether the OOM killer acted in this run (evidence of MLE).
-    pub oom_killed: bool,
+    pub(crate) oom_killed: bool,
     /// Whether a fork or clone was refused at the process limit in this run.
-    pub pids_limited: bool,
+    pub(crate) pids_limited: bool,
 }
 
 impl Counters {
     /// Opens the control files of the slot in `dirs`.
-    pub fn open(version: Version, dirs: &[PathBuf]) -> io::Result<Counters> {
+    pub(crate) fn open(version: Version, dirs: &[PathBuf]) -> io::Result<Counters> {
         let file = |controller: usize, name: &str| match version {
             Version::V1 => dirs[controller].join(name),
             Version::V2 => dirs[0].join(name),
@@ -387,7 +391,7 @@ impl Counters {
     /// held at the last reset: the kernel's caches (directory entries, /proc
     /// inodes) grow by a few KiB per run and stay, and are no reason to
     /// wait. At once when nothing is left.
-    pub fn settle(&self) {
+    pub(crate) fn settle(&self) {
         const SLACK: u64 = 1 << 20;
         let Some(base) = self.kernel_base else { return };
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(100);
@@ -399,7 +403,7 @@ impl Counters {
     }
 
     /// Sets the limits of the next run (written only when they change).
-    pub fn set_limits(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+    pub(crate) fn set_limits(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
         let files = &self.files;
         if self.memory_set != Some(memory) {
             let limit = match (memory, self.version) {
@@ -441,7 +445,7 @@ impl Counters {
 
     /// Resets the counters for the next run (done as soon as the slot is
     /// clean, before the next job comes: off the way of its start).
-    pub fn reset(&mut self) -> io::Result<()> {
+    pub(crate) fn reset(&mut self) -> io::Result<()> {
         let files = &self.files;
         match self.version {
             Version::V1 => {
@@ -460,12 +464,12 @@ impl Counters {
     }
 
     /// CPU time of every process in the slot since `reset`, ns.
-    pub fn cpu_ns(&self) -> io::Result<u64> {
+    pub(crate) fn cpu_ns(&self) -> io::Result<u64> {
         Ok(parse_cpu(self.version, &read_at(&self.files.cpu)?).saturating_sub(self.cpu_base))
     }
 
     /// What the run since `reset` used.
-    pub fn usage(&mut self) -> io::Result<Usage> {
+    pub(crate) fn usage(&mut self) -> io::Result<Usage> {
         let cpu_ns = self.cpu_ns()?;
         let files = &self.files;
         let peak: u64 = read_at(&files.peak)?.trim().parse().unwrap_or(0);
@@ -509,7 +513,7 @@ fn write_at(file: &fs::File, value: &str) -> io::Result<()> {
 }
 
 /// Reads the CPU usage (ns) from the slot's CPU file.
-pub fn parse_cpu(version: Version, text: &str) -> u64 {
+pub(crate) fn parse_cpu(version: Version, text: &str) -> u64 {
     match version {
         Version::V1 => text.trim().parse().unwrap_or(0),
         Version::V2 => keyed(text, "usage_usec").unwrap_or(0) * 1000,

@@ -13,7 +13,7 @@ use super::sys;
 /// Whether a judging that runs one program at a time keeps to one CPU
 /// (`cpu` in judge.toml, `--cpu`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CpuChoice {
+pub(crate) enum CpuChoice {
     /// With one job and more than one CPU: a CPU that no other judge on the
     /// machine has claimed, if there is one.
     #[default]
@@ -129,7 +129,7 @@ pub(crate) fn claim_cpu(cpu: usize) -> Option<File> {
 /// Gives a thread that inherited the judging's CPU pin (a blocking-pool
 /// thread made by the pinned thread) the CPUs of `from`, the pinned thread's
 /// [`cpus_to_leave_pin`].
-pub fn leave_pin(from: Option<CpusBeforePin>) {
+pub(crate) fn leave_pin(from: Option<CpusBeforePin>) {
     if let Some(CpusBeforePin(cpus)) = from {
         sys::use_cpus(cpus);
     }
@@ -137,13 +137,13 @@ pub fn leave_pin(from: Option<CpusBeforePin>) {
 
 /// The CPUs this thread had before it was pinned to the judging's CPU, for
 /// work handed to another thread ([`leave_pin`]); `None` if not pinned.
-pub fn cpus_to_leave_pin() -> Option<CpusBeforePin> {
+pub(crate) fn cpus_to_leave_pin() -> Option<CpusBeforePin> {
     sys::cpus_before_pin().map(CpusBeforePin)
 }
 
 /// A set of CPUs (see [`cpus_to_leave_pin`]).
 #[derive(Debug, Clone, Copy)]
-pub struct CpusBeforePin(sys::CpuSet);
+pub(crate) struct CpusBeforePin(sys::CpuSet);
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use super::sys;
 /// whose process is gone (a judge's temporary directories carry its pid).
 /// Links and other users' directories are left alone, as is anything whose
 /// process still exists.
-pub fn remove_leftovers_of_dead_judges(dir: &Path, prefixes: &[&str]) {
+pub(crate) fn remove_leftovers_of_dead_judges(dir: &Path, prefixes: &[&str]) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -41,7 +41,7 @@ pub fn remove_leftovers_of_dead_judges(dir: &Path, prefixes: &[&str]) {
 /// (the first error is returned). A run may have left a directory it made
 /// unreadable: it is made accessible first. Used for the keeper's `/tmp` and
 /// the judge's reused scratch directories.
-pub fn empty_dir(dir: &Path) -> io::Result<()> {
+pub(crate) fn empty_dir(dir: &Path) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mut first_error = None;
     for entry in std::fs::read_dir(dir)? {

@@ -1,5 +1,5 @@
 //! The judge's side of a keeper: starting it and running a job through it.
-//! The main type is [`Keeper`]; the pool of keepers is [`super::Shared`].
+//! The main type is [`Keeper`]; the pool of keepers is in [`super::pool`].
 
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
@@ -13,7 +13,7 @@ use super::sys;
 
 /// A running keeper with its slot.
 #[derive(Debug)]
-pub struct Keeper {
+pub(crate) struct Keeper {
     process: std::process::Child,
     /// The socket, until it is registered with the runtime on first use.
     unregistered: Option<OwnedFd>,
@@ -22,24 +22,24 @@ pub struct Keeper {
     buffer: Vec<u8>,
     /// The slot's cgroup directories, when cgroups are used (removed with
     /// the keeper).
-    pub slot: Option<SlotDirs>,
+    pub(crate) slot: Option<SlotDirs>,
     /// The host directory the keeper shows at `/judge/build`, and which
     /// build it holds now (see [`Keeper::show_build`]).
-    pub staging: Option<Staging>,
+    pub(crate) staging: Option<Staging>,
 }
 
 /// A keeper's copy of the build it runs: hard links (or copies, across file
 /// systems) of one build directory's files, so that a run sees its own
 /// program and nothing else of the build cache.
 #[derive(Debug)]
-pub struct Staging {
+pub(crate) struct Staging {
     dir: PathBuf,
     holds: Option<PathBuf>,
 }
 
 impl Staging {
     /// An empty staging directory at `dir` (created).
-    pub fn create(dir: PathBuf) -> std::io::Result<Staging> {
+    pub(crate) fn create(dir: PathBuf) -> std::io::Result<Staging> {
         std::fs::create_dir_all(&dir)?;
         set_mode(&dir, 0o755)?;
         Ok(Staging { dir, holds: None })
@@ -47,7 +47,7 @@ impl Staging {
 
     /// Makes the directory hold the files of `build` (a build directory of
     /// the cache) and nothing else; nothing to do when it already does.
-    pub fn hold(&mut self, build: &std::path::Path) -> std::io::Result<()> {
+    pub(crate) fn hold(&mut self, build: &std::path::Path) -> std::io::Result<()> {
         if self.holds.as_deref() == Some(build) {
             return Ok(());
         }
@@ -98,7 +98,7 @@ impl Keeper {
     /// ms). It runs on `cpus`, else on this thread's. It gets no environment
     /// and its settings come on its socket, not on its command line (which
     /// every process can read).
-    pub fn start(
+    pub(crate) fn start(
         config: &KeeperConfig,
         slot: Option<SlotDirs>,
         staging: Option<Staging>,
@@ -149,7 +149,7 @@ impl Keeper {
 
     /// Where the keeper's file system appears from the host (through the
     /// supervisor's root): to copy a compilation's files in and out.
-    pub fn root(&self) -> PathBuf {
+    pub(crate) fn root(&self) -> PathBuf {
         PathBuf::from(format!("/proc/{}/root", self.process.id()))
     }
 
@@ -185,7 +185,7 @@ impl Keeper {
 
     /// Runs one job with `stdio` (stdin, stdout, stderr); `on_kill` resolves
     /// when the caller wants the job stopped (output limit).
-    pub async fn run(
+    pub(crate) async fn run(
         &mut self,
         job: &Job,
         stdio: [OwnedFd; 3],
@@ -236,7 +236,7 @@ impl Keeper {
     /// caller does not wait for the exec. With `gate`, the child waits on it
     /// before exec'ing, and this spawner is busy until then (see
     /// [`sys::SpawnPlan::wait_for_gate`]).
-    pub async fn spawn(
+    pub(crate) async fn spawn(
         &mut self,
         job: &Job,
         stdio: &[OwnedFd; 3],
@@ -298,7 +298,7 @@ impl Keeper {
 /// After a child reported by [`Keeper::spawn`] has exited: the error of its
 /// exec, if that is what failed (the child wrote the errno before exiting;
 /// an exec that succeeded closed the pipe without a word).
-pub fn late_exec_error(report: &tokio::net::unix::pipe::Receiver) -> Option<std::io::Error> {
+pub(super) fn late_exec_error(report: &tokio::net::unix::pipe::Receiver) -> Option<std::io::Error> {
     let mut errno = [0u8; 4];
     match report.try_read(&mut errno) {
         Ok(4) => Some(std::io::Error::from_raw_os_error(i32::from_ne_bytes(errno))),
@@ -379,7 +379,7 @@ impl Drop for Keeper {
 }
 
 /// A fresh empty directory for a keeper to build its root in.
-pub fn root_dir(runtime: &std::path::Path, index: usize) -> std::io::Result<PathBuf> {
+pub(super) fn root_dir(runtime: &std::path::Path, index: usize) -> std::io::Result<PathBuf> {
     let dir = runtime.join(format!("root-{index}"));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)

@@ -15,8 +15,7 @@ use super::program::{env_entry, minimal_env};
 use super::types::{exit_of, COMPILE_PROCESSES};
 use super::{
     address_space_backstop, cgroup, find_in_user_path, isolated, keeper, resolve_program, sys,
-    Environment, Exit, Isolation, LimitHit, Profile, RunError, RunOutcome, RunRequest,
-    RUN_PROCESSES,
+    Environment, Exit, LimitHit, Profile, RunError, RunOutcome, RunRequest, RUN_PROCESSES,
 };
 
 impl Shared {
@@ -102,11 +101,10 @@ impl Shared {
         &self,
         request: &RunRequest,
         profile: &Profile,
-        level: Isolation,
     ) -> Result<RunOutcome, RunError> {
         let mut failures = Vec::new();
         loop {
-            match self.run_once(request, profile, level).await {
+            match self.run_once(request, profile).await {
                 Err(KeeperFailure::Again(e)) if failures.len() < 2 => failures.push(e),
                 Err(KeeperFailure::Again(e)) => {
                     failures.push(e);
@@ -129,7 +127,6 @@ impl Shared {
         &self,
         request: &RunRequest,
         profile: &Profile,
-        level: Isolation,
     ) -> Result<RunOutcome, KeeperFailure> {
         let program = program_name(request);
         let final_err = |source: io::Error| {
@@ -308,7 +305,6 @@ impl Shared {
             stderr_truncated: drained.stderr_truncated,
             memory_exceeded,
             process_limit_hit,
-            isolation: level,
         })
     }
 }

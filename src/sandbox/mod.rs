@@ -18,12 +18,12 @@
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
-pub mod cgroup;
+pub(crate) mod cgroup;
 mod cpu;
 mod drain;
 mod files;
 mod isolated;
-pub mod keeper;
+pub(crate) mod keeper;
 mod keepers;
 mod plain;
 mod pool;
@@ -37,15 +37,16 @@ mod sys;
 mod testing;
 mod types;
 
-pub use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice, CpusBeforePin};
-pub use files::{empty_dir, remove_leftovers_of_dead_judges};
+pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
+pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
 pub use keeper::keeper_main;
-pub use plain::{run, Turn};
-pub use pool::Sandbox;
-pub use program::{find_in_user_path, is_executable_file, resolve_program};
-pub use sys::signal_name;
-pub use types::{
-    address_space_backstop, Captured, Environment, Exit, Isolation, IsolationMode, LimitHit,
-    Limits, Profile, RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
+pub(crate) use plain::{run, Turn};
+pub(crate) use pool::Sandbox;
+pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program};
+pub(crate) use sys::signal_name;
+pub use types::Captured;
+pub(crate) use types::{
+    address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,
+    RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
 };

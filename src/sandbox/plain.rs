@@ -14,26 +14,25 @@ use super::pool::Shared;
 use super::program::{c_string, env_entry, find_in_user_path, minimal_env, resolve_program};
 use super::types::{address_space_backstop, exit_of};
 use super::{
-    isolated, keeper, sys, Environment, Exit, Isolation, LimitHit, RunError, RunOutcome,
-    RunRequest, Stdin,
+    isolated, keeper, sys, Environment, Exit, LimitHit, RunError, RunOutcome, RunRequest, Stdin,
 };
 
 /// Runs one process to completion under `request.limits`.
-pub async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
+pub(crate) async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     run_plain(request, None, &mut Turn::now()).await
 }
 
 /// When a run may start, for runs prepared ahead of their turn (see
 /// [`Sandbox::run_in_turn`]): a future that resolves when the turn comes,
 /// and what it gave (a slot, kept by the caller).
-pub struct Turn<'a, T> {
+pub(crate) struct Turn<'a, T> {
     wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,
     given: Option<T>,
 }
 
 impl<'a, T> Turn<'a, T> {
     /// A turn that comes when `wait` resolves.
-    pub fn when(wait: impl std::future::Future<Output = T> + Send + 'a) -> Self {
+    pub(crate) fn when(wait: impl std::future::Future<Output = T> + Send + 'a) -> Self {
         Turn {
             wait: Some(Box::pin(wait)),
             given: None,
@@ -55,7 +54,7 @@ impl<'a, T> Turn<'a, T> {
     /// What the turn gave; `None` if it had already come when made, if the
     /// run ended (failed) before it came, or if the run gave it back once its
     /// program was gone (see [`Turn::end`]).
-    pub fn into_given(self) -> Option<T> {
+    pub(crate) fn into_given(self) -> Option<T> {
         self.given
     }
 
@@ -71,7 +70,7 @@ impl<'a, T> Turn<'a, T> {
 
 impl Turn<'static, ()> {
     /// A turn that has already come (and gives nothing).
-    pub fn now() -> Self {
+    pub(crate) fn now() -> Self {
         Turn {
             wait: None,
             given: None,
@@ -325,7 +324,6 @@ async fn run_plain_once<T>(
         stderr_truncated: drained.stderr_truncated,
         memory_exceeded: false,
         process_limit_hit: false,
-        isolation: Isolation::RlimitOnly,
     }))
 }
 

@@ -33,7 +33,7 @@ fn next_job_spin(parallel_runs: usize, pinned: bool) -> Duration {
 /// Runs hostile code at the strongest isolation level available. Create one
 /// per judge run; dropping it kills the keepers and removes their cgroups.
 #[derive(Debug)]
-pub struct Sandbox {
+pub(crate) struct Sandbox {
     pub(crate) level: Isolation,
     pub(crate) warning: Option<String>,
     pub(crate) shared: Option<Shared>,
@@ -89,7 +89,7 @@ impl Sandbox {
     ///
     /// With one run at a time, the calling thread (the runtime's) is pinned
     /// to one CPU for the sandbox's life, as `cpu` says (see [`HomeCpu`]).
-    pub fn new(
+    pub(crate) fn new(
         mode: IsolationMode,
         paths: SandboxPaths,
         parallel_runs: usize,
@@ -182,7 +182,7 @@ impl Sandbox {
     }
 
     /// The isolation level runs get.
-    pub fn isolation(&self) -> Isolation {
+    pub(crate) fn isolation(&self) -> Isolation {
         self.level
     }
 
@@ -190,7 +190,7 @@ impl Sandbox {
     /// when its compilations or runs see, besides the system's directories,
     /// `extra`: it resolves to a file outside them. `None` when it can (or
     /// when it is not found at all: starting it says so).
-    pub fn hidden_program(&self, program: &OsString, extra: &[PathBuf]) -> Option<String> {
+    pub(crate) fn hidden_program(&self, program: &OsString, extra: &[PathBuf]) -> Option<String> {
         if self.level == Isolation::RlimitOnly {
             return None;
         }
@@ -220,12 +220,12 @@ impl Sandbox {
     }
 
     /// Why the level is weaker than full, for a warning.
-    pub fn warning(&self) -> Option<&str> {
+    pub(crate) fn warning(&self) -> Option<&str> {
         self.warning.as_deref()
     }
 
     /// Runs `request` under the sandbox as `profile`.
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         request: &RunRequest,
         profile: Profile,
@@ -236,7 +236,7 @@ impl Sandbox {
     /// Runs `request` once `turn` has come (a slot is free, say), prepared
     /// before where that saves time then: at the rlimit-only level the
     /// program is started and waits, ready to exec, for its turn.
-    pub async fn run_in_turn<T>(
+    pub(crate) async fn run_in_turn<T>(
         &self,
         request: &RunRequest,
         profile: Profile,
@@ -251,7 +251,7 @@ impl Sandbox {
             },
             Some(shared) => {
                 turn.come().await;
-                shared.run(request, &profile, self.level).await
+                shared.run(request, &profile).await
             }
             None => run_plain(request, None, turn).await,
         }

@@ -11,7 +11,7 @@ pub(crate) const SYSTEM_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 /// Finds a bare program name (`python3`) in the system PATH first, so that runs
 /// do not go through per-user shims (a pyenv shim costs 100+ ms of CPU per run,
 /// charged to the submission); falls back to the judge's own PATH.
-pub fn resolve_program(program: &OsString) -> OsString {
+pub(crate) fn resolve_program(program: &OsString) -> OsString {
     use std::collections::HashMap;
     use std::sync::Mutex;
     static RESOLVED: Mutex<Option<HashMap<OsString, OsString>>> = Mutex::new(None);
@@ -42,13 +42,13 @@ fn search_path(program: &OsString, dirs: impl Iterator<Item = PathBuf>) -> OsStr
 }
 
 /// Whether `path` is a regular file with an execute bit.
-pub fn is_executable_file(path: &Path) -> bool {
+pub(crate) fn is_executable_file(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// `program` looked up in the user's PATH (as it is when it has a slash).
-pub fn find_in_user_path(program: &OsString) -> OsString {
+pub(crate) fn find_in_user_path(program: &OsString) -> OsString {
     let user_path = std::env::var_os("PATH").unwrap_or_default();
     search_path(program, std::env::split_paths(&user_path))
 }

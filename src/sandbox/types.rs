@@ -16,7 +16,7 @@ use super::{cgroup, signal_name, sys};
 
 /// How strongly a run was isolated and how it was measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Isolation {
+pub(crate) enum Isolation {
     /// Full: namespaces (user when not root, mount, pid, network, ipc, uts),
     /// uid 65534, a read-only root with the workspace hidden, and a cgroup
     /// for memory (limit, peak, OOM evidence), processes and CPU of every
@@ -31,7 +31,7 @@ pub enum Isolation {
 
 impl Isolation {
     /// The name shown in reports (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Isolation::Cgroup(cgroup::Version::V1) => "cgroup-v1",
             Isolation::Cgroup(cgroup::Version::V2) => "cgroup-v2",
@@ -49,7 +49,7 @@ impl Serialize for Isolation {
 
 /// Where the process reads stdin from.
 #[derive(Debug, Clone)]
-pub enum Stdin {
+pub(crate) enum Stdin {
     /// An empty stdin.
     Null,
     /// A file.
@@ -58,7 +58,7 @@ pub enum Stdin {
 
 /// Which environment the process sees.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Environment {
+pub(crate) enum Environment {
     /// The judge's own environment (the probes of judge.toml's commands).
     Inherit,
     /// Only PATH, HOME (the working directory), LANG and TMPDIR, and these
@@ -70,47 +70,47 @@ pub enum Environment {
 
 /// Limits of one run.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// CPU time (user + system); exceeding it kills the run.
-    pub cpu_time: Duration,
+    pub(crate) cpu_time: Duration,
     /// Wall-clock time from start; exceeding it kills the run.
-    pub wall_time: Duration,
+    pub(crate) wall_time: Duration,
     /// Memory in bytes, if limited.
-    pub memory: Option<u64>,
+    pub(crate) memory: Option<u64>,
     /// Whether `memory` is also applied as an address-space rlimit.
-    pub address_space: bool,
+    pub(crate) address_space: bool,
     /// Bytes of stdout kept; writing more kills the run (output limit).
-    pub stdout: u64,
+    pub(crate) stdout: u64,
     /// Bytes of stderr kept; the rest is drained and dropped.
-    pub stderr: u64,
+    pub(crate) stderr: u64,
     /// Largest file the process may write itself.
-    pub file_size: u64,
+    pub(crate) file_size: u64,
 }
 
 /// One process to run.
 #[derive(Debug, Clone)]
-pub struct RunRequest {
+pub(crate) struct RunRequest {
     /// Program and arguments; a program without a slash is looked up in PATH.
-    pub argv: Vec<OsString>,
+    pub(crate) argv: Vec<OsString>,
     /// Working directory.
-    pub cwd: PathBuf,
+    pub(crate) cwd: PathBuf,
     /// Standard input.
-    pub stdin: Stdin,
+    pub(crate) stdin: Stdin,
     /// Where stdout is spilled once it outgrows memory (kept in memory if `None`).
-    pub stdout_spill: Option<PathBuf>,
+    pub(crate) stdout_spill: Option<PathBuf>,
     /// The environment.
-    pub environment: Environment,
+    pub(crate) environment: Environment,
     /// Limits.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// The directory holding the program (its build directory): a sandboxed
     /// run sees it, read-only, at `/judge/build`, and nothing else of the
     /// build cache. Paths into it in `argv` are rewritten to match.
-    pub program_dir: Option<PathBuf>,
+    pub(crate) program_dir: Option<PathBuf>,
 }
 
 /// How the process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// It exited with this code.
     Code(i32),
     /// A signal killed it.
@@ -119,7 +119,7 @@ pub enum Exit {
 
 /// The limit that made the runner stop the process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LimitHit {
+pub(crate) enum LimitHit {
     /// CPU time (polled, or the RLIMIT_CPU backstop).
     CpuTime,
     /// Wall-clock time.
@@ -182,40 +182,38 @@ impl Captured {
 
 /// The result of one run: how it ended and what it used.
 #[derive(Debug)]
-pub struct RunOutcome {
+pub(crate) struct RunOutcome {
     /// Exit code or signal.
-    pub exit: Exit,
+    pub(crate) exit: Exit,
     /// The limit the runner enforced, if it stopped the process.
-    pub limit_hit: Option<LimitHit>,
+    pub(crate) limit_hit: Option<LimitHit>,
     /// CPU time, user + system, of this process (wait4).
-    pub cpu_time: Duration,
+    pub(crate) cpu_time: Duration,
     /// Wall time from spawn to exit (monotonic clock).
-    pub wall_time: Duration,
+    pub(crate) wall_time: Duration,
     /// Peak resident memory, KiB (ru_maxrss).
-    pub peak_memory_kib: u64,
+    pub(crate) peak_memory_kib: u64,
     /// Stdout, at most `limits.stdout` bytes.
-    pub stdout: Captured,
+    pub(crate) stdout: Captured,
     /// Stderr, at most `limits.stderr` bytes.
-    pub stderr: Vec<u8>,
+    pub(crate) stderr: Vec<u8>,
     /// Whether the process wrote more stderr than was kept.
-    pub stderr_truncated: bool,
+    pub(crate) stderr_truncated: bool,
     /// Evidence that the memory limit stopped it (a cgroup OOM kill).
-    pub memory_exceeded: bool,
+    pub(crate) memory_exceeded: bool,
     /// Evidence that it tried to create more processes than a run may have
     /// (the pids cgroup refused a fork).
-    pub process_limit_hit: bool,
-    /// Isolation level and measurement method.
-    pub isolation: Isolation,
+    pub(crate) process_limit_hit: bool,
 }
 
 impl RunOutcome {
     /// Whether the process exited normally with code 0 and no limit was hit.
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.exit == Exit::Code(0) && self.limit_hit.is_none()
     }
 
     /// "exit code 3" / "killed by SIGSEGV".
-    pub fn describe_exit(&self) -> String {
+    pub(crate) fn describe_exit(&self) -> String {
         match self.exit {
             Exit::Code(c) => format!("exit code {c}"),
             Exit::Signal(s) => format!("killed by {}", signal_name(s)),
@@ -225,7 +223,7 @@ impl RunOutcome {
 
 /// Why a process could not be run at all.
 #[derive(Debug, thiserror::Error)]
-pub enum RunError {
+pub(crate) enum RunError {
     /// The program could not be started (not found, not executable).
     #[error("cannot start `{program}`")]
     Spawn {
@@ -248,7 +246,7 @@ pub enum RunError {
 
 /// How hard the judge insists on isolation (`--isolation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum IsolationMode {
+pub(crate) enum IsolationMode {
     /// Refuse to judge unless full isolation (namespaces and a cgroup) works.
     Strict,
     /// Use the strongest level the machine allows; warn when weaker than full.
@@ -260,7 +258,7 @@ pub enum IsolationMode {
 
 /// What a sandboxed run is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Profile {
+pub(crate) enum Profile {
     /// A submission on a test: uid 65534, private /tmp as cwd, its own build
     /// read-only.
     Submission,
@@ -285,17 +283,17 @@ pub enum Profile {
 
 /// Where the sandbox hides and shows things.
 #[derive(Debug, Clone)]
-pub struct SandboxPaths {
+pub(crate) struct SandboxPaths {
     /// Host directories hidden from runs and compilations where they fall
     /// inside a directory they see (workspace, cache, problems, home).
-    pub hide: Vec<PathBuf>,
+    pub(crate) hide: Vec<PathBuf>,
     /// Where each slot's copy of the build it runs is made: a directory on
     /// the build cache's file system, so that the copy is hard links.
-    pub staging: PathBuf,
+    pub(crate) staging: PathBuf,
 }
 
 /// Processes allowed per run (threads count too).
-pub const RUN_PROCESSES: u64 = 128;
+pub(crate) const RUN_PROCESSES: u64 = 128;
 
 /// Processes allowed per compilation.
 pub(crate) const COMPILE_PROCESSES: u64 = 512;
@@ -304,7 +302,7 @@ pub(crate) const COMPILE_PROCESSES: u64 = 512;
 /// memory: above the limit, so that a program that goes over it is seen going
 /// over it (its peak RSS exceeds the limit: MLE from evidence) before the
 /// backstop stops it.
-pub fn address_space_backstop(memory: u64) -> u64 {
+pub(crate) fn address_space_backstop(memory: u64) -> u64 {
     memory.saturating_mul(2).saturating_add(64 << 20)
 }
 

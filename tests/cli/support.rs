@@ -13,24 +13,24 @@ use serde_json::Value;
 const JUDGE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The repository root, where `judge` runs (fixture paths are relative to it).
-pub fn repo() -> &'static Path {
+pub(crate) fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A fixture submission, as a path relative to the repository root.
-pub fn submission(relative: &str) -> String {
+pub(crate) fn submission(relative: &str) -> String {
     format!("tests/fixtures/submissions/{relative}")
 }
 
 /// A fixture problem directory, as a path relative to the repository root.
-pub fn problem(name: &str) -> String {
+pub(crate) fn problem(name: &str) -> String {
     format!("tests/fixtures/problems/{name}")
 }
 
 /// A temporary workspace: a `judge.toml` copied from the repository's, with
 /// the cache in the temporary directory and the problem and test-data
 /// directories pointing (absolutely) at the repository's.
-pub struct Workspace {
+pub(crate) struct Workspace {
     /// Removes the directory when dropped (`None` for a shared workspace).
     _temporary: Option<tempfile::TempDir>,
     root: PathBuf,
@@ -39,18 +39,18 @@ pub struct Workspace {
 
 impl Workspace {
     /// A fresh workspace with an empty cache.
-    pub fn new() -> Workspace {
+    pub(crate) fn new() -> Workspace {
         Workspace::with_limits("")
     }
 
     /// A fresh workspace whose judge.toml `[limits]` also gets `limits` (TOML lines).
-    pub fn with_limits(limits: &str) -> Workspace {
+    pub(crate) fn with_limits(limits: &str) -> Workspace {
         Workspace::with_config(limits, "")
     }
 
     /// A fresh workspace whose judge.toml `[limits]` also gets `limits`, and
     /// which also has the tables of `extra` (TOML: languages, say).
-    pub fn with_config(limits: &str, extra: &str) -> Workspace {
+    pub(crate) fn with_config(limits: &str, extra: &str) -> Workspace {
         let dir = tempfile::Builder::new()
             .prefix("judge-cli-test-")
             .tempdir()
@@ -67,7 +67,7 @@ impl Workspace {
     /// tests that need the same slow builds (the cache is content-addressed
     /// and its writes atomic, so sharing it is safe). Create it once per test
     /// binary (e.g. in a `OnceLock`): this rewrites its judge.toml.
-    pub fn shared(name: &str) -> Workspace {
+    pub(crate) fn shared(name: &str) -> Workspace {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
         std::fs::create_dir_all(&root).expect("create the shared workspace");
         let config = write_config(&root, "", "");
@@ -79,19 +79,19 @@ impl Workspace {
     }
 
     /// The workspace's judge.toml.
-    pub fn config_path(&self) -> &Path {
+    pub(crate) fn config_path(&self) -> &Path {
         &self.config
     }
 
     /// The temporary directory. Its path appears in the argv of every program
     /// the judge runs from its cache, so it also marks this test's processes.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.root
     }
 
     /// `judge --config WORKSPACE/judge.toml --color never ARGS...`, run from
     /// the repository root.
-    pub fn judge<I, S>(&self, args: I) -> Judged
+    pub(crate) fn judge<I, S>(&self, args: I) -> Judged
     where
         I: IntoIterator<Item = S>,
         S: AsRef<std::ffi::OsStr>,
@@ -100,7 +100,7 @@ impl Workspace {
     }
 
     /// [`Workspace::judge`] with more variables in the judge's environment.
-    pub fn judge_with_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Judged
+    pub(crate) fn judge_with_env<I, S>(&self, args: I, env: &[(&str, &str)]) -> Judged
     where
         I: IntoIterator<Item = S>,
         S: AsRef<std::ffi::OsStr>,
@@ -173,7 +173,7 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
 
 /// Held by tests that saturate the CPU (fork bombs, a thousand runs, the
 /// verdict table) so they do not starve each other's time-limited runs.
-pub fn cpu_heavy() -> std::sync::MutexGuard<'static, ()> {
+pub(crate) fn cpu_heavy() -> std::sync::MutexGuard<'static, ()> {
     static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
     HEAVY
         .lock()
@@ -182,7 +182,7 @@ pub fn cpu_heavy() -> std::sync::MutexGuard<'static, ()> {
 
 /// What a `judge` invocation printed and how it exited.
 #[derive(Debug)]
-pub struct Judged {
+pub(crate) struct Judged {
     /// Exit code (`None` if killed, e.g. by the timeout).
     pub code: Option<i32>,
     /// Standard output.
@@ -193,13 +193,13 @@ pub struct Judged {
 
 impl Judged {
     /// Asserts the exit code, showing both streams when it differs.
-    pub fn expect_code(&self, code: i32) -> &Judged {
+    pub(crate) fn expect_code(&self, code: i32) -> &Judged {
         assert_eq!(self.code, Some(code), "unexpected exit code; {self:#?}");
         self
     }
 
     /// The JSON report lines (`--format json`), one per submission.
-    pub fn reports(&self) -> Vec<Value> {
+    pub(crate) fn reports(&self) -> Vec<Value> {
         self.stdout
             .lines()
             .map(|line| {
@@ -210,7 +210,7 @@ impl Judged {
     }
 
     /// The single JSON report of a one-submission run.
-    pub fn report(&self) -> Value {
+    pub(crate) fn report(&self) -> Value {
         let mut reports = self.reports();
         assert_eq!(reports.len(), 1, "expected one report; {self:#?}");
         reports.remove(0)
@@ -218,7 +218,7 @@ impl Judged {
 }
 
 /// `--tests GLOB...` arguments, or none for the whole test set.
-pub fn tests_args(globs: &[&str]) -> Vec<String> {
+pub(crate) fn tests_args(globs: &[&str]) -> Vec<String> {
     if globs.is_empty() {
         return Vec::new();
     }
@@ -228,35 +228,35 @@ pub fn tests_args(globs: &[&str]) -> Vec<String> {
 }
 
 /// A string field of a JSON object, failing with the object when missing.
-pub fn str_field<'a>(value: &'a Value, key: &str) -> &'a str {
+pub(crate) fn str_field<'a>(value: &'a Value, key: &str) -> &'a str {
     value[key]
         .as_str()
         .unwrap_or_else(|| panic!("`{key}` is not a string in {value}"))
 }
 
 /// An unsigned integer field of a JSON object, failing with the object when missing.
-pub fn u64_field(value: &Value, key: &str) -> u64 {
+pub(crate) fn u64_field(value: &Value, key: &str) -> u64 {
     value[key]
         .as_u64()
         .unwrap_or_else(|| panic!("`{key}` is not an unsigned integer in {value}"))
 }
 
 /// The tests of a report.
-pub fn tests_of(report: &Value) -> &[Value] {
+pub(crate) fn tests_of(report: &Value) -> &[Value] {
     report["tests"]
         .as_array()
         .unwrap_or_else(|| panic!("`tests` is not an array in {report}"))
 }
 
 /// The test that decided a non-AC verdict: the first one that is not AC.
-pub fn first_failure(report: &Value) -> Option<&Value> {
+pub(crate) fn first_failure(report: &Value) -> Option<&Value> {
     tests_of(report)
         .iter()
         .find(|t| str_field(t, "verdict") != "AC")
 }
 
 /// Process ids of live processes whose command line contains `marker`.
-pub fn processes_matching(marker: &str) -> Vec<String> {
+pub(crate) fn processes_matching(marker: &str) -> Vec<String> {
     let output = std::process::Command::new("pgrep")
         .args(["-f", "--", marker])
         .output()
@@ -268,7 +268,7 @@ pub fn processes_matching(marker: &str) -> Vec<String> {
 }
 
 /// Whether the tests run as root (then the judge must reach full isolation).
-pub fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     std::process::Command::new("id")
         .arg("-u")
         .output()
@@ -277,7 +277,7 @@ pub fn is_root() -> bool {
 }
 
 /// `--isolation strict` as root (full isolation must work there), else `auto`.
-pub fn isolation() -> &'static str {
+pub(crate) fn isolation() -> &'static str {
     if is_root() {
         "strict"
     } else {
@@ -286,7 +286,7 @@ pub fn isolation() -> &'static str {
 }
 
 /// Processes whose name (comm) is exactly `name`.
-pub fn named(name: &str) -> Vec<String> {
+pub(crate) fn named(name: &str) -> Vec<String> {
     let output = std::process::Command::new("pgrep")
         .args(["-x", name])
         .output()
@@ -298,7 +298,7 @@ pub fn named(name: &str) -> Vec<String> {
 }
 
 /// Waits up to two seconds for processes named `name` to be gone.
-pub fn assert_none_named(name: &str) {
+pub(crate) fn assert_none_named(name: &str) {
     let deadline = std::time::Instant::now() + Duration::from_secs(2);
     let mut left = named(name);
     while !left.is_empty() && std::time::Instant::now() < deadline {
@@ -315,7 +315,7 @@ pub fn assert_none_named(name: &str) {
 /// must not reach: listening Unix sockets in the host's /dev/shm and /tmp and
 /// an abstract one, all named `judge-host-4711`. One set at a time (the
 /// names are fixed): hold it while the fixture runs.
-pub struct HostSockets {
+pub(crate) struct HostSockets {
     _listeners: Vec<std::os::unix::net::UnixListener>,
     paths: Vec<PathBuf>,
     _one_at_a_time: std::sync::MutexGuard<'static, ()>,
@@ -323,7 +323,7 @@ pub struct HostSockets {
 
 impl HostSockets {
     /// Binds the sockets (world-connectable).
-    pub fn bind() -> HostSockets {
+    pub(crate) fn bind() -> HostSockets {
         use std::os::linux::net::SocketAddrExt;
         use std::os::unix::fs::PermissionsExt;
         static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -33,10 +33,10 @@ const SAMPLE: &[&str] = &["sample-1"];
 const ALL: &[&str] = &[];
 
 /// An extra check on a report; `Err` says what is wrong.
-pub type Check = fn(&Value) -> Result<(), String>;
+pub(crate) type Check = fn(&Value) -> Result<(), String>;
 
 /// One fixture and what judging it must give.
-pub struct Case {
+pub(crate) struct Case {
     /// Problem: a workspace id, or a fixture problem under tests/fixtures/problems.
     pub problem: &'static str,
     /// The file, under tests/fixtures/submissions.
@@ -71,7 +71,7 @@ const fn case(
 
 /// Every fixture submission and its expected verdict.
 #[rustfmt::skip]
-pub const TABLE: &[Case] = &[
+pub(crate) const TABLE: &[Case] = &[
     // Accepted, in every language.
     case(NIM, "acwing-891/ac.c",                  MIXED, "AC", ""),
     case(NIM, "acwing-891/ac.cpp",                MIXED, "AC", ""),

@@ -38,50 +38,50 @@ use super::program::c_string;
 use super::{cgroup, sys};
 
 /// Where a run's own build directory appears inside the sandbox.
-pub const BUILD_MOUNT: &str = "/judge/build";
+pub(crate) const BUILD_MOUNT: &str = "/judge/build";
 /// Where a compilation's work directory appears inside the sandbox.
-pub const WORK_MOUNT: &str = "/judge/work";
+pub(crate) const WORK_MOUNT: &str = "/judge/work";
 /// The top-level host directories every sandbox shows (read-only, where
 /// they exist): the system's programs, libraries and configuration. Home
 /// directories, the workspace, /var, /srv, /mnt, /run, /media, the host's
 /// /tmp, /dev and /sys are not there at all (a minimal /dev and the CPU
 /// topology of /sys are made for each sandbox).
-pub const SYSTEM_DIRS: &[&str] = &[
+pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "opt",
 ];
 /// The device nodes a sandbox has in its /dev.
-pub const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+pub(crate) const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// The uid and gid runs and compilations use (nobody).
-pub const RUN_ID: u32 = 65534;
+pub(crate) const RUN_ID: u32 = 65534;
 /// Size of a run's private /tmp and /dev/shm, bytes each (their pages count
 /// as the run's memory).
-pub const TMP_SIZE: u64 = 64 << 20;
+pub(crate) const TMP_SIZE: u64 = 64 << 20;
 /// Files and directories each of them can hold.
-pub const TMP_INODES: u64 = 16384;
+pub(crate) const TMP_INODES: u64 = 16384;
 /// The descriptor number of the keeper's socket.
-pub const SOCKET_FD: RawFd = 3;
+pub(crate) const SOCKET_FD: RawFd = 3;
 /// Largest message on the socket.
-pub const MAX_MESSAGE: usize = 256 << 10;
+pub(crate) const MAX_MESSAGE: usize = 256 << 10;
 
 /// How a keeper sets up its slot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct KeeperConfig {
+pub(crate) struct KeeperConfig {
     /// Create a user namespace first (when the judge is not root).
-    pub user_namespace: bool,
+    pub(crate) user_namespace: bool,
     /// The judge's uid and gid (mapped to 65534 inside a user namespace).
-    pub outer_ids: (u32, u32),
+    pub(crate) outer_ids: (u32, u32),
     /// An empty host directory in which the new root is built.
-    pub root_dir: PathBuf,
+    pub(crate) root_dir: PathBuf,
     /// What the sandbox shows; `None`: no file-system view of its own (and
     /// no network namespace): package programs, which are trusted and only
     /// kept in a pid namespace (nothing they start outlives them), an ipc
     /// namespace and the slot's cgroup, as the judge's user.
-    pub view: Option<View>,
+    pub(crate) view: Option<View>,
     /// Switch to this uid/gid before exec (when running as root).
-    pub run_as: Option<(u32, u32)>,
+    pub(crate) run_as: Option<(u32, u32)>,
     /// The slot's cgroup: its version and directories. Init joins it, so
     /// runs are born in it; the supervisor keeps its counters.
-    pub cgroup: Option<(cgroup::Version, Vec<PathBuf>)>,
+    pub(crate) cgroup: Option<(cgroup::Version, Vec<PathBuf>)>,
     /// A spawner, not a sandbox: no namespaces, no new root, and jobs are
     /// only started, as children of the judge, which watches, limits and
     /// reaps them itself (the rlimit-only level). It exists because a program
@@ -89,66 +89,66 @@ pub struct KeeperConfig {
     /// its peak RSS then starts at the small process's footprint, not at the
     /// judge's. Everything else in this config is ignored.
     #[serde(default)]
-    pub spawner: bool,
+    pub(crate) spawner: bool,
     /// How long, after sending a result, the keeper looks for its next job
     /// before it sleeps (zero: it sleeps at once). See [`next_message`].
     #[serde(default)]
-    pub next_job_spin: Duration,
+    pub(crate) next_job_spin: Duration,
     /// The CPU a spawner keeps to once it has started (the judging's CPU,
     /// when a one-job judging keeps to one): it starts on any CPU, beside
     /// the judge's own start-up, and the runs it starts inherit the pin.
     #[serde(default)]
-    pub cpu: Option<usize>,
+    pub(crate) cpu: Option<usize>,
 }
 
 /// The file-system view of a sandbox: an allow-list.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct View {
+pub(crate) struct View {
     /// Host directories shown read-only at their own paths: the
     /// [`SYSTEM_DIRS`], and for compilations the toolchain's directories.
-    pub show: Vec<PathBuf>,
+    pub(crate) show: Vec<PathBuf>,
     /// Host directories covered by an empty tmpfs where they fall inside a
     /// shown one (the workspace, the cache, home directories).
-    pub hide: Vec<PathBuf>,
+    pub(crate) hide: Vec<PathBuf>,
     /// Host directory shown read-only at [`BUILD_MOUNT`]: the slot's copy of
     /// the build of the program it runs, and nothing else of the cache.
-    pub build: Option<PathBuf>,
+    pub(crate) build: Option<PathBuf>,
     /// A writable tmpfs of this many bytes at [`WORK_MOUNT`] (compilations:
     /// the judge copies the source in and the results out).
-    pub work: Option<u64>,
+    pub(crate) work: Option<u64>,
     /// Size of /tmp (and of /dev/shm), bytes.
-    pub tmp_size: u64,
+    pub(crate) tmp_size: u64,
 }
 
 /// One program to run.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Job {
+pub(crate) struct Job {
     /// Program (absolute path inside the sandbox) and arguments.
-    pub argv: Vec<Vec<u8>>,
+    pub(crate) argv: Vec<Vec<u8>>,
     /// Environment, `KEY=VALUE`.
-    pub env: Vec<Vec<u8>>,
+    pub(crate) env: Vec<Vec<u8>>,
     /// Working directory inside the sandbox.
-    pub cwd: PathBuf,
+    pub(crate) cwd: PathBuf,
     /// CPU time limit.
-    pub cpu_limit: Duration,
+    pub(crate) cpu_limit: Duration,
     /// Wall-clock limit.
-    pub wall_limit: Duration,
+    pub(crate) wall_limit: Duration,
     /// Rlimits of the program.
-    pub rlimits: sys::Rlimits,
+    pub(crate) rlimits: sys::Rlimits,
     /// RLIMIT_NPROC, when there is no pids cgroup.
-    pub processes: Option<u64>,
+    pub(crate) processes: Option<u64>,
     /// The cgroup's memory limit, bytes (with a cgroup).
     #[serde(default)]
-    pub memory: Option<u64>,
+    pub(crate) memory: Option<u64>,
     /// The cgroup's process limit (with a cgroup): the run's share plus the
     /// init that starts it.
     #[serde(default)]
-    pub pids: u64,
+    pub(crate) pids: u64,
 }
 
 /// Why the keeper stopped a job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Stopped {
+pub(crate) enum Stopped {
     /// Its CPU time reached the limit.
     CpuTime,
     /// Its wall time reached the limit.
@@ -159,34 +159,34 @@ pub enum Stopped {
 
 /// How a job ended.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct JobResult {
+pub(crate) struct JobResult {
     /// The program could not be started (exec failed): the error.
-    pub spawn_error: Option<String>,
+    pub(crate) spawn_error: Option<String>,
     /// Exit code.
-    pub code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// Terminating signal.
-    pub signal: Option<i32>,
+    pub(crate) signal: Option<i32>,
     /// CPU time of the program and the children it waited for (wait4).
-    pub cpu_time: Duration,
+    pub(crate) cpu_time: Duration,
     /// Wall time from its start to its exit.
-    pub wall_time: Duration,
+    pub(crate) wall_time: Duration,
     /// Peak RSS (wait4), KiB.
-    pub max_rss_kib: u64,
+    pub(crate) max_rss_kib: u64,
     /// The limit the keeper enforced, if it stopped the job.
-    pub stopped: Option<Stopped>,
+    pub(crate) stopped: Option<Stopped>,
     /// What the run used, from the slot's cgroup.
-    pub usage: Option<cgroup::Usage>,
+    pub(crate) usage: Option<cgroup::Usage>,
 }
 
 /// The keeper's first message: ready, or why not.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Ready {
+pub(crate) struct Ready {
     /// The setup error, if any.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 /// The message that asks the keeper to kill the running job.
-pub const KILL: &[u8] = b"k";
+pub(crate) const KILL: &[u8] = b"k";
 
 /// Entry point of `judge __sandbox-keeper`; returns the exit code.
 pub fn keeper_main() -> i32 {
@@ -257,7 +257,7 @@ fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>> {
 }
 
 /// Rewrites host paths in an argument to where they appear inside the sandbox.
-pub fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
+pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
     for (host, inner) in mounts {
         let host = host.as_os_str().as_bytes();
         if let Some(pos) = find(arg, host) {

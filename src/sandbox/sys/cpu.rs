@@ -7,7 +7,7 @@ use std::os::fd::AsRawFd;
 use super::check;
 
 /// Has `command`'s child start on `cpus` instead of this thread's CPUs.
-pub fn use_cpus_on_exec(command: &mut std::process::Command, cpus: CpuSet) {
+pub(crate) fn use_cpus_on_exec(command: &mut std::process::Command, cpus: CpuSet) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs between fork and exec and only makes one
     // system call on a mask captured by value.
@@ -18,11 +18,11 @@ pub fn use_cpus_on_exec(command: &mut std::process::Command, cpus: CpuSet) {
 
 /// A set of CPUs, as `sched_setaffinity(2)` takes it.
 #[derive(Clone, Copy)]
-pub struct CpuSet(pub(super) libc::cpu_set_t);
+pub(crate) struct CpuSet(pub(super) libc::cpu_set_t);
 
 impl CpuSet {
     /// The CPUs this thread may run on.
-    pub fn of_this_thread() -> io::Result<CpuSet> {
+    pub(crate) fn of_this_thread() -> io::Result<CpuSet> {
         // SAFETY: cpu_set_t is plain data; the kernel fills it.
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
         // SAFETY: a valid pointer to a mask of the size passed.
@@ -33,7 +33,7 @@ impl CpuSet {
     }
 
     /// The set of `cpu` alone.
-    pub fn only(cpu: usize) -> CpuSet {
+    pub(crate) fn only(cpu: usize) -> CpuSet {
         // SAFETY: as above.
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
         if cpu < libc::CPU_SETSIZE as usize {
@@ -44,7 +44,7 @@ impl CpuSet {
     }
 
     /// The CPUs in the set, lowest first.
-    pub fn cpus(&self) -> Vec<usize> {
+    pub(crate) fn cpus(&self) -> Vec<usize> {
         (0..libc::CPU_SETSIZE as usize)
             // SAFETY: every `cpu` is within the mask.
             .filter(|&cpu| unsafe { libc::CPU_ISSET(cpu, &self.0) })
@@ -64,7 +64,7 @@ thread_local! {
 }
 
 /// The CPUs this thread had before it was pinned; `None` if it is not.
-pub fn cpus_before_pin() -> Option<CpuSet> {
+pub(crate) fn cpus_before_pin() -> Option<CpuSet> {
     BEFORE_PIN.get()
 }
 
@@ -72,7 +72,7 @@ pub fn cpus_before_pin() -> Option<CpuSet> {
 /// the same thread). Processes and threads it starts meanwhile inherit the
 /// pin, except children started by [`spawn`], which get the CPUs it had
 /// before.
-pub fn pin_this_thread(cpu: usize) -> io::Result<ThreadPin> {
+pub(crate) fn pin_this_thread(cpu: usize) -> io::Result<ThreadPin> {
     let before = CpuSet::of_this_thread()?;
     set_thread_cpus(&CpuSet::only(cpu))?;
     BEFORE_PIN.set(Some(before));
@@ -86,7 +86,7 @@ pub fn pin_this_thread(cpu: usize) -> io::Result<ThreadPin> {
 /// A thread's pin to one CPU; dropping it on that thread gives the thread
 /// its CPUs back.
 #[derive(Debug)]
-pub struct ThreadPin {
+pub(crate) struct ThreadPin {
     before: CpuSet,
     thread: libc::pid_t,
 }
@@ -103,7 +103,7 @@ impl Drop for ThreadPin {
 
 /// Gives the calling thread `cpus` (a thread that inherited a pin and
 /// should not keep it).
-pub fn use_cpus(cpus: CpuSet) {
+pub(crate) fn use_cpus(cpus: CpuSet) {
     let _ = set_thread_cpus(&cpus);
 }
 
@@ -117,7 +117,7 @@ fn set_thread_cpus(cpus: &CpuSet) -> io::Result<()> {
 
 /// Takes `flock(LOCK_EX | LOCK_NB)` on `file`: whether it was free. The
 /// lock lasts as long as the open file (released when the process ends).
-pub fn try_lock_exclusive(file: &std::fs::File) -> bool {
+pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
     // SAFETY: flock on a descriptor the caller owns.
     unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }

@@ -7,7 +7,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use super::check;
 
 /// Makes `fd` the descriptor number `target` (clearing close-on-exec).
-pub fn dup_to(fd: RawFd, target: RawFd) -> io::Result<()> {
+pub(crate) fn dup_to(fd: RawFd, target: RawFd) -> io::Result<()> {
     if fd == target {
         // SAFETY: fcntl on a descriptor we own.
         let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFD) })?;
@@ -20,7 +20,7 @@ pub fn dup_to(fd: RawFd, target: RawFd) -> io::Result<()> {
 }
 
 /// A pipe whose ends are closed on exec: (read, write).
-pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: fds is a two-element array.
     check(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
@@ -30,7 +30,7 @@ pub fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 
 /// A pipe for a child's output: (read end, non-blocking; write end), both
 /// close-on-exec. One fcntl: a fresh pipe has no other status flags.
-pub fn output_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn output_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let (read, write) = pipe()?;
     // SAFETY: fcntl on a descriptor just created and owned here.
     check(unsafe { libc::fcntl(read.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) })?;
@@ -38,7 +38,7 @@ pub fn output_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// A connected pair of SOCK_SEQPACKET sockets (message boundaries kept), close-on-exec.
-pub fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0 as libc::c_int; 2];
     // SAFETY: fds is a two-element array.
     check(unsafe {
@@ -54,7 +54,7 @@ pub fn seqpacket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
 }
 
 /// Sets or clears O_NONBLOCK.
-pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
+pub(crate) fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor the caller owns.
     let flags = check(unsafe { libc::fcntl(fd, libc::F_GETFL) })?;
     let flags = if on {
@@ -70,7 +70,7 @@ pub fn set_nonblocking(fd: RawFd, on: bool) -> io::Result<()> {
 const MAX_FDS: usize = 5;
 
 /// Sends one message with descriptors attached (SCM_RIGHTS).
-pub fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()> {
+pub(crate) fn send_with_fds(socket: RawFd, data: &[u8], fds: &[RawFd]) -> io::Result<()> {
     assert!(fds.len() <= MAX_FDS);
     let mut iov = libc::iovec {
         iov_base: data.as_ptr() as *mut libc::c_void,
@@ -124,7 +124,7 @@ fn fd_control_buffer() -> ([u64; 8], usize) {
 }
 
 /// Receives one message and its descriptors. `Ok(None)` at end of stream.
-pub fn recv_with_fds(
+pub(crate) fn recv_with_fds(
     socket: RawFd,
     buf: &mut [u8],
     nonblocking: bool,
@@ -175,7 +175,7 @@ pub fn recv_with_fds(
 }
 
 /// pread(2) at `offset` (re-reading a kernel listing through an open descriptor).
-pub fn pread_at(fd: &impl AsRawFd, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+pub(crate) fn pread_at(fd: &impl AsRawFd, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     // SAFETY: buf is valid for writes of its length.
     let rc = unsafe {
         libc::pread(
@@ -192,7 +192,7 @@ pub fn pread_at(fd: &impl AsRawFd, buf: &mut [u8], offset: u64) -> io::Result<us
 }
 
 /// Lets `command`'s child keep `fd` open as descriptor `target`.
-pub fn pass_fd(command: &mut std::process::Command, fd: RawFd, target: RawFd) {
+pub(crate) fn pass_fd(command: &mut std::process::Command, fd: RawFd, target: RawFd) {
     use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs between fork and exec and only calls dup2/fcntl,
     // which are async-signal-safe.
@@ -203,7 +203,7 @@ pub fn pass_fd(command: &mut std::process::Command, fd: RawFd, target: RawFd) {
 
 /// Registers a descriptor this process owns alone with the current tokio
 /// runtime (which must be running), for waiting on it.
-pub fn async_fd(fd: OwnedFd) -> io::Result<tokio::io::unix::AsyncFd<OwnedFd>> {
+pub(crate) fn async_fd(fd: OwnedFd) -> io::Result<tokio::io::unix::AsyncFd<OwnedFd>> {
     // SAFETY: `fd` is owned (so open, and owned by nobody else); the AsyncFd
     // takes it over and closes it when dropped.
     unsafe { tokio::io::unix::AsyncFd::register(fd) }.map_err(io::Error::from)

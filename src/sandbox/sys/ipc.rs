@@ -8,7 +8,7 @@ use super::check;
 
 /// The kinds of System V IPC objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IpcKind {
+pub(crate) enum IpcKind {
     /// Shared memory segments.
     SharedMemory,
     /// Message queues.
@@ -19,7 +19,7 @@ pub enum IpcKind {
 
 /// Removes the System V IPC object `id` of `kind` (IPC_RMID). A shared
 /// memory segment that no process has attached is destroyed at once.
-pub fn ipc_remove(kind: IpcKind, id: i32) -> io::Result<()> {
+pub(crate) fn ipc_remove(kind: IpcKind, id: i32) -> io::Result<()> {
     // SAFETY: IPC_RMID takes no buffer (a null pointer is allowed).
     let rc = unsafe {
         match kind {
@@ -33,7 +33,7 @@ pub fn ipc_remove(kind: IpcKind, id: i32) -> io::Result<()> {
 
 /// Whether the directory open at `dir` has no entry but `.` and `..`: one
 /// getdents64 call from its start, on a descriptor kept open.
-pub fn dir_is_empty(dir: &impl AsRawFd) -> io::Result<bool> {
+pub(crate) fn dir_is_empty(dir: &impl AsRawFd) -> io::Result<bool> {
     let fd = dir.as_raw_fd();
     // SAFETY: lseek on a descriptor the caller owns.
     if unsafe { libc::lseek(fd, 0, libc::SEEK_SET) } < 0 {

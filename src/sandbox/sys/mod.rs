@@ -19,13 +19,13 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-pub use cpu::*;
-pub use fdpass::*;
-pub use ipc::*;
-pub use mount::*;
-pub use process::*;
-pub use seccomp::*;
-pub use spawn::*;
+pub(super) use cpu::*;
+pub(super) use fdpass::*;
+pub(super) use ipc::*;
+pub(super) use mount::*;
+pub(crate) use process::*;
+pub(super) use seccomp::*;
+pub(super) use spawn::*;
 
 fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
     if rc < 0 {

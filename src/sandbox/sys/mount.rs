@@ -7,49 +7,49 @@ use std::path::Path;
 use super::{check, cstr};
 
 /// Namespace flags for [`unshare`].
-pub mod ns {
+pub(crate) mod ns {
     /// User namespace.
-    pub const USER: i32 = libc::CLONE_NEWUSER;
+    pub(crate) const USER: i32 = libc::CLONE_NEWUSER;
     /// Mount namespace.
-    pub const MOUNT: i32 = libc::CLONE_NEWNS;
+    pub(crate) const MOUNT: i32 = libc::CLONE_NEWNS;
     /// PID namespace (for children).
-    pub const PID: i32 = libc::CLONE_NEWPID;
+    pub(crate) const PID: i32 = libc::CLONE_NEWPID;
     /// Network namespace.
-    pub const NET: i32 = libc::CLONE_NEWNET;
+    pub(crate) const NET: i32 = libc::CLONE_NEWNET;
     /// IPC namespace.
-    pub const IPC: i32 = libc::CLONE_NEWIPC;
+    pub(crate) const IPC: i32 = libc::CLONE_NEWIPC;
     /// UTS namespace.
-    pub const UTS: i32 = libc::CLONE_NEWUTS;
+    pub(crate) const UTS: i32 = libc::CLONE_NEWUTS;
 }
 
 /// unshare(2).
-pub fn unshare(flags: i32) -> io::Result<()> {
+pub(crate) fn unshare(flags: i32) -> io::Result<()> {
     // SAFETY: unshare takes flags only.
     check(unsafe { libc::unshare(flags) }).map(|_| ())
 }
 
 /// Mount flags used by the keeper.
-pub mod mnt {
+pub(crate) mod mnt {
     /// Bind mount.
-    pub const BIND: u64 = libc::MS_BIND;
+    pub(crate) const BIND: u64 = libc::MS_BIND;
     /// Recursive.
-    pub const REC: u64 = libc::MS_REC;
+    pub(crate) const REC: u64 = libc::MS_REC;
     /// Private propagation.
-    pub const PRIVATE: u64 = libc::MS_PRIVATE;
+    pub(crate) const PRIVATE: u64 = libc::MS_PRIVATE;
     /// Remount.
-    pub const REMOUNT: u64 = libc::MS_REMOUNT;
+    pub(crate) const REMOUNT: u64 = libc::MS_REMOUNT;
     /// Read-only.
-    pub const RDONLY: u64 = libc::MS_RDONLY;
+    pub(crate) const RDONLY: u64 = libc::MS_RDONLY;
     /// No set-uid.
-    pub const NOSUID: u64 = libc::MS_NOSUID;
+    pub(crate) const NOSUID: u64 = libc::MS_NOSUID;
     /// No devices.
-    pub const NODEV: u64 = libc::MS_NODEV;
+    pub(crate) const NODEV: u64 = libc::MS_NODEV;
     /// No exec.
-    pub const NOEXEC: u64 = libc::MS_NOEXEC;
+    pub(crate) const NOEXEC: u64 = libc::MS_NOEXEC;
 }
 
 /// mount(2); `source`/`fstype`/`data` may be absent.
-pub fn mount(
+pub(crate) fn mount(
     source: Option<&Path>,
     target: &Path,
     fstype: Option<&str>,
@@ -75,7 +75,7 @@ pub fn mount(
 }
 
 /// umount2(2) with MNT_DETACH.
-pub fn umount_detach(target: &Path) -> io::Result<()> {
+pub(crate) fn umount_detach(target: &Path) -> io::Result<()> {
     let target = cstr(target)?;
     // SAFETY: valid C string.
     check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) }).map(|_| ())
@@ -83,7 +83,7 @@ pub fn umount_detach(target: &Path) -> io::Result<()> {
 
 /// Makes the mount at `target` and every mount below it read-only and
 /// nosuid (mount_setattr(2) with AT_RECURSIVE, Linux 5.12+).
-pub fn make_tree_readonly(target: &Path) -> io::Result<()> {
+pub(crate) fn make_tree_readonly(target: &Path) -> io::Result<()> {
     #[repr(C)]
     struct MountAttr {
         attr_set: u64,
@@ -117,7 +117,7 @@ pub fn make_tree_readonly(target: &Path) -> io::Result<()> {
 
 /// Makes `new_root` the root of the calling process's mount namespace
 /// (the `pivot_root(".", ".")` idiom) and detaches the old root.
-pub fn pivot_into(new_root: &Path) -> io::Result<()> {
+pub(crate) fn pivot_into(new_root: &Path) -> io::Result<()> {
     std::env::set_current_dir(new_root)?;
     let dot = CString::new(".").expect("no NUL");
     // SAFETY: valid C strings.
@@ -129,7 +129,7 @@ pub fn pivot_into(new_root: &Path) -> io::Result<()> {
 }
 
 /// Sets the hostname (in a private UTS namespace).
-pub fn set_hostname(name: &str) -> io::Result<()> {
+pub(crate) fn set_hostname(name: &str) -> io::Result<()> {
     // SAFETY: pointer and length of a valid buffer.
     check(unsafe { libc::sethostname(name.as_ptr() as *const libc::c_char, name.len()) })
         .map(|_| ())

@@ -9,22 +9,22 @@ use super::check;
 
 /// Resource limits applied in the child between clone and exec.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
-pub struct Rlimits {
+pub(crate) struct Rlimits {
     /// RLIMIT_CPU in whole seconds (soft; the hard limit is one second more).
-    pub cpu_seconds: Option<u64>,
+    pub(crate) cpu_seconds: Option<u64>,
     /// RLIMIT_AS in bytes.
-    pub address_space: Option<u64>,
+    pub(crate) address_space: Option<u64>,
     /// RLIMIT_STACK in bytes.
-    pub stack: Option<u64>,
+    pub(crate) stack: Option<u64>,
     /// RLIMIT_FSIZE in bytes (files the program writes itself).
-    pub file_size: Option<u64>,
+    pub(crate) file_size: Option<u64>,
     /// RLIMIT_NOFILE.
-    pub open_files: Option<u64>,
+    pub(crate) open_files: Option<u64>,
 }
 
 /// Sends SIGKILL to the whole process group `pgid`. Only called while the
 /// group leader is not yet reaped, so the group id cannot have been reused.
-pub fn kill_group(pgid: u32) {
+pub(crate) fn kill_group(pgid: u32) {
     // SAFETY: kill with a negative pid signals a process group; no memory is involved.
     unsafe {
         libc::kill(-(pgid as libc::pid_t), libc::SIGKILL);
@@ -33,20 +33,20 @@ pub fn kill_group(pgid: u32) {
 
 /// How a reaped process ended, with its own resource usage.
 #[derive(Debug, Clone, Copy)]
-pub struct Reaped {
+pub(crate) struct Reaped {
     /// Exit code, when it exited normally.
-    pub code: Option<i32>,
+    pub(crate) code: Option<i32>,
     /// Signal number, when a signal killed it.
-    pub signal: Option<i32>,
+    pub(crate) signal: Option<i32>,
     /// User plus system CPU time of the process (and the children it waited for).
-    pub cpu_time: Duration,
+    pub(crate) cpu_time: Duration,
     /// Peak resident set size, KiB.
-    pub max_rss_kib: u64,
+    pub(crate) max_rss_kib: u64,
 }
 
 /// Reaps process `pid` with wait4, returning its own rusage (never the
 /// process-wide RUSAGE_CHILDREN, which mixes concurrent runs).
-pub fn reap(pid: u32) -> io::Result<Reaped> {
+pub(crate) fn reap(pid: u32) -> io::Result<Reaped> {
     loop {
         let mut status: libc::c_int = 0;
         // SAFETY: rusage is plain data; wait4 writes into both locals.
@@ -64,7 +64,7 @@ pub fn reap(pid: u32) -> io::Result<Reaped> {
 }
 
 /// CPU time (user + system) used so far by a live process, from /proc/PID/stat.
-pub fn cpu_time_so_far(pid: u32) -> Option<Duration> {
+pub(crate) fn cpu_time_so_far(pid: u32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // Fields after the command name (which may contain spaces) start after ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -88,7 +88,7 @@ fn clock_ticks_per_second() -> u64 {
 }
 
 /// The conventional name of a signal number (`SIGSEGV`).
-pub fn signal_name(signal: i32) -> String {
+pub(crate) fn signal_name(signal: i32) -> String {
     let name = match signal {
         libc::SIGHUP => "SIGHUP",
         libc::SIGINT => "SIGINT",
@@ -115,17 +115,17 @@ pub fn signal_name(signal: i32) -> String {
 }
 
 /// Signal numbers the runner's classification needs to recognise.
-pub mod signals {
+pub(crate) mod signals {
     /// CPU-time rlimit exceeded.
-    pub const SIGXCPU: i32 = libc::SIGXCPU;
+    pub(crate) const SIGXCPU: i32 = libc::SIGXCPU;
     /// File-size rlimit exceeded.
-    pub const SIGXFSZ: i32 = libc::SIGXFSZ;
+    pub(crate) const SIGXFSZ: i32 = libc::SIGXFSZ;
     /// Killed.
-    pub const SIGKILL: i32 = libc::SIGKILL;
+    pub(crate) const SIGKILL: i32 = libc::SIGKILL;
 }
 
 /// fork(2). Only for the single-threaded keeper.
-pub enum Forked {
+pub(crate) enum Forked {
     /// In the child.
     Child,
     /// In the parent, with the child's pid.
@@ -133,7 +133,7 @@ pub enum Forked {
 }
 
 /// fork(2); the caller must be single-threaded (the keeper is).
-pub fn fork() -> io::Result<Forked> {
+pub(crate) fn fork() -> io::Result<Forked> {
     // SAFETY: the keeper is single-threaded, so the child may run any code.
     let pid = check(unsafe { libc::fork() })?;
     Ok(if pid == 0 {
@@ -144,7 +144,7 @@ pub fn fork() -> io::Result<Forked> {
 }
 
 /// Asks for SIGKILL when the parent dies.
-pub fn die_with_parent() -> io::Result<()> {
+pub(crate) fn die_with_parent() -> io::Result<()> {
     // SAFETY: prctl with integer arguments.
     check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) }).map(|_| ())
 }
@@ -152,19 +152,19 @@ pub fn die_with_parent() -> io::Result<()> {
 /// Makes the calling process non-dumpable: its /proc files then belong to
 /// root of the host, and no process of the same uid can trace it or list
 /// its descriptors (the runs of a user namespace share init's uid).
-pub fn not_dumpable() -> io::Result<()> {
+pub(crate) fn not_dumpable() -> io::Result<()> {
     // SAFETY: prctl with integer arguments.
     check(unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) }).map(|_| ())
 }
 
 /// Effective uid and gid of the calling process.
-pub fn ids() -> (u32, u32) {
+pub(crate) fn ids() -> (u32, u32) {
     // SAFETY: no preconditions.
     unsafe { (libc::geteuid(), libc::getegid()) }
 }
 
 /// kill(2).
-pub fn kill(pid: i32, signal: i32) {
+pub(crate) fn kill(pid: i32, signal: i32) {
     // SAFETY: kill takes integers.
     unsafe {
         libc::kill(pid, signal);
@@ -173,12 +173,12 @@ pub fn kill(pid: i32, signal: i32) {
 
 /// Kills every process of the caller's pid namespace except the caller
 /// (meaningful for the namespace's init).
-pub fn kill_all_others() {
+pub(crate) fn kill_all_others() {
     kill(-1, libc::SIGKILL);
 }
 
 /// Whether the caller has any child left (running or exited, unreaped).
-pub fn has_children() -> bool {
+pub(crate) fn has_children() -> bool {
     // SAFETY: siginfo_t is plain data; waitid only writes it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     // SAFETY: valid pointer to a local; WNOWAIT leaves any child unreaped.
@@ -196,7 +196,7 @@ pub fn has_children() -> bool {
 
 /// Whether the child `pid`, exited and not yet reaped, was killed by a
 /// signal (its status is left for [`reap`]).
-pub fn killed_unreaped(pid: u32) -> bool {
+pub(crate) fn killed_unreaped(pid: u32) -> bool {
     // SAFETY: siginfo_t is plain data; waitid only writes it.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     // SAFETY: valid pointer to a local; WNOWAIT leaves the child unreaped.
@@ -212,7 +212,7 @@ pub fn killed_unreaped(pid: u32) -> bool {
 }
 
 /// Reaps any child, blocking; `None` when there are no children left.
-pub fn reap_any() -> Option<i32> {
+pub(crate) fn reap_any() -> Option<i32> {
     loop {
         // SAFETY: waitpid with a null status pointer.
         let rc = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::__WALL) };
@@ -226,7 +226,7 @@ pub fn reap_any() -> Option<i32> {
 }
 
 /// pidfd_open(2): a descriptor that becomes readable when `pid` exits.
-pub fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
+pub(crate) fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
     // SAFETY: plain syscall; on success the result is a new descriptor we own.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     let fd = check(fd as libc::c_int)?;
@@ -235,7 +235,7 @@ pub fn pidfd_open(pid: i32) -> io::Result<OwnedFd> {
 }
 
 /// poll(2) for readability of `fds`; returns which are readable (or hung up).
-pub fn poll_readable(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
+pub(crate) fn poll_readable(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec<bool>> {
     let mut pfds: Vec<libc::pollfd> = fds
         .iter()
         .map(|&fd| libc::pollfd {
@@ -258,7 +258,7 @@ pub fn poll_readable(fds: &[RawFd], timeout: Option<Duration>) -> io::Result<Vec
 }
 
 /// Reaps `pid` if it has exited (WNOHANG), with its rusage.
-pub fn try_reap(pid: i32) -> io::Result<Option<Reaped>> {
+pub(crate) fn try_reap(pid: i32) -> io::Result<Option<Reaped>> {
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain data.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -297,7 +297,7 @@ fn reaped_from(status: libc::c_int, usage: &libc::rusage) -> Reaped {
 /// dispositions; the plain runner's child calls it between clone and exec.
 /// Raw system calls only (no allocation, no locks): glibc's wrapper would
 /// refuse its internal signals 32 and 33, which a parent may ignore too.
-pub fn default_signals() {
+pub(crate) fn default_signals() {
     #[repr(C)]
     struct KernelSigaction {
         handler: libc::sighandler_t,
@@ -329,7 +329,7 @@ pub fn default_signals() {
 }
 
 /// Takes ownership of descriptor `fd` (one this process was started with).
-pub fn own_fd(fd: RawFd) -> OwnedFd {
+pub(crate) fn own_fd(fd: RawFd) -> OwnedFd {
     // SAFETY: the keeper is started with its socket at this number and
     // nothing else owns it.
     unsafe { OwnedFd::from_raw_fd(fd) }

@@ -12,7 +12,7 @@ use super::check;
 /// attack surface no contest program needs. Filters are inherited by
 /// children and kept across exec: a keeper's init installs it once (attaching
 /// one costs about 100 us here, for the JIT), and every run starts under it.
-pub fn restrict_syscalls() -> io::Result<()> {
+pub(crate) fn restrict_syscalls() -> io::Result<()> {
     let filter = seccomp_filter();
     let program = libc::sock_fprog {
         len: filter.len() as libc::c_ushort,

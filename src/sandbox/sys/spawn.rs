@@ -11,7 +11,7 @@ use super::{cpus_before_pin, cstr, default_signals, pipe, CpuSet, Rlimits};
 
 /// Everything a run's child needs, prepared before it is cloned, so the child
 /// performs only raw system calls (it shares the keeper's memory).
-pub struct SpawnPlan {
+pub(crate) struct SpawnPlan {
     program: CString,
     _argv: Vec<CString>,
     argv_ptrs: Vec<*const libc::c_char>,
@@ -54,8 +54,11 @@ pub struct SpawnPlan {
 impl SpawnPlan {
     /// A plan to exec `argv` (its first element the program) with `env`, in
     /// `cwd`, with `stdio` as descriptors 0, 1 and 2.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the whole setup of an exec, prepared before the fork"
+    )]
+    pub(crate) fn new(
         argv: Vec<CString>,
         env: Vec<CString>,
         cwd: &Path,
@@ -116,7 +119,7 @@ impl SpawnPlan {
     }
 
     /// The child leads a new process group (killed as one).
-    pub fn new_process_group(mut self) -> Self {
+    pub(crate) fn new_process_group(mut self) -> Self {
         self.process_group = true;
         self
     }
@@ -124,7 +127,7 @@ impl SpawnPlan {
     /// The child starts with default dispositions for every signal: the
     /// parent has handlers (which a signal arriving between clone and exec
     /// would otherwise run in the child) and ignores SIGPIPE.
-    pub fn reset_signals(mut self) -> Self {
+    pub(crate) fn reset_signals(mut self) -> Self {
         self.reset_signals = true;
         self
     }
@@ -135,7 +138,7 @@ impl SpawnPlan {
     /// the errno (another) if the exec fails; `report` must be close-on-exec.
     /// So the parent learns of its new child even if this process dies
     /// right after the clone.
-    pub fn child_of_parent(mut self, report: RawFd) -> Self {
+    pub(crate) fn child_of_parent(mut self, report: RawFd) -> Self {
         self.parent_adopts = true;
         self.errno_fd = std::sync::atomic::AtomicI32::new(report);
         self
@@ -146,14 +149,14 @@ impl SpawnPlan {
     /// the pipe is closed instead, it exits without exec'ing. So a run can be
     /// started ahead of its turn and released with one write. This process
     /// stays suspended (CLONE_VFORK) until then.
-    pub fn wait_for_gate(mut self, gate: RawFd) -> Self {
+    pub(crate) fn wait_for_gate(mut self, gate: RawFd) -> Self {
         self.gate = gate;
         self
     }
 
     /// The child gets a copy of this process's memory instead of sharing it
     /// (page tables are copied: slower), so that its ru_maxrss is its own.
-    pub fn copy_memory(mut self) -> Self {
+    pub(crate) fn copy_memory(mut self) -> Self {
         self.share_memory = false;
         self
     }
@@ -290,7 +293,7 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
 
 /// What a report pipe of [`SpawnPlan::child_of_parent`] said, read to its end.
 #[derive(Debug)]
-pub enum SpawnReport {
+pub(crate) enum SpawnReport {
     /// Nothing: the spawner was gone before it could start anything.
     Nothing,
     /// The child exec'd.
@@ -303,7 +306,7 @@ pub enum SpawnReport {
 
 impl SpawnReport {
     /// Decodes what was read from a report pipe.
-    pub fn parse(bytes: &[u8]) -> SpawnReport {
+    pub(crate) fn parse(bytes: &[u8]) -> SpawnReport {
         const N: usize = std::mem::size_of::<libc::pid_t>();
         let int = |b: &[u8]| libc::pid_t::from_ne_bytes(b.try_into().expect("N bytes"));
         match bytes.len() {
@@ -322,7 +325,7 @@ impl SpawnReport {
 }
 
 /// Writes to a report pipe that no child was started, and why.
-pub fn report_not_started(report: RawFd, error: &io::Error) {
+pub(crate) fn report_not_started(report: RawFd, error: &io::Error) {
     let errno: libc::c_int = error.raw_os_error().unwrap_or(libc::EINVAL);
     let mut bytes = [0u8; 8];
     bytes[4..].copy_from_slice(&errno.to_ne_bytes());
@@ -339,7 +342,10 @@ pub fn report_not_started(report: RawFd, error: &io::Error) {
 /// already exiting and must still be reaped). A child for the parent
 /// ([`SpawnPlan::child_of_parent`]) reports a failed exec to the parent
 /// instead; here it is a success.
-pub fn spawn(plan: &SpawnPlan, stack: &mut [u8]) -> io::Result<Result<i32, (i32, io::Error)>> {
+pub(crate) fn spawn(
+    plan: &SpawnPlan,
+    stack: &mut [u8],
+) -> io::Result<Result<i32, (i32, io::Error)>> {
     plan.errno.store(0, std::sync::atomic::Ordering::SeqCst);
     // The stack grows down: pass its (16-byte aligned) top.
     let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;

@@ -31,24 +31,24 @@ use std::future::Future;
 
 /// A smaller variant of an input, with what was changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(super) struct Candidate {
     /// The whole candidate input.
-    pub text: String,
+    pub(crate) text: String,
     /// What changed, for people (`drop line 3`, `lower 13 to 7 on line 2`).
-    pub change: String,
+    pub(crate) change: String,
 }
 
 /// The result of [`minimise`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shrunk {
+pub(super) struct Shrunk {
     /// The smallest failing input found.
-    pub text: String,
+    pub(crate) text: String,
     /// The changes kept, in order.
-    pub steps: Vec<String>,
+    pub(crate) steps: Vec<String>,
     /// How many candidates were evaluated.
-    pub tried: usize,
+    pub(crate) tried: usize,
     /// Whether the fixpoint was reached (false when `max_tries` ran out).
-    pub complete: bool,
+    pub(crate) complete: bool,
 }
 
 /// An input as lines of tokens.
@@ -173,7 +173,7 @@ fn lower_targets(m: u128) -> Vec<u128> {
 
 /// Every candidate of `text`, in the order they should be tried, without
 /// duplicates, each strictly smaller than `text`.
-pub fn candidates(text: &str) -> Vec<Candidate> {
+pub(super) fn candidates(text: &str) -> Vec<Candidate> {
     let input = Tokens::parse(text);
     let mut out = Vec::new();
     drop_cases(&input, &mut out);
@@ -362,7 +362,7 @@ fn lower_repeated_numbers(input: &Tokens, out: &mut Vec<Candidate>) {
 /// failing candidate in candidate order, until none fails or `max_tries`
 /// candidates were evaluated. Which candidate wins does not depend on
 /// `batch`: a batch is looked at only when every earlier one had no failure.
-pub async fn minimise<F, Fut, E>(
+pub(super) async fn minimise<F, Fut, E>(
     original: &str,
     batch: usize,
     max_tries: usize,

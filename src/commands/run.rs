@@ -1,0 +1,96 @@
+//! `judge run`: submission files on a problem's tests (or on one `--input`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{regular_file, start_judge, submission_of};
+use crate::cli::args::RunArgs;
+use crate::cli::Settings;
+use crate::engine::RunOptions;
+use crate::error::{exit_code, Result};
+use crate::problem::Problem;
+use crate::report::human::Human;
+use crate::report::stream::RunPrinter;
+use crate::report::SubmissionReport;
+use crate::testset::TestFilter;
+use crate::verdict::Verdict;
+
+pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
+    let config = &settings.config;
+    let mut problem = Problem::find(&args.problem, config)?;
+    if let Some(t) = args.time_limit {
+        problem.limits.time = t;
+    }
+    if let Some(m) = args.memory_limit {
+        problem.limits.memory = m;
+    }
+    let problem = Arc::new(problem);
+    let files: Vec<&PathBuf> = args
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| args.partition.is_none_or(|p| p.includes(*i)))
+        .map(|(_, f)| f)
+        .collect();
+    let mut submissions = Vec::new();
+    for file in files {
+        submissions.push(submission_of(config, file, args.lang.as_deref())?);
+    }
+    let filter = TestFilter::new(&args.tests)?;
+    let options = RunOptions {
+        fail_fast: args.fail_fast,
+        keep_output: args.input.is_some(),
+        no_cache: settings.no_cache,
+    };
+    let human = Human {
+        color: settings.color,
+        all_diffs: args.all_diffs,
+    };
+    let mut printer = RunPrinter::new(std::io::stdout(), args.format.into(), human);
+    let judge = start_judge(settings, std::slice::from_ref(&problem))?;
+    let reports = judge.block_on(async {
+        let tests = match &args.input {
+            Some(input) => {
+                regular_file(input)?;
+                judge.single_test(&problem, input).await?
+            }
+            None => judge.materialise(&problem, &filter).await?,
+        };
+        let tests = Arc::new(tests);
+        let checker = judge.prepare_checker(&problem).await?;
+        let mut reports = Vec::new();
+        for submission in &submissions {
+            printer.start(
+                &problem.id,
+                &problem.title,
+                &submission.path.display().to_string(),
+                &submission.language.name,
+            );
+            let report = judge
+                .judge_submission(&problem, &tests, &checker, submission, &options, |t| {
+                    printer.test(t)
+                })
+                .await?;
+            printer.submission(&report);
+            reports.push(report);
+        }
+        Ok(reports)
+    })?;
+    printer.finish("judge run", &reports);
+    Ok(exit_code_for(&reports))
+}
+
+/// 0 when every submission is accepted, 3 when a test was judged IE (the
+/// result cannot be trusted), else 1.
+fn exit_code_for(reports: &[SubmissionReport]) -> i32 {
+    if reports
+        .iter()
+        .any(|r| r.tests.iter().any(|t| t.verdict == Verdict::IE))
+    {
+        exit_code::INTERNAL
+    } else if reports.iter().all(|r| r.verdict.is_accepted()) {
+        exit_code::OK
+    } else {
+        exit_code::NOT_ACCEPTED
+    }
+}

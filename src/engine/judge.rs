@@ -1,0 +1,146 @@
+//! The engine's state: settings, cache, compiler, sandbox, and the slots
+//! (`--jobs`) that bound how many programs run at once.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, SemaphorePermit};
+
+use super::scratch::{ScratchDirs, SpillFiles};
+use crate::cache::Cache;
+use crate::compile::{Build, Compiler};
+use crate::config::{Config, Language};
+use crate::error::{Error, Result};
+use crate::sandbox::{self, IsolationMode, Sandbox, SandboxPaths};
+
+/// The judging engine. Cheap to clone (shared state behind an `Arc`).
+#[derive(Debug, Clone)]
+pub(crate) struct Judge {
+    pub(super) inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(super) struct Inner {
+    config: Config,
+    cache: Cache,
+    compiler: Compiler,
+    pub(super) slots: Semaphore,
+    /// As many as `slots`: held by tests whose runs are being prepared
+    /// ahead of their slot (see [`SlotUse::AfterPreparing`]).
+    pub(super) preparing: Semaphore,
+    pub(super) sandbox: Sandbox,
+    pub(super) spill: SpillFiles,
+    pub(super) scratch: ScratchDirs,
+    /// The thread that made the judge: the one the sandbox keeps to the
+    /// judging's CPU with one job, where the runtime must run.
+    pub(super) home_thread: std::thread::ThreadId,
+}
+
+impl Judge {
+    /// An engine for `config`, isolating submissions as `isolation` asks.
+    /// `also_hide` are more directories submissions must not see (the
+    /// packages and tests of problems kept outside the workspace).
+    pub(crate) fn new(
+        config: Config,
+        isolation: IsolationMode,
+        also_hide: &[PathBuf],
+    ) -> Result<Judge> {
+        let cache = Cache::new(config.cache_dir.clone());
+        let compiler = Compiler::new(cache.clone(), config.limits);
+        let config_jobs = config.jobs.max(1);
+        let slots = Semaphore::new(config_jobs);
+        let staging = cache.tmp_dir()?;
+        // What judges killed meanwhile (kill -9) left behind: their scratch
+        // and sandbox directories here and in /tmp.
+        sandbox::remove_leftovers_of_dead_judges(&staging, &["work-", "judge-"]);
+        for tmp in [PathBuf::from("/tmp"), std::env::temp_dir()] {
+            sandbox::remove_leftovers_of_dead_judges(&tmp, &["judge-sandbox-", "judge-run-"]);
+        }
+        // Submissions must not see answers: hide the workspace, the cache and
+        // the problem and test folders (which may live outside the workspace)
+        // where they fall inside what the sandbox shows.
+        let mut hide = vec![
+            config.root.clone(),
+            config.cache_dir.clone(),
+            config.problems_dir.clone(),
+            config.testdata_dir.clone(),
+        ];
+        hide.extend(also_hide.iter().cloned());
+        if let Some(home) = std::env::var_os("HOME") {
+            hide.push(home.into());
+        }
+        let keep = |p: &PathBuf| p.is_absolute() && p.parent().is_some() && p.is_dir();
+        let paths = SandboxPaths {
+            hide: hide.into_iter().filter(keep).collect(),
+            staging,
+        };
+        let sandbox =
+            Sandbox::new(isolation, paths, config_jobs, config.cpu).map_err(Error::Isolation)?;
+        Ok(Judge {
+            inner: Arc::new(Inner {
+                config,
+                cache,
+                compiler,
+                slots,
+                preparing: Semaphore::new(config_jobs),
+                sandbox,
+                spill: SpillFiles::default(),
+                scratch: ScratchDirs::default(),
+                home_thread: std::thread::current().id(),
+            }),
+        })
+    }
+
+    /// Limits for package programs (generator, reference, validator,
+    /// checker): judge.toml's `package_time` and `package_output`.
+    pub(crate) fn package_limits(&self) -> sandbox::Limits {
+        let limits = &self.config().limits;
+        sandbox::Limits {
+            cpu_time: limits.package_time,
+            wall_time: limits.package_time.saturating_mul(2),
+            memory: None,
+            address_space: false,
+            stdout: limits.package_output,
+            stderr: 64 << 10,
+            file_size: limits.package_output,
+        }
+    }
+
+    /// Limits for custom checkers: those of package programs, with little output.
+    pub(crate) fn checker_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            stdout: 64 << 10,
+            stderr: 64 << 10,
+            ..self.package_limits()
+        }
+    }
+
+    /// Waits for a slot: a program may run while it is held.
+    pub(crate) async fn slot(&self) -> SemaphorePermit<'_> {
+        self.inner.slots.acquire().await.expect("never closed")
+    }
+
+    /// The sandbox (its isolation level and warning).
+    pub(crate) fn sandbox(&self) -> &Sandbox {
+        &self.inner.sandbox
+    }
+
+    /// The settings.
+    pub(crate) fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The cache.
+    pub(crate) fn cache(&self) -> &Cache {
+        &self.inner.cache
+    }
+
+    /// Compiles a submission (CE is a result, not an error).
+    pub(crate) async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
+        let _slot = self.slot().await;
+        self.inner
+            .compiler
+            .build(path, language, &self.inner.sandbox)
+            .await
+    }
+}

@@ -1,0 +1,241 @@
+//! Making a problem's planned tests real: fixed files from the package,
+//! inputs from generator runs, every input validated, and answers from the
+//! reference where the package has none. Each step is cached by content.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::programs::{AnswerFrom, AnswerProgram, Case, Gate, Memo};
+use super::Judge;
+use crate::cache::Key;
+use crate::compile::Executable;
+use crate::error::{Error, PackageError, Result};
+use crate::problem::{Problem, Role};
+use crate::testset::{self, Planned, PlannedTest, TestCase, TestFilter, TestSet};
+
+/// The package programs a test set needs, built.
+struct Programs {
+    generator: Option<Executable>,
+    reference: Option<AnswerProgram>,
+    validator: Option<Executable>,
+}
+
+impl Judge {
+    /// Builds the test set of `problem`: every input exists, is valid, and
+    /// has an answer (from the package or the reference solution).
+    pub(crate) async fn materialise(
+        &self,
+        problem: &Arc<Problem>,
+        filter: &TestFilter,
+    ) -> Result<TestSet> {
+        let planned: Vec<PlannedTest> = testset::plan(problem)?
+            .into_iter()
+            .filter(|t| filter.matches(&t.name))
+            .collect();
+        if planned.is_empty() {
+            return Err(Error::Usage(format!(
+                "no test of problem {} matches the --tests patterns",
+                problem.id
+            )));
+        }
+        let needs_generator = planned
+            .iter()
+            .any(|t| matches!(t.source, Planned::Generated { .. }));
+        let without_answer = planned.iter().find(|t| match &t.source {
+            Planned::Fixed { answer, .. } => answer.is_none(),
+            Planned::Generated { .. } => true,
+        });
+        let generator = match (&problem.generator, needs_generator) {
+            (Some(spec), true) => Some(
+                self.build_package_program(problem, spec, Role::Generator)
+                    .await?,
+            ),
+            _ => None,
+        };
+        let reference = match (&problem.reference, without_answer) {
+            (Some(spec), Some(_)) => Some(AnswerProgram::Reference(
+                self.build_package_program(problem, spec, Role::Reference)
+                    .await?,
+            )),
+            (None, Some(test)) => {
+                let test = test.name.clone();
+                return Err(Error::package(
+                    &problem.id,
+                    PackageError::NoReference { test },
+                ));
+            }
+            _ => None,
+        };
+        let validator = match &problem.validator {
+            Some(spec) => Some(
+                self.build_package_program(problem, &spec.program, Role::Validator)
+                    .await?,
+            ),
+            None => None,
+        };
+        let shared = Arc::new(Programs {
+            generator,
+            reference,
+            validator,
+        });
+        let mut tasks = tokio::task::JoinSet::new();
+        for (index, planned) in planned.into_iter().enumerate() {
+            let judge = self.clone();
+            let problem = Arc::clone(problem);
+            let shared = Arc::clone(&shared);
+            tasks.spawn(async move {
+                let test = judge.make_test(&problem, &shared, planned).await;
+                (index, test)
+            });
+        }
+        let mut tests: Vec<Option<TestCase>> = vec![None; tasks.len()];
+        let mut first_error: Option<(usize, Error)> = None;
+        while let Some(joined) = tasks.join_next().await {
+            let (index, result) = joined.expect("test materialisation panicked");
+            match result {
+                Ok(t) => tests[index] = Some(t),
+                // Report the error of the earliest test, whatever finished first.
+                Err(e) if first_error.as_ref().is_none_or(|(i, _)| index < *i) => {
+                    first_error = Some((index, e))
+                }
+                Err(_) => {}
+            }
+        }
+        if let Some((_, e)) = first_error {
+            return Err(e);
+        }
+        Ok(TestSet {
+            tests: tests
+                .into_iter()
+                .map(|t| t.expect("every test materialised"))
+                .collect(),
+        })
+    }
+
+    /// A one-test set for `judge run --input FILE`: the answer comes from
+    /// the reference solution when the problem has one.
+    pub(crate) async fn single_test(
+        &self,
+        problem: &Arc<Problem>,
+        input: &Path,
+    ) -> Result<TestSet> {
+        let input = crate::config::absolute(input);
+        let input_key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
+        let answer = match &problem.reference {
+            Some(spec) => {
+                let reference = AnswerProgram::Reference(
+                    self.build_package_program(problem, spec, Role::Reference)
+                        .await?,
+                );
+                let name = input
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let from = AnswerFrom::Program(&reference);
+                Some(
+                    self.test_case(problem, &[], &input, &input_key, from, &name)
+                        .await?,
+                )
+            }
+            None => None,
+        };
+        let name = input
+            .file_stem()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "input".into());
+        Ok(TestSet {
+            tests: vec![TestCase {
+                name,
+                group: "input".into(),
+                input,
+                input_key,
+                answer,
+            }],
+        })
+    }
+
+    async fn make_test(
+        &self,
+        problem: &Problem,
+        programs: &Programs,
+        planned: PlannedTest,
+    ) -> Result<TestCase> {
+        let PlannedTest {
+            name,
+            group,
+            source,
+        } = planned;
+        let (input, input_key, answer) = match source {
+            Planned::Fixed { input, answer } => {
+                let key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
+                (input, key, answer)
+            }
+            Planned::Generated { args } => {
+                let generator = programs.generator.as_ref().expect("built when needed");
+                match self.generate(generator, &args).await? {
+                    Ok((input, key)) => (input, key, None),
+                    Err(why) => {
+                        let what = PackageError::Generator {
+                            test: name,
+                            args,
+                            why,
+                        };
+                        return Err(Error::package(&problem.id, what));
+                    }
+                }
+            }
+        };
+        let gates: Vec<Gate<'_>> = match (&programs.validator, &problem.validator) {
+            (Some(validator), Some(spec)) => vec![Gate {
+                validator,
+                args: &spec.args,
+            }],
+            _ => Vec::new(),
+        };
+        let from = match &answer {
+            Some(answer) => AnswerFrom::File(answer),
+            None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
+        };
+        let answer = self
+            .test_case(problem, &gates, &input, &input_key, from, &name)
+            .await?;
+        Ok(TestCase {
+            name,
+            group,
+            input,
+            input_key,
+            answer: Some(answer),
+        })
+    }
+
+    /// An input of the package's own tests through the pipeline: an invalid
+    /// input or a failing reference is the package's fault.
+    async fn test_case(
+        &self,
+        problem: &Problem,
+        gates: &[Gate<'_>],
+        input: &Path,
+        input_key: &Key,
+        from: AnswerFrom<'_>,
+        name: &str,
+    ) -> Result<std::path::PathBuf> {
+        let case = self
+            .prepare_case(&problem.id, input, input_key, gates, from, Memo::Cache)
+            .await?;
+        let what = match case {
+            Case::Ready(answer) => return Ok(answer),
+            Case::Invalid { why, .. } => PackageError::InvalidTest {
+                test: name.to_string(),
+                input: input.to_path_buf(),
+                why,
+            },
+            Case::NoAnswer(outcome) => PackageError::Reference {
+                test: name.to_string(),
+                input: input.to_path_buf(),
+                why: super::programs::describe_failure(&outcome),
+            },
+            Case::Refused => unreachable!("only a brute force refuses inputs"),
+        };
+        Err(Error::package(&problem.id, what))
+    }
+}

@@ -1,0 +1,20 @@
+//! The judging engine: [`Judge`] owns the settings, the cache, the compiler,
+//! the sandbox and the slots (`--jobs`) that bound how many programs run at
+//! once. It judges submissions on test sets ([`submission`]), turns outcomes
+//! into verdicts ([`classify`]), and is the one service that builds and runs
+//! package programs ([`programs`]) and makes test sets ([`materialise`]).
+//! Everything here runs on the tokio runtime made by [`runtime`].
+
+mod classify;
+mod judge;
+mod materialise;
+mod programs;
+mod runtime;
+mod scratch;
+mod submission;
+
+pub(crate) use judge::Judge;
+pub(crate) use programs::{
+    describe_failure, AnswerFrom, AnswerProgram, Case, Gate, Memo, BRUTE_SKIP,
+};
+pub(crate) use submission::{RunOptions, Submission};

@@ -1,0 +1,441 @@
+//! Package programs as a service: building and running them, and the steps
+//! that make an input a test, in one pipeline ([`Judge::prepare_case`]) used
+//! by the test set, `judge stress` and `judge verify`: validator runs
+//! ([`Gate`]s) in order, then the expected answer. Results are cached by
+//! content where the same inputs come back (a package's tests) and kept out
+//! of the cache where they do not (stress inputs): see [`Memo`].
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::Judge;
+use crate::cache::{Key, Kind};
+use crate::check::Checker;
+use crate::compile::{Build, Executable};
+use crate::error::{Error, PackageError, Result};
+use crate::problem::{CheckerSpec, Problem, ProgramSpec, Role};
+use crate::sandbox::{self, Captured, Environment, Exit, Profile, RunOutcome, RunRequest, Stdin};
+
+/// Exit code of a brute force refusing an input (outside its bounds).
+pub(crate) const BRUTE_SKIP: i32 = 3;
+
+/// A validator run an input must pass: the validator with these arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Gate<'a> {
+    /// The validator.
+    pub(crate) validator: &'a Executable,
+    /// Its arguments.
+    pub(crate) args: &'a [String],
+}
+
+/// A program whose output on an input is the expected answer.
+#[derive(Debug)]
+pub(crate) enum AnswerProgram {
+    /// The package's reference solution.
+    Reference(Executable),
+    /// The package's brute force, which may refuse an input ([`BRUTE_SKIP`]).
+    Brute(Executable),
+    /// A file from the command line (`judge stress --against FILE`): not
+    /// trusted, so run as a submission, with the problem's memory limit.
+    Untrusted {
+        /// The built file.
+        exe: Executable,
+        /// The memory limit, bytes.
+        memory: u64,
+    },
+}
+
+impl AnswerProgram {
+    /// The program.
+    pub(crate) fn exe(&self) -> &Executable {
+        match self {
+            AnswerProgram::Reference(exe) | AnswerProgram::Brute(exe) => exe,
+            AnswerProgram::Untrusted { exe, .. } => exe,
+        }
+    }
+
+    /// The cache key of its answer for an input.
+    fn answer_key(&self, input_key: &Key) -> Key {
+        match self {
+            AnswerProgram::Reference(exe) | AnswerProgram::Brute(exe) => Key::of(&[
+                b"answer-v1",
+                exe.key.as_str().as_bytes(),
+                input_key.as_str().as_bytes(),
+            ]),
+            AnswerProgram::Untrusted { exe, memory } => Key::of(&[
+                b"untrusted-answer-v1",
+                exe.key.as_str().as_bytes(),
+                input_key.as_str().as_bytes(),
+                memory.to_string().as_bytes(),
+            ]),
+        }
+    }
+
+    /// Who failed, when it fails.
+    pub(crate) fn who(&self) -> &'static str {
+        match self {
+            AnswerProgram::Reference(_) => "the reference",
+            AnswerProgram::Brute(_) => "the brute force",
+            AnswerProgram::Untrusted { .. } => "the file compared against",
+        }
+    }
+}
+
+/// Where an input's expected answer comes from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum AnswerFrom<'a> {
+    /// A file of the package.
+    File(&'a Path),
+    /// A program's output.
+    Program(&'a AnswerProgram),
+}
+
+/// Where the results of a case's steps are kept.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Memo<'a> {
+    /// In the cache, by content: validator passes and reference answers.
+    Cache,
+    /// Nowhere but in this directory (its `answer` file): one-off inputs.
+    Dir(&'a Path),
+}
+
+/// Where an input stands after [`Judge::prepare_case`].
+#[derive(Debug)]
+pub(crate) enum Case {
+    /// Gate number `gate` rejected it, saying `why`.
+    Invalid {
+        /// Which gate, from 0.
+        gate: usize,
+        /// What the validator said.
+        why: String,
+    },
+    /// The brute force refused it.
+    Refused,
+    /// The answer program failed on it; how.
+    NoAnswer(Box<RunOutcome>),
+    /// Valid, with this answer file.
+    Ready(PathBuf),
+}
+
+/// What a validator said of an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Validity {
+    /// It accepted the input.
+    Valid,
+    /// It rejected it (exited with a code other than 0), saying this.
+    Invalid(String),
+}
+
+impl Judge {
+    /// The language of a program of a package (its `lang`, else its extension).
+    pub(crate) fn language_of(&self, spec: &ProgramSpec) -> Result<crate::config::Language> {
+        match &spec.lang {
+            Some(id) => self.config().language_by_id(id, &spec.path),
+            None => self.config().detect_language(&spec.path),
+        }
+    }
+
+    /// Compiles a program of the package; a compile error is an error of the package.
+    pub(crate) async fn build_package_program(
+        &self,
+        problem: &Problem,
+        spec: &ProgramSpec,
+        role: Role,
+    ) -> Result<Executable> {
+        let language = self.language_of(spec)?;
+        match self.build(&spec.path, &language).await? {
+            Build::Ready(exe, _) => Ok(*exe),
+            Build::Failed(report) => Err(Error::package(
+                &problem.id,
+                PackageError::DoesNotCompile {
+                    role: role.as_str(),
+                    path: spec.path.clone(),
+                    message: report.message,
+                },
+            )),
+        }
+    }
+
+    /// The checker of a problem, compiled if it is a program.
+    pub(crate) async fn prepare_checker(&self, problem: &Problem) -> Result<Checker> {
+        Ok(match &problem.checker {
+            CheckerSpec::Custom(spec) => Checker::External(Box::new(
+                self.build_package_program(problem, spec, Role::Checker)
+                    .await?,
+            )),
+            builtin => Checker::Builtin(builtin.clone()),
+        })
+    }
+
+    /// Runs a package program with the limits of package programs, holding
+    /// a slot; a large stdout spills into `cwd`.
+    pub(crate) async fn run_package_program(
+        &self,
+        argv: Vec<OsString>,
+        cwd: &Path,
+        stdin: Stdin,
+    ) -> Result<RunOutcome> {
+        let request = RunRequest {
+            argv,
+            cwd: cwd.to_path_buf(),
+            stdin,
+            stdout_spill: Some(cwd.join("stdout")),
+            environment: Environment::Minimal(Vec::new()),
+            limits: self.package_limits(),
+            program_dir: None,
+        };
+        let _slot = self.slot().await;
+        let run = self.sandbox().run(&request, Profile::Package);
+        run.await.map_err(|e| Error::from_run(e, None))
+    }
+
+    /// Runs a built program that is not part of a package (so not trusted)
+    /// as a submission on `input`, holding a slot, with the time and output
+    /// limits of package programs and `memory` bytes; a large stdout spills
+    /// into `work`.
+    pub(crate) async fn run_untrusted(
+        &self,
+        exe: &Executable,
+        input: &Path,
+        work: &Path,
+        memory: u64,
+    ) -> Result<RunOutcome> {
+        let request = RunRequest {
+            argv: exe.argv(Some(memory)),
+            cwd: work.to_path_buf(),
+            stdin: Stdin::File(input.to_path_buf()),
+            stdout_spill: Some(work.join("stdout")),
+            environment: Environment::Minimal(exe.env().to_vec()),
+            limits: sandbox::Limits {
+                memory: Some(memory),
+                address_space: exe.address_space_limit(),
+                ..self.package_limits()
+            },
+            program_dir: Some(exe.dir().to_path_buf()),
+        };
+        let _slot = self.slot().await;
+        let run = self.sandbox().run(&request, Profile::Submission);
+        run.await
+            .map_err(|e| Error::from_run(e, Some(&exe.language.id)))
+    }
+
+    /// Runs the generator with `args` in `dir`; `Ok(Err(why))` when it failed.
+    pub(crate) async fn generate_in(
+        &self,
+        generator: &Executable,
+        args: &[String],
+        dir: &Path,
+    ) -> Result<std::result::Result<Captured, String>> {
+        let mut argv = generator.argv(None);
+        argv.extend(args.iter().map(OsString::from));
+        let outcome = self.run_package_program(argv, dir, Stdin::Null).await?;
+        if !outcome.success() {
+            return Ok(Err(describe_failure(&outcome)));
+        }
+        Ok(Ok(outcome.stdout))
+    }
+
+    /// Runs the generator with `args`, its output cached by (generator,
+    /// args): the input's file and key, or `Ok(Err(why))` when it failed.
+    pub(crate) async fn generate(
+        &self,
+        generator: &Executable,
+        args: &[String],
+    ) -> Result<std::result::Result<(PathBuf, Key), String>> {
+        let key = Key::of(&[
+            b"input-v1",
+            generator.key.as_str().as_bytes(),
+            args.join("\0").as_bytes(),
+        ]);
+        if let Some(path) = self.cache().get(Kind::Input, &key) {
+            return Ok(Ok((path, key)));
+        }
+        let scratch = self.cache().scratch_dir()?;
+        Ok(
+            match self.generate_in(generator, args, scratch.path()).await? {
+                Ok(output) => Ok((self.store(Kind::Input, &key, &output)?, key)),
+                Err(why) => Err(why),
+            },
+        )
+    }
+
+    /// The pipeline an input goes through before a program is judged on it:
+    /// each gate in order, then the expected answer.
+    pub(crate) async fn prepare_case(
+        &self,
+        problem: &str,
+        input: &Path,
+        input_key: &Key,
+        gates: &[Gate<'_>],
+        answer: AnswerFrom<'_>,
+        memo: Memo<'_>,
+    ) -> Result<Case> {
+        for (index, gate) in gates.iter().enumerate() {
+            if let Validity::Invalid(why) = self
+                .validate(problem, *gate, input, input_key, memo)
+                .await?
+            {
+                return Ok(Case::Invalid { gate: index, why });
+            }
+        }
+        match answer {
+            AnswerFrom::File(path) => Ok(Case::Ready(path.to_path_buf())),
+            AnswerFrom::Program(program) => self.answer(program, input, input_key, memo).await,
+        }
+    }
+
+    /// Runs a validator on an input; with [`Memo::Cache`], passes are
+    /// cached. A validator that fails (crashes, is killed, exceeds a limit,
+    /// cannot start) is the package's fault: an error naming it, never a
+    /// rejection.
+    pub(crate) async fn validate(
+        &self,
+        problem: &str,
+        gate: Gate<'_>,
+        input: &Path,
+        input_key: &Key,
+        memo: Memo<'_>,
+    ) -> Result<Validity> {
+        let key = match memo {
+            Memo::Cache => Some(Key::of(&[
+                b"valid-v1",
+                gate.validator.key.as_str().as_bytes(),
+                gate.args.join("\0").as_bytes(),
+                input_key.as_str().as_bytes(),
+            ])),
+            Memo::Dir(_) => None,
+        };
+        if let Some(key) = &key {
+            if self.cache().get(Kind::Valid, key).is_some() {
+                return Ok(Validity::Valid);
+            }
+        }
+        let mut argv = gate.validator.argv(None);
+        argv.extend(gate.args.iter().map(OsString::from));
+        let scratch = self.cache().scratch_dir()?;
+        let outcome = self
+            .run_package_program(argv, scratch.path(), Stdin::File(input.to_path_buf()))
+            .await?;
+        let validity = match (outcome.exit, outcome.limit_hit) {
+            (Exit::Code(0), None) => Validity::Valid,
+            (Exit::Code(_), None) => Validity::Invalid(rejection(&outcome)),
+            _ => {
+                return Err(Error::package(
+                    problem,
+                    PackageError::Validator {
+                        validator: gate.validator.source.clone(),
+                        input: input.to_path_buf(),
+                        why: describe_failure(&outcome),
+                    },
+                ))
+            }
+        };
+        if let (Some(key), Validity::Valid) = (&key, &validity) {
+            self.cache().put_bytes(Kind::Valid, key, b"ok")?;
+        }
+        Ok(validity)
+    }
+
+    /// Runs an answer program on an input. With [`Memo::Cache`], answers
+    /// are cached by (program, input).
+    async fn answer(
+        &self,
+        program: &AnswerProgram,
+        input: &Path,
+        input_key: &Key,
+        memo: Memo<'_>,
+    ) -> Result<Case> {
+        let cached = match memo {
+            Memo::Cache => Some(program.answer_key(input_key)),
+            Memo::Dir(_) => None,
+        };
+        if let Some(path) = cached
+            .as_ref()
+            .and_then(|k| self.cache().get(Kind::Answer, k))
+        {
+            return Ok(Case::Ready(path));
+        }
+        let scratch;
+        let run_dir = match memo {
+            Memo::Cache => {
+                scratch = self.cache().scratch_dir()?;
+                scratch.path().to_path_buf()
+            }
+            Memo::Dir(dir) => {
+                let run_dir = dir.join("answer-run");
+                std::fs::create_dir(&run_dir).map_err(|e| Error::io(&run_dir, e))?;
+                run_dir
+            }
+        };
+        let stdin = Stdin::File(input.to_path_buf());
+        let outcome = match program {
+            AnswerProgram::Reference(exe) | AnswerProgram::Brute(exe) => {
+                self.run_package_program(exe.argv(None), &run_dir, stdin)
+                    .await?
+            }
+            AnswerProgram::Untrusted { exe, memory } => {
+                self.run_untrusted(exe, input, &run_dir, *memory).await?
+            }
+        };
+        if matches!(program, AnswerProgram::Brute(_)) && outcome.exit == Exit::Code(BRUTE_SKIP) {
+            return Ok(Case::Refused);
+        }
+        if !outcome.success() {
+            return Ok(Case::NoAnswer(Box::new(outcome)));
+        }
+        let path = match cached {
+            Some(key) => self.store(Kind::Answer, &key, &outcome.stdout)?,
+            None => {
+                // `Memo::Dir(dir)`: dir/answer, beside dir/answer-run.
+                let path = run_dir.with_file_name("answer");
+                outcome
+                    .stdout
+                    .write_to(&path)
+                    .map_err(|e| Error::io(&path, e))?;
+                path
+            }
+        };
+        Ok(Case::Ready(path))
+    }
+
+    /// Keeps a program's output in the cache.
+    fn store(&self, kind: Kind, key: &Key, captured: &Captured) -> Result<PathBuf> {
+        match captured {
+            Captured::Memory(bytes) => self.cache().put_bytes(kind, key, bytes),
+            Captured::File { path, .. } => self.cache().put_file(kind, key, path),
+        }
+    }
+}
+
+/// What a validator said when it rejected an input: its stderr, else its
+/// stdout, else how it exited.
+fn rejection(outcome: &RunOutcome) -> String {
+    let said = String::from_utf8_lossy(&outcome.stderr).trim().to_string();
+    let said = if said.is_empty() {
+        String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
+            .trim()
+            .to_string()
+    } else {
+        said
+    };
+    if said.is_empty() {
+        format!("the validator rejected it ({})", outcome.describe_exit())
+    } else {
+        format!("the validator says: {said}")
+    }
+}
+
+/// Why a package program failed: the exit or limit, and its last stderr line.
+pub(crate) fn describe_failure(outcome: &RunOutcome) -> String {
+    let how = match outcome.limit_hit {
+        Some(hit) => format!("stopped by the {hit:?} limit for package programs"),
+        None => outcome.describe_exit(),
+    };
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    let last = stderr.trim().lines().last().unwrap_or("");
+    if last.is_empty() {
+        how
+    } else {
+        format!("{how}: {last}")
+    }
+}

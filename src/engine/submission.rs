@@ -1,0 +1,411 @@
+//! Judging a submission on a test set: each test in its own run, the runs
+//! scheduled over the slots, results reused from the result cache, and the
+//! overall verdict that of the first failing test in test order.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::SemaphorePermit;
+
+use super::classify::{classify, wall_limit};
+use super::scratch::RemoveOnDrop;
+use super::Judge;
+use crate::cache::{Key, Kind};
+use crate::check::{CheckError, CheckResult, Checker, Subject};
+use crate::compile::{Build, CompileReport, CompileStatus, Executable};
+use crate::config::Language;
+use crate::error::{Error, Result};
+use crate::problem::{Problem, ProblemLimits};
+use crate::report::{
+    overall_verdict, LimitsReport, SubmissionReport, Summary, TestReport, SCHEMA_VERSION,
+};
+use crate::sandbox::{self, Environment, Exit, Profile, RunError, RunRequest, Stdin};
+use crate::testset::{TestCase, TestSet};
+use crate::verdict::Verdict;
+
+/// Stderr kept per test run.
+const STDERR_KEPT: u64 = 64 << 10;
+/// Output shown with `run --input`.
+const SHOWN_OUTPUT_MAX: usize = 1 << 20;
+
+/// How a test's run gets its slot.
+enum SlotUse<'a> {
+    /// The caller holds one for the whole test.
+    Held,
+    /// The run is prepared holding this permit of `preparing`, then takes a
+    /// slot (giving the permit up), and gives the slot up once the program
+    /// is gone: the next test's program can start while this one is checked.
+    AfterPreparing(SemaphorePermit<'a>),
+}
+
+/// A submission: a file and its language.
+#[derive(Debug, Clone)]
+pub(crate) struct Submission {
+    /// The file as given on the command line.
+    pub(crate) path: PathBuf,
+    /// Its language.
+    pub(crate) language: Language,
+}
+
+/// Options of one judging.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RunOptions {
+    /// Stop starting tests after the first failure (tests before it still run).
+    pub(crate) fail_fast: bool,
+    /// Keep each test's output in the report (for `run --input`).
+    pub(crate) keep_output: bool,
+    /// Do not reuse or store results in the result cache (`--no-cache`).
+    pub(crate) no_cache: bool,
+}
+
+impl Judge {
+    /// Judges `submission` on every test of `tests`. `on_test` is called for
+    /// each test in test order as soon as it and all tests before it are done.
+    pub(crate) async fn judge_submission(
+        &self,
+        problem: &Arc<Problem>,
+        tests: &Arc<TestSet>,
+        checker: &Checker,
+        submission: &Submission,
+        options: &RunOptions,
+        mut on_test: impl FnMut(&TestReport),
+    ) -> Result<SubmissionReport> {
+        let limits = problem.limits;
+        let wall = wall_limit(limits.time, self.config().limits.wall_factor);
+        let mut report = SubmissionReport {
+            schema_version: SCHEMA_VERSION,
+            problem: problem.id.clone(),
+            submission: submission.path.display().to_string(),
+            language: submission.language.id.clone(),
+            verdict: Verdict::CE,
+            compile: CompileReport {
+                status: CompileStatus::None,
+                message: String::new(),
+                time_ms: 0,
+                cached: false,
+            },
+            limits: LimitsReport {
+                time_ms: limits.time.as_millis() as u64,
+                wall_ms: wall.as_millis() as u64,
+                memory_kib: limits.memory / 1024,
+                output_kib: limits.output / 1024,
+            },
+            isolation: self.sandbox().isolation().as_str().into(),
+            tests: Vec::new(),
+            skipped: Vec::new(),
+            summary: Summary::of(&[]),
+        };
+        let exe = match self.build(&submission.path, &submission.language).await? {
+            Build::Ready(exe, compile) => {
+                report.compile = compile;
+                *exe
+            }
+            Build::Failed(compile) => {
+                report.compile = compile;
+                report.skipped = tests.tests.iter().map(|t| t.name.clone()).collect();
+                return Ok(report);
+            }
+        };
+        let first_failure = Arc::new(AtomicUsize::new(usize::MAX));
+        let mut tasks = tokio::task::JoinSet::new();
+        for index in 0..tests.tests.len() {
+            let judge = self.clone();
+            let tests = Arc::clone(tests);
+            let exe = exe.clone();
+            let checker = checker.clone();
+            let first_failure = Arc::clone(&first_failure);
+            let options = options.clone();
+            tasks.spawn(async move {
+                let test = &tests.tests[index];
+                // With --fail-fast a slot is held until the verdict is
+                // known (a later test is not started before); otherwise the
+                // run is prepared ahead of its slot, which it gives up as
+                // soon as the program is gone, so that the next test's
+                // program starts while this one is checked.
+                let (kept, slot_use) = if options.fail_fast {
+                    let slot = judge.slot().await;
+                    if index > first_failure.load(Ordering::SeqCst) {
+                        return (index, Ok(None));
+                    }
+                    (Some(slot), SlotUse::Held)
+                } else {
+                    let preparing = judge.inner.preparing.acquire().await.expect("never closed");
+                    (None, SlotUse::AfterPreparing(preparing))
+                };
+                let run = TestRun {
+                    exe: &exe,
+                    test,
+                    checker: &checker,
+                    limits,
+                    wall,
+                    keep_output: options.keep_output,
+                };
+                let result = judge.judge_test(&run, options.no_cache, slot_use).await;
+                drop(kept);
+                if let Ok(t) = &result {
+                    if !t.verdict.is_accepted() {
+                        first_failure.fetch_min(index, Ordering::SeqCst);
+                    }
+                }
+                (index, result.map(Some))
+            });
+        }
+        let mut results: Vec<Option<Option<TestReport>>> = vec![None; tests.tests.len()];
+        let mut next = 0;
+        while let Some(joined) = tasks.join_next().await {
+            let (index, result) = joined.expect("test task panicked");
+            results[index] = Some(result?);
+            while next < results.len() {
+                match &results[next] {
+                    Some(Some(t)) => on_test(t),
+                    Some(None) => {}
+                    None => break,
+                }
+                next += 1;
+            }
+        }
+        for (test, result) in tests.tests.iter().zip(results) {
+            match result.expect("every task reported") {
+                Some(t) => report.tests.push(t),
+                None => report.skipped.push(test.name.clone()),
+            }
+        }
+        report.verdict = overall_verdict(&report.tests);
+        report.summary = Summary::of(&report.tests);
+        Ok(report)
+    }
+
+    /// Judges a built program on one test, holding a slot: what
+    /// [`Judge::judge_submission`] does for each of its tests, without the
+    /// result cache. `judge stress` calls it once per generated input.
+    pub(crate) async fn judge_one(
+        &self,
+        exe: &Executable,
+        test: &TestCase,
+        checker: &Checker,
+        limits: ProblemLimits,
+        keep_output: bool,
+    ) -> Result<TestReport> {
+        let run = TestRun {
+            exe,
+            test,
+            checker,
+            limits,
+            wall: wall_limit(limits.time, self.config().limits.wall_factor),
+            keep_output,
+        };
+        let _slot = self.slot().await;
+        self.run_test(&run, SlotUse::Held).await
+    }
+
+    /// A test through the result cache: a result kept from an earlier run
+    /// of the same program, input, answer, checker and limits is reused.
+    async fn judge_test(
+        &self,
+        run: &TestRun<'_>,
+        no_cache: bool,
+        slot: SlotUse<'_>,
+    ) -> Result<TestReport> {
+        let test = run.test;
+        let result_key = match (&test.answer, no_cache || run.keep_output) {
+            (Some(answer), false) => Some(self.result_key(run, answer)?),
+            _ => None,
+        };
+        if let Some(key) = &result_key {
+            if let Some(mut cached) = self
+                .cache()
+                .get(Kind::Result, key)
+                .and_then(|p| std::fs::read(p).ok())
+                .and_then(|b| serde_json::from_slice::<TestReport>(&b).ok())
+            {
+                cached.name = test.name.clone();
+                cached.group = test.group.clone();
+                cached.cached = true;
+                return Ok(cached);
+            }
+        }
+        let report = self.run_test(run, slot).await?;
+        if let Some(key) = &result_key {
+            // An IE says nothing about the submission: judge it again next time.
+            if report.verdict != Verdict::IE {
+                let bytes = serde_json::to_vec(&report).expect("serialisable");
+                self.cache().put_bytes(Kind::Result, key, &bytes)?;
+            }
+        }
+        Ok(report)
+    }
+
+    /// The key of a test's result: everything the verdict depends on.
+    fn result_key(&self, run: &TestRun<'_>, answer: &Path) -> Result<Key> {
+        let answer_key = Key::of_file(answer).map_err(|e| Error::io(answer, e))?;
+        let limits = run.limits;
+        let limits_id = format!(
+            "{} {} {} {}",
+            limits.time.as_micros(),
+            limits.memory,
+            limits.output,
+            run.wall.as_micros()
+        );
+        Ok(Key::of(&[
+            b"result-v2",
+            run.exe.key.as_str().as_bytes(),
+            run.test.input_key.as_str().as_bytes(),
+            answer_key.as_str().as_bytes(),
+            run.checker.id().as_bytes(),
+            limits_id.as_bytes(),
+            self.sandbox().isolation().as_str().as_bytes(),
+        ]))
+    }
+
+    /// Runs the program on the test, classifies the outcome, and checks the
+    /// output when the run went well.
+    async fn run_test(&self, run: &TestRun<'_>, slot: SlotUse<'_>) -> Result<TestReport> {
+        let (exe, test, limits) = (run.exe, run.test, run.limits);
+        // A scratch directory: the working directory of unsandboxed runs (a
+        // sandboxed run works in the keeper's private /tmp), and where a large
+        // output spills and a custom checker works. Only made when needed.
+        let needs_scratch = self.sandbox().isolation() == sandbox::Isolation::RlimitOnly
+            || run.checker.needs_work_dir();
+        let scratch = if needs_scratch {
+            Some(self.inner.scratch.take()?)
+        } else {
+            None
+        };
+        let spill = match &scratch {
+            Some(dir) => dir.path().join("stdout"),
+            None => self.inner.spill.next()?,
+        };
+        let request = RunRequest {
+            argv: exe.argv(Some(limits.memory)),
+            cwd: scratch
+                .as_ref()
+                .map_or_else(std::env::temp_dir, |d| d.path().to_path_buf()),
+            stdin: Stdin::File(test.input.clone()),
+            stdout_spill: Some(spill),
+            environment: Environment::Minimal(exe.env().to_vec()),
+            program_dir: Some(exe.dir().to_path_buf()),
+            limits: sandbox::Limits {
+                cpu_time: limits.time,
+                wall_time: run.wall,
+                memory: Some(limits.memory),
+                address_space: exe.address_space_limit(),
+                stdout: limits.output,
+                stderr: STDERR_KEPT,
+                file_size: limits.output,
+            },
+        };
+        let mut report = TestReport {
+            name: test.name.clone(),
+            group: test.group.clone(),
+            verdict: Verdict::AC,
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            message: String::new(),
+            diff: None,
+            exit_code: None,
+            signal: None,
+            output: None,
+            cached: false,
+        };
+        let outcome = match slot {
+            SlotUse::Held => self.sandbox().run(&request, Profile::Submission).await,
+            SlotUse::AfterPreparing(preparing) => {
+                let mut turn = sandbox::Turn::when(async move {
+                    let slot = self.slot().await;
+                    // The next test may be prepared meanwhile.
+                    drop(preparing);
+                    slot
+                });
+                let outcome = self
+                    .sandbox()
+                    .run_in_turn(&request, Profile::Submission, &mut turn)
+                    .await;
+                // The plain runner gives the slot back as soon as its program
+                // is reaped; the keepers' runner, here.
+                if let Some(slot) = turn.into_given() {
+                    // The next test's program may start; let it, before checking.
+                    drop(slot);
+                    tokio::task::yield_now().await;
+                }
+                outcome
+            }
+        };
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(RunError::Spawn { source, .. }) if exe.language.id == crate::config::EXECUTABLE => {
+                report.verdict = Verdict::RE;
+                report.message = format!("cannot start the program: {source}");
+                return Ok(report);
+            }
+            Err(e) => return Err(Error::from_run(e, Some(&exe.language.id))),
+        };
+        // Declared after `scratch`, so dropped before it is emptied. (A spill
+        // left by a run that failed is removed with its directory.)
+        let _remove_spill = match &outcome.stdout {
+            sandbox::Captured::File { path, .. } => Some(RemoveOnDrop(path.clone())),
+            sandbox::Captured::Memory(_) => None,
+        };
+        report.time_ms = outcome.cpu_time.as_millis() as u64;
+        report.wall_ms = outcome.wall_time.as_millis() as u64;
+        report.memory_kib = outcome.peak_memory_kib;
+        match outcome.exit {
+            Exit::Code(c) => report.exit_code = Some(c),
+            Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
+        }
+        if run.keep_output {
+            let bytes = outcome.stdout.to_vec().unwrap_or_default();
+            let shown = &bytes[..bytes.len().min(SHOWN_OUTPUT_MAX)];
+            report.output = Some(String::from_utf8_lossy(shown).into_owned());
+        }
+        if let Some((verdict, message)) =
+            classify(&outcome, &limits, run.wall, exe.address_space_limit())
+        {
+            report.verdict = verdict;
+            report.message = message;
+            return Ok(report);
+        }
+        let Some(answer) = &test.answer else {
+            report.message =
+                "ran without error; no answer to compare with (the problem has no reference)"
+                    .into();
+            return Ok(report);
+        };
+        let subject = Subject {
+            input: &test.input,
+            output: outcome.stdout,
+            answer,
+            work: scratch.as_ref().map(|s| s.path()),
+        };
+        let checked = run
+            .checker
+            .check(self.sandbox(), self.checker_limits(), subject)
+            .await;
+        let result = match checked {
+            Ok(result) => result,
+            Err(CheckError::Run(e)) => CheckResult {
+                verdict: Verdict::IE,
+                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
+                position: None,
+                diff: None,
+            },
+            Err(e) => return Err(e.into()),
+        };
+        report.verdict = result.verdict;
+        report.message = result.message;
+        report.diff = result.diff;
+        Ok(report)
+    }
+}
+
+/// One program on one test, and how.
+struct TestRun<'a> {
+    exe: &'a Executable,
+    test: &'a TestCase,
+    checker: &'a Checker,
+    limits: ProblemLimits,
+    wall: Duration,
+    keep_output: bool,
+}

@@ -1,0 +1,71 @@
+//! What `judge list` and `judge gen` print: the problems of a workspace as a
+//! table or JSON lines, and the files a test set was written to.
+
+use std::path::Path;
+
+use super::printable_line;
+use crate::export::Exported;
+use crate::problem::Problem;
+use crate::units::{format_kib, format_ms};
+
+/// The problems as a table (`judge list`); `dir` is where they were looked for.
+pub(crate) fn render_problems(rows: &[(Problem, usize)], dir: &Path) -> String {
+    let mut out = String::new();
+    if rows.is_empty() {
+        out.push_str(&format!("no problems in {}\n", dir.display()));
+    }
+    let width = rows
+        .iter()
+        .map(|(p, _)| p.id.len())
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    out.push_str(&format!(
+        "{:<width$}  {:>7}  {:>9}  {:>5}  TITLE\n",
+        "ID", "TIME", "MEMORY", "TESTS"
+    ));
+    for (p, tests) in rows {
+        out.push_str(&format!(
+            "{:<width$}  {:>7}  {:>9}  {:>5}  {}\n",
+            p.id,
+            format_ms(p.limits.time.as_millis() as u64),
+            format_kib(p.limits.memory / 1024),
+            tests,
+            printable_line(&p.title)
+        ));
+    }
+    out
+}
+
+/// The problems as JSON, one object per line (`judge list --format json`).
+pub(crate) fn render_problems_json(rows: &[(Problem, usize)]) -> String {
+    let mut out = String::new();
+    for (p, tests) in rows {
+        let line = serde_json::json!({
+            "id": p.id,
+            "title": p.title,
+            "source": p.source,
+            "time_limit_ms": p.limits.time.as_millis() as u64,
+            "memory_limit_kib": p.limits.memory / 1024,
+            "output_limit_kib": p.limits.output / 1024,
+            "tests": tests,
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+/// The files `judge gen` wrote, and where.
+pub(crate) fn render_exported(written: &[Exported], problem: &str, dir: &Path) -> String {
+    let width = written.iter().map(|e| e.input.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for e in written {
+        out.push_str(&format!("{:<width$}  {}\n", e.input, e.test));
+    }
+    out.push_str(&format!(
+        "wrote {} tests of {problem} to {}\n",
+        written.len(),
+        dir.display()
+    ));
+    out
+}

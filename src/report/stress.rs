@@ -1,0 +1,319 @@
+//! The result of `judge stress` as data ([`StressReport`], also the JSON of
+//! `--format json`) and as text ([`render_human`]), and its progress lines.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::{printable, printable_line};
+use crate::verdict::Verdict;
+
+/// Where a stress run is, as reported about once a second.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Progress {
+    /// Looking for a failing input.
+    Searching {
+        /// Iterations finished.
+        done: u64,
+        /// Of which invalid (skipped).
+        invalid: u64,
+        /// Iterations per second so far.
+        per_second: f64,
+        /// Size of the latest iteration started (`None` when the generator
+        /// arguments have no `{size}`).
+        size: Option<u64>,
+    },
+    /// Shrinking the failing input.
+    Shrinking {
+        /// Candidates evaluated.
+        tried: usize,
+        /// Bytes of the smallest failing input so far.
+        smallest: usize,
+    },
+}
+
+/// The result of a stress run (also the JSON object of `--format json`).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StressReport {
+    /// Schema version (shared with the run report).
+    pub(crate) schema_version: u32,
+    /// Problem id.
+    pub(crate) problem: String,
+    /// The file stressed, as given.
+    pub(crate) submission: String,
+    /// Its language id.
+    pub(crate) language: String,
+    /// Its language's name, for people.
+    #[serde(skip)]
+    pub(crate) language_name: String,
+    /// `reference`, `brute`, or the other file as given.
+    pub(crate) against: String,
+    /// The seed given (`--seed`).
+    pub(crate) seed: u64,
+    /// Iterations finished (passed, invalid and failed).
+    pub(crate) iterations: u64,
+    /// Iterations whose input the validator rejected (or, against the brute
+    /// force, that fell outside its bounds): skipped.
+    pub(crate) invalid: u64,
+    /// Wall time of the search (without shrinking), ms.
+    pub(crate) elapsed_ms: u64,
+    /// Iterations per second during the search.
+    pub(crate) iterations_per_second: f64,
+    /// Largest size reached (`None` without `{size}` in the arguments).
+    pub(crate) max_size: Option<u64>,
+    /// The largest size the generator accepts, when it refused a larger one.
+    pub(crate) size_cap: Option<u64>,
+    /// The first failing input and its shrunk form; `None` when none was found.
+    pub(crate) counterexample: Option<Counterexample>,
+}
+
+/// A failing input, before and after shrinking.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Counterexample {
+    /// The iteration that found it, from 1.
+    pub(crate) iteration: u64,
+    /// Its size (`None` without `{size}`).
+    pub(crate) size: Option<u64>,
+    /// The seed of that iteration (derived from `--seed` and the iteration).
+    pub(crate) iteration_seed: u64,
+    /// The generator arguments that produce the original.
+    pub(crate) generator_args: Vec<String>,
+    /// How the file failed (the minimal input fails the same way).
+    pub(crate) verdict: Verdict,
+    /// The generated input.
+    pub(crate) original: InputSummary,
+    /// The shrunk input.
+    pub(crate) minimal: InputSummary,
+    /// How shrinking went.
+    pub(crate) shrink: ShrinkSummary,
+    /// The expected output on the minimal input (first 64 KiB).
+    pub(crate) expected: String,
+    /// The file's output on the minimal input (first 64 KiB).
+    pub(crate) actual: String,
+    /// The checker's (or the runner's) message on the minimal input.
+    pub(crate) message: String,
+    /// Expected vs got around the first difference, on WA/PE.
+    pub(crate) diff: Option<String>,
+    /// Where the minimal input was written (filled in by the caller).
+    pub(crate) saved: Option<PathBuf>,
+    /// The command that replays it (filled in by the caller).
+    pub(crate) replay: Option<String>,
+}
+
+/// An input and its size.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct InputSummary {
+    /// The text (lossy UTF-8).
+    pub(crate) input: String,
+    /// Bytes.
+    pub(crate) bytes: usize,
+    /// Lines.
+    pub(crate) lines: usize,
+    /// Whitespace-separated tokens.
+    pub(crate) tokens: usize,
+}
+
+impl InputSummary {
+    pub(crate) fn of(bytes: &[u8]) -> InputSummary {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        InputSummary {
+            bytes: bytes.len(),
+            lines: text.lines().count(),
+            tokens: text.split_whitespace().count(),
+            input: text,
+        }
+    }
+}
+
+/// How shrinking went.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ShrinkSummary {
+    /// The changes kept, in order.
+    pub(crate) steps: Vec<String>,
+    /// Candidates evaluated.
+    pub(crate) candidates_tried: usize,
+    /// Whether no smaller candidate fails (false when the budget of
+    /// candidates ran out, or the input is not UTF-8 text).
+    pub(crate) complete: bool,
+}
+
+/// Lines shown per block (input, expected, actual) in human output.
+const SHOWN_LINES: usize = 40;
+
+fn block(out: &mut String, title: &str, text: &str) {
+    out.push_str(&format!("  {title}:\n"));
+    let text = printable(text);
+    let lines: Vec<&str> = text.lines().collect();
+    for line in lines.iter().take(SHOWN_LINES) {
+        out.push_str(&format!("    {line}\n"));
+    }
+    if lines.len() > SHOWN_LINES {
+        out.push_str(&format!(
+            "    ... ({} more lines)\n",
+            lines.len() - SHOWN_LINES
+        ));
+    }
+    if lines.is_empty() {
+        out.push_str("    (empty)\n");
+    }
+}
+
+fn sizes_of(s: &InputSummary) -> String {
+    format!("{} lines, {} tokens, {} bytes", s.lines, s.tokens, s.bytes)
+}
+
+/// The line printed (on a terminal) about a stress run's progress.
+pub(crate) fn render_progress(p: &Progress) -> String {
+    match p {
+        Progress::Searching {
+            done,
+            invalid,
+            per_second,
+            size,
+        } => {
+            let size = size.map(|s| format!(", size {s}")).unwrap_or_default();
+            format!("stress: {done} iterations, {per_second}/s{size}, {invalid} invalid skipped\n")
+        }
+        Progress::Shrinking { tried, smallest } => format!(
+            "shrinking: {tried} candidates tried, smallest failing input {smallest} bytes\n"
+        ),
+    }
+}
+
+/// Renders a stress report as text (a pure function of the report).
+pub(crate) fn render_human(r: &StressReport) -> String {
+    let against = match r.against.as_str() {
+        "reference" => "the reference".to_string(),
+        "brute" => "the brute force".to_string(),
+        other => other.to_string(),
+    };
+    let mut out = format!(
+        "stress {}: {} [{}] against {}, seed {}\n",
+        r.problem,
+        printable_line(&r.submission),
+        r.language_name,
+        printable_line(&against),
+        r.seed
+    );
+    let sizes = match (r.max_size, r.size_cap) {
+        (Some(max), Some(cap)) => format!(", sizes 1..{max} (the generator accepts up to {cap})"),
+        (Some(max), None) => format!(", sizes 1..{max}"),
+        _ => String::new(),
+    };
+    let speed = format!(
+        "{} iterations{sizes}, {} invalid skipped, in {:.1} s ({} iterations/s)",
+        r.iterations,
+        r.invalid,
+        r.elapsed_ms as f64 / 1000.0,
+        r.iterations_per_second
+    );
+    let Some(c) = &r.counterexample else {
+        out.push_str(&format!("ok: no counterexample in {speed}\n"));
+        return out;
+    };
+    let size = c.size.map(|s| format!("size {s}, ")).unwrap_or_default();
+    out.push_str(&format!(
+        "{} {} on iteration {} ({size}seed {}: generator args `{}`)\n",
+        c.verdict,
+        c.verdict.description(),
+        c.iteration,
+        c.iteration_seed,
+        c.generator_args.join(" ")
+    ));
+    out.push_str(&format!("  original input: {}\n", sizes_of(&c.original)));
+    let how = if c.shrink.complete {
+        "no smaller candidate fails the same way"
+    } else {
+        "shrinking stopped early, so it may not be minimal"
+    };
+    let steps = c.shrink.steps.len();
+    out.push_str(&format!(
+        "  shrunk in {steps} step{} ({} candidates tried): {how}\n",
+        if steps == 1 { "" } else { "s" },
+        c.shrink.candidates_tried
+    ));
+    block(
+        &mut out,
+        &format!("minimal input ({})", sizes_of(&c.minimal)),
+        &c.minimal.input,
+    );
+    block(&mut out, "expected output", &c.expected);
+    block(&mut out, "actual output", &c.actual);
+    out.push_str(&format!(
+        "  {}: {}\n",
+        c.verdict,
+        printable_line(&c.message)
+    ));
+    if let Some(diff) = &c.diff {
+        for line in printable(diff).lines() {
+            out.push_str(&format!("      {line}\n"));
+        }
+    }
+    if let Some(saved) = &c.saved {
+        out.push_str(&format!("  saved to {}\n", saved.display()));
+    }
+    if let Some(replay) = &c.replay {
+        out.push_str(&format!("  replay: {replay}\n"));
+    }
+    out.push_str(&format!("counterexample found after {speed}\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::SCHEMA_VERSION;
+
+    fn summary(text: &str) -> InputSummary {
+        InputSummary::of(text.as_bytes())
+    }
+
+    fn report(counterexample: Option<Counterexample>) -> StressReport {
+        StressReport {
+            schema_version: SCHEMA_VERSION,
+            problem: "luogu-p2197".into(),
+            submission: "wa-no-reset.c".into(),
+            language: "c".into(),
+            language_name: "C".into(),
+            against: "reference".into(),
+            seed: 1,
+            iterations: 12,
+            invalid: 0,
+            elapsed_ms: 250,
+            iterations_per_second: 48.0,
+            max_size: Some(2),
+            size_cap: None,
+            counterexample,
+        }
+    }
+
+    #[test]
+    fn human_report_without_counterexample() {
+        insta::assert_snapshot!(render_human(&report(None)));
+    }
+
+    #[test]
+    fn human_report_with_counterexample() {
+        let c = Counterexample {
+            iteration: 7,
+            size: Some(1),
+            iteration_seed: 123,
+            generator_args: vec!["small".into(), "123".into(), "1".into()],
+            verdict: Verdict::WA,
+            original: summary("2\n1\n3\n2\n1 2\n"),
+            minimal: summary("2\n1\n1\n1\n0\n"),
+            shrink: ShrinkSummary {
+                steps: vec!["lower 3 to 1 on line 3".into()],
+                candidates_tried: 31,
+                complete: true,
+            },
+            expected: "Yes\nNo\n".into(),
+            actual: "Yes\nYes\n".into(),
+            message: "line 2: expected `No`, got `Yes`".into(),
+            diff: Some("--- expected (answer)\n+++ got (output)\n      1 | Yes\n-     2 | No\n+     2 | Yes\n".into()),
+            saved: Some(".judge-cache/stress/luogu-p2197-1.in".into()),
+            replay: Some("judge run luogu-p2197 wa-no-reset.c --input .judge-cache/stress/luogu-p2197-1.in".into()),
+        };
+        insta::assert_snapshot!(render_human(&report(Some(c))));
+    }
+}

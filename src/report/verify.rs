@@ -1,0 +1,156 @@
+//! The result of `judge verify` as data ([`VerifyReport`], also the JSON of
+//! `--format json`) and as text: Polygon's invocation matrix ([`render_human`]).
+
+use serde::Serialize;
+
+use super::{printable, SubmissionReport};
+use crate::verdict::Verdict;
+
+/// The verification of one package.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct VerifyReport {
+    /// Schema version (shared with the run report).
+    pub(crate) schema_version: u32,
+    /// Problem id.
+    pub(crate) problem: String,
+    /// Whether everything holds.
+    pub(crate) ok: bool,
+    /// What does not hold, one line each (empty when ok).
+    pub(crate) failures: Vec<String>,
+    /// Test names in order (all validated).
+    pub(crate) tests: Vec<String>,
+    /// The brute-force comparison, when the package has a brute force.
+    pub(crate) brute: Option<BruteReport>,
+    /// Every declared solution (the reference first) with its expectation.
+    pub(crate) solutions: Vec<SolutionResult>,
+}
+
+/// Reference against brute force.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct BruteReport {
+    /// What the brute force covers.
+    pub(crate) covers: String,
+    /// Tests inside the bounds, compared.
+    pub(crate) tests_compared: usize,
+    /// Extra random small inputs compared.
+    pub(crate) random_compared: usize,
+    /// Disagreements, one line each.
+    pub(crate) disagreements: Vec<String>,
+}
+
+/// A solution's result against its expectation.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SolutionResult {
+    /// Verdicts it may get.
+    pub(crate) expected: Vec<Verdict>,
+    /// Whether it got one of them.
+    pub(crate) ok: bool,
+    /// The full run report.
+    pub(crate) report: SubmissionReport,
+}
+
+/// One letter per verdict in the matrix.
+fn letter(v: Verdict) -> char {
+    match v {
+        Verdict::AC => '.',
+        Verdict::WA => 'W',
+        Verdict::PE => 'P',
+        Verdict::TLE => 'T',
+        Verdict::MLE => 'M',
+        Verdict::OLE => 'O',
+        Verdict::RE => 'R',
+        Verdict::CE => 'C',
+        Verdict::IE => 'I',
+    }
+}
+
+/// Renders a verification as text: tests, brute force, the solution × test matrix.
+pub(crate) fn render_human(r: &VerifyReport) -> String {
+    let mut out = format!("{}: {} tests", r.problem, r.tests.len());
+    if !r.tests.is_empty() {
+        out.push_str(", all valid");
+    }
+    out.push('\n');
+    if let Some(b) = &r.brute {
+        out.push_str(&format!(
+            "  brute force ({}): agrees with the answers on {} tests and {} random small inputs{}\n",
+            b.covers,
+            b.tests_compared,
+            b.random_compared,
+            if b.disagreements.is_empty() {
+                String::new()
+            } else {
+                format!(", DISAGREES on {}", b.disagreements.len())
+            }
+        ));
+    }
+    if !r.solutions.is_empty() {
+        let width = r
+            .solutions
+            .iter()
+            .map(|s| s.report.submission.len())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let n = r.tests.len();
+        let mut ruler = String::new();
+        for i in 1..=n {
+            ruler.push(if i % 10 == 0 {
+                char::from(b'0' + ((i / 10) % 10) as u8)
+            } else if i % 5 == 0 {
+                '+'
+            } else {
+                ' '
+            });
+        }
+        out.push_str(&format!(
+            "  {:<width$}  {:<9} {:<4} {}\n",
+            "solution",
+            "expected",
+            "got",
+            ruler.trim_end()
+        ));
+        for s in &r.solutions {
+            let mut cells: String = s.report.tests.iter().map(|t| letter(t.verdict)).collect();
+            if s.report.tests.is_empty() && !s.report.skipped.is_empty() {
+                cells = "C".repeat(s.report.skipped.len());
+            }
+            let expected: Vec<&str> = s.expected.iter().map(|v| v.as_str()).collect();
+            out.push_str(&format!(
+                "  {:<width$}  {:<9} {:<4} {}{}\n",
+                s.report.submission,
+                expected.join("|"),
+                s.report.verdict.as_str(),
+                cells,
+                if s.ok { "" } else { "   <-- MISMATCH" }
+            ));
+        }
+        out.push_str("  (. AC  W WA  P PE  T TLE  M MLE  O OLE  R RE  C CE  I IE)\n");
+    }
+    if r.ok {
+        out.push_str("  ok: the package holds\n");
+    } else {
+        for f in &r.failures {
+            let f = printable(f);
+            let mut lines = f.lines();
+            out.push_str(&format!("  FAIL: {}\n", lines.next().unwrap_or("")));
+            for l in lines {
+                out.push_str(&format!("        {l}\n"));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_are_distinct() {
+        let mut seen = std::collections::BTreeSet::new();
+        for v in Verdict::ALL {
+            assert!(seen.insert(letter(v)), "{v}");
+        }
+    }
+}
