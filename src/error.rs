@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::sandbox::RunError;
+use crate::sandbox::{RunError, SetupError};
 
 /// Documented process exit codes (see README.md, "Exit codes").
 pub(crate) mod exit_code {
@@ -133,7 +133,7 @@ pub(crate) enum Error {
     },
     /// `--isolation strict` and full isolation cannot be set up.
     #[error("cannot isolate submissions: {0}")]
-    Isolation(String),
+    Isolation(SetupError),
     /// Bad command-line usage that clap cannot express.
     #[error("{0}")]
     Usage(String),

@@ -10,6 +10,7 @@
 //! and v2 (the unified hierarchy with memory, pids and cpu enabled) are
 //! supported.
 
+use crate::sandbox::CgroupError;
 use std::path::{Path, PathBuf};
 use std::{fs, io};
 
@@ -36,11 +37,12 @@ const V1_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpuacct"];
 
 impl Hierarchy {
     /// Finds a writable hierarchy with the needed controllers, or says why not.
-    pub(crate) fn detect() -> Result<Hierarchy, String> {
-        let own = fs::read_to_string("/proc/self/cgroup")
-            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
-        let mounts = fs::read_to_string("/proc/self/mountinfo")
-            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    pub(crate) fn detect() -> Result<Hierarchy, Vec<CgroupError>> {
+        let read = |path: &'static str| {
+            fs::read_to_string(path).map_err(|error| vec![CgroupError::Proc { path, error }])
+        };
+        let own = read("/proc/self/cgroup")?;
+        let mounts = read("/proc/self/mountinfo")?;
         let v1 = detect_v1(&own, &mounts);
         let v2 = detect_v2(&own, &mounts);
         let mut reasons = Vec::new();
@@ -53,14 +55,16 @@ impl Hierarchy {
                 Err(e) => reasons.push(e),
             }
         }
-        Err(reasons.join("; "))
+        Err(reasons)
     }
 
-    fn check_writable(&self) -> Result<(), String> {
+    fn check_writable(&self) -> Result<(), CgroupError> {
         for base in &self.bases {
             let probe = base.join(format!("judge-probe-{}", std::process::id()));
-            fs::create_dir(&probe)
-                .map_err(|e| format!("cannot create a cgroup under {}: {e}", base.display()))?;
+            fs::create_dir(&probe).map_err(|error| CgroupError::NotWritable {
+                base: base.clone(),
+                error,
+            })?;
             let _ = fs::remove_dir(&probe);
         }
         if self.version == Version::V2 {
@@ -68,10 +72,10 @@ impl Hierarchy {
                 .unwrap_or_default();
             for c in ["memory", "pids", "cpu"] {
                 if !controllers.split_whitespace().any(|x| x == c) {
-                    return Err(format!(
-                        "cgroup v2 at {}: controller `{c}` is not enabled for children",
-                        self.bases[0].display()
-                    ));
+                    return Err(CgroupError::V2Delegated {
+                        base: self.bases[0].clone(),
+                        controller: c,
+                    });
                 }
             }
         }
@@ -178,16 +182,15 @@ fn join_cgroup(mount: &Path, root: &str, path: &str) -> PathBuf {
     }
 }
 
-fn detect_v1(own: &str, mounts: &str) -> Result<Hierarchy, String> {
+fn detect_v1(own: &str, mounts: &str) -> Result<Hierarchy, CgroupError> {
     let all = cgroup_mounts(mounts);
     let mut bases = Vec::new();
     for controller in V1_CONTROLLERS {
         let (_, _, mount, root) = all
             .iter()
             .find(|(t, opts, _, _)| t == "cgroup" && opts.split(',').any(|o| o == controller))
-            .ok_or_else(|| format!("cgroup v1: no `{controller}` hierarchy mounted"))?;
-        let path = own_path(own, controller)
-            .ok_or_else(|| format!("cgroup v1: /proc/self/cgroup has no `{controller}` line"))?;
+            .ok_or(CgroupError::V1NotMounted(controller))?;
+        let path = own_path(own, controller).ok_or(CgroupError::V1NoLine(controller))?;
         bases.push(join_cgroup(mount, root, path));
     }
     Ok(Hierarchy {
@@ -196,21 +199,21 @@ fn detect_v1(own: &str, mounts: &str) -> Result<Hierarchy, String> {
     })
 }
 
-fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, String> {
+fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, CgroupError> {
     let all = cgroup_mounts(mounts);
     let (_, _, mount, root) = all
         .iter()
         .find(|(t, _, _, _)| t == "cgroup2")
-        .ok_or("cgroup v2: not mounted")?;
-    let path = own_path(own, "").ok_or("cgroup v2: /proc/self/cgroup has no unified line")?;
+        .ok_or(CgroupError::V2NotMounted)?;
+    let path = own_path(own, "").ok_or(CgroupError::V2NoLine)?;
     let base = join_cgroup(mount, root, path);
     let available = fs::read_to_string(base.join("cgroup.controllers")).unwrap_or_default();
     for c in ["memory", "pids", "cpu"] {
         if !available.split_whitespace().any(|x| x == c) {
-            return Err(format!(
-                "cgroup v2 at {}: controller `{c}` is not available",
-                base.display()
-            ));
+            return Err(CgroupError::V2Controller {
+                base,
+                controller: c,
+            });
         }
     }
     // A process may not live in a cgroup whose children have controllers
@@ -557,7 +560,7 @@ mod tests {
     #[test]
     fn v1_needs_every_controller() {
         let err = detect_v1(OWN, &MOUNTS.replace("rw,pids", "rw,net_cls")).unwrap_err();
-        assert_eq!(err, "cgroup v1: no `pids` hierarchy mounted");
+        assert_eq!(err.to_string(), "cgroup v1: no `pids` hierarchy mounted");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! itself gets the CPUs it had before ([`leave_pin`]). See README, "One job,
 //! one CPU".
 
+use crate::sandbox::SetupError;
 use std::fs::File;
 use std::io;
 use std::path::Path;
@@ -65,7 +66,7 @@ impl HomeCpu {
     pub(crate) fn choose(
         choice: CpuChoice,
         parallel_runs: usize,
-    ) -> Result<Option<HomeCpu>, String> {
+    ) -> Result<Option<HomeCpu>, SetupError> {
         if choice == CpuChoice::Off || parallel_runs != 1 {
             return Ok(None);
         }
@@ -74,10 +75,7 @@ impl HomeCpu {
         };
         let (cpu, claim) = match choice {
             CpuChoice::Cpu(cpu) if !allowed.contains(&cpu) => {
-                return Err(format!(
-                    "cpu {cpu}: the judge may only use CPUs {allowed:?} (judge.toml's `cpu` \
-                     or --cpu)"
-                ))
+                return Err(SetupError::Cpu { cpu, allowed })
             }
             CpuChoice::Cpu(cpu) => (cpu, claim_cpu(cpu)),
             _ if allowed.len() < 2 => return Ok(None),
@@ -171,7 +169,7 @@ mod tests {
             assert!(HomeCpu::choose(CpuChoice::Off, 1).unwrap().is_none());
             assert!(HomeCpu::choose(CpuChoice::Auto, 2).unwrap().is_none());
             let err = HomeCpu::choose(CpuChoice::Cpu(4095), 1).unwrap_err();
-            assert!(err.contains("cpu 4095"), "{err}");
+            assert!(err.to_string().contains("cpu 4095"), "{err}");
             let cpu = *allowed.last().unwrap();
             let home = HomeCpu::choose(CpuChoice::Cpu(cpu), 1).unwrap().unwrap();
             assert_eq!((home.cpu, on()), (cpu, vec![cpu]));

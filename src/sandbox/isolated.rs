@@ -1,6 +1,7 @@
 //! The judge's side of a keeper: starting it and running a job through it.
 //! The main type is [`Keeper`]; the pool of keepers is in [`super::pool`].
 
+use crate::sandbox::StartError;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -103,10 +104,9 @@ impl Keeper {
         slot: Option<SlotDirs>,
         staging: Option<Staging>,
         cpus: Option<sys::CpuSet>,
-    ) -> Result<Keeper, String> {
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("cannot find the judge executable: {e}"))?;
-        let (ours, theirs) = sys::seqpacket_pair().map_err(|e| format!("socketpair: {e}"))?;
+    ) -> Result<Keeper, StartError> {
+        let exe = std::env::current_exe().map_err(StartError::Executable)?;
+        let (ours, theirs) = sys::seqpacket_pair().map_err(StartError::Socket)?;
         let json = serde_json::to_vec(config).expect("serialisable");
         let mut command = std::process::Command::new(exe);
         command
@@ -119,12 +119,10 @@ impl Keeper {
         if let Some(cpus) = cpus {
             sys::use_cpus_on_exec(&mut command, cpus);
         }
-        let mut process = command
-            .spawn()
-            .map_err(|e| format!("cannot start the sandbox keeper: {e}"))?;
+        let mut process = command.spawn().map_err(StartError::Spawn)?;
         drop(theirs);
         let ready = sys::send_with_fds(ours.as_raw_fd(), &json, &[])
-            .map_err(|e| format!("cannot configure the sandbox keeper: {e}"))
+            .map_err(StartError::Configure)
             .and_then(|()| Self::wait_ready(&ours));
         match ready {
             Ok(()) => Ok(Keeper {
@@ -154,25 +152,23 @@ impl Keeper {
     }
 
     /// Waits for a new keeper's first message: ready, or why not.
-    fn wait_ready(ours: &OwnedFd) -> Result<(), String> {
+    fn wait_ready(ours: &OwnedFd) -> Result<(), StartError> {
         let ready = sys::poll_readable(&[ours.as_raw_fd()], Some(Duration::from_secs(20)))
-            .map_err(|e| format!("waiting for the sandbox keeper: {e}"))?;
+            .map_err(StartError::Wait)?;
         let mut buf = vec![0u8; 64 << 10];
         let message = if ready[0] {
-            sys::recv_with_fds(ours.as_raw_fd(), &mut buf, true)
-                .map_err(|e| format!("sandbox keeper: {e}"))?
+            sys::recv_with_fds(ours.as_raw_fd(), &mut buf, true).map_err(StartError::Read)?
         } else {
             None
         };
         let Some((n, _)) = message else {
-            return Err("the sandbox keeper did not start (no answer)".into());
+            return Err(StartError::NoAnswer);
         };
-        let ready: Ready = serde_json::from_slice(&buf[..n])
-            .map_err(|e| format!("sandbox keeper: bad answer: {e}"))?;
+        let ready: Ready = serde_json::from_slice(&buf[..n]).map_err(StartError::BadAnswer)?;
         if let Some(error) = ready.error {
-            return Err(error);
+            return Err(StartError::Refused(error));
         }
-        sys::set_nonblocking(ours.as_raw_fd(), true).map_err(|e| e.to_string())
+        sys::set_nonblocking(ours.as_raw_fd(), true).map_err(StartError::Nonblocking)
     }
 
     /// The socket, registered with the current tokio runtime.

@@ -4,6 +4,7 @@
 //! reading the result; a keeper that fails is replaced and the run tried
 //! again.
 
+use crate::sandbox::StartError;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,7 +20,7 @@ use super::{
 };
 
 impl Shared {
-    pub(crate) fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, String> {
+    pub(crate) fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, StartError> {
         let Some(runtime) = &self.runtime else {
             return isolated::Keeper::start(&Self::spawner_config(), None, None, None);
         };
@@ -29,14 +30,12 @@ impl Shared {
         // Package programs get no cgroup: they are trusted, and neither
         // their memory nor the CPU of their children is judged.
         let slot = match (&self.cgroups, profile) {
-            (Some((version, dirs)), Profile::Submission | Profile::Compile { .. }) => Some(
-                cgroup::SlotDirs::create(*version, dirs, index)
-                    .map_err(|e| format!("cannot create a cgroup: {e}"))?,
-            ),
+            (Some((version, dirs)), Profile::Submission | Profile::Compile { .. }) => {
+                Some(cgroup::SlotDirs::create(*version, dirs, index).map_err(StartError::Cgroup)?)
+            }
             _ => None,
         };
-        let root_dir = isolated::root_dir(runtime.path(), index)
-            .map_err(|e| format!("cannot create the sandbox root: {e}"))?;
+        let root_dir = isolated::root_dir(runtime.path(), index).map_err(StartError::Root)?;
         let system = keeper::SYSTEM_DIRS.iter().map(|d| Path::new("/").join(d));
         let (view, staging) = match profile {
             Profile::Submission => {
@@ -44,8 +43,12 @@ impl Shared {
                     .paths
                     .staging
                     .join(format!("judge-{}-slot-{index}", std::process::id()));
-                let staging = isolated::Staging::create(dir.clone())
-                    .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                let staging = isolated::Staging::create(dir.clone()).map_err(|error| {
+                    StartError::Staging {
+                        dir: dir.clone(),
+                        error,
+                    }
+                })?;
                 let view = keeper::View {
                     show: system.collect(),
                     hide: self.paths.hide.clone(),
@@ -113,7 +116,11 @@ impl Shared {
                         source: io::Error::other(format!(
                             "the sandbox failed {} times: {}",
                             failures.len(),
-                            failures.join("; ")
+                            failures
+                                .iter()
+                                .map(ToString::to_string)
+                                .collect::<Vec<_>>()
+                                .join("; ")
                         )),
                     });
                 }
@@ -146,7 +153,9 @@ impl Shared {
         let idle = pool.and_then(|pool| pool.lock().expect("not poisoned").pop());
         let mut keeper = match idle {
             Some(k) => k,
-            None => self.start_keeper(profile).map_err(KeeperFailure::Again)?,
+            None => self
+                .start_keeper(profile)
+                .map_err(|e| KeeperFailure::Again(Trouble::Start(e)))?,
         };
         // What the run sees of the host's paths in its command line.
         let mounts = match (profile, &request.program_dir, &mut keeper.staging) {
@@ -164,9 +173,8 @@ impl Shared {
                 let work = keeper
                     .root()
                     .join(keeper::WORK_MOUNT.trim_start_matches('/'));
-                copy_tree(&request.cwd, &work).map_err(|e| {
-                    KeeperFailure::Again(format!("cannot copy the sources into the sandbox: {e}"))
-                })?;
+                copy_tree(&request.cwd, &work)
+                    .map_err(|e| KeeperFailure::Again(Trouble::CopyIn(e)))?;
                 vec![(request.cwd.clone(), keeper::WORK_MOUNT)]
             }
         };
@@ -245,7 +253,7 @@ impl Shared {
             Ok(r) => r,
             Err(e) => {
                 drop(keeper); // broken: never reused
-                return Err(KeeperFailure::Again(e.to_string()));
+                return Err(KeeperFailure::Again(Trouble::Lost(e)));
             }
         };
         let drained = drains.finish().await.map_err(final_err)?;
@@ -312,9 +320,23 @@ impl Shared {
 /// How a run through a keeper failed.
 enum KeeperFailure {
     /// The keeper failed (it died, or broke its protocol): a new one may do.
-    Again(String),
+    Again(Trouble),
     /// The run itself cannot be done.
     Final(RunError),
+}
+
+/// What went wrong with a keeper.
+#[derive(Debug, thiserror::Error)]
+enum Trouble {
+    /// A new one did not start.
+    #[error(transparent)]
+    Start(StartError),
+    /// A compilation's files could not be given to it.
+    #[error("cannot copy the sources into the sandbox: {0}")]
+    CopyIn(io::Error),
+    /// It stopped answering, or answered nonsense.
+    #[error("{0}")]
+    Lost(io::Error),
 }
 
 /// The program of a request, for messages.

@@ -13,6 +13,7 @@
 //! - [`keeper`]: the keeper process (namespaces, view, cleanup) and
 //!   [`isolated`]: the judge's side of it; [`cgroup`]: slots and counters;
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
+//!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
 //!   emptying directories.
 //!
@@ -21,6 +22,7 @@
 pub(crate) mod cgroup;
 mod cpu;
 mod drain;
+mod error;
 mod files;
 mod isolated;
 pub(crate) mod keeper;
@@ -38,6 +40,7 @@ mod testing;
 mod types;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
+pub(crate) use error::{CgroupError, SetupError, StartError, Unavailable};
 pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
 pub use keeper::keeper_main;

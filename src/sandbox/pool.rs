@@ -2,6 +2,10 @@
 //! run; one per compilation) or, at the `rlimit-only` level, of spawners, and
 //! running a request through one. The main type is [`Sandbox`].
 
+use crate::sandbox::CgroupError;
+use crate::sandbox::SetupError;
+use crate::sandbox::StartError;
+use crate::sandbox::Unavailable;
 use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -69,7 +73,7 @@ pub(crate) struct Shared {
 #[derive(Debug, Default)]
 pub(crate) struct FirstSpawner {
     pub(crate) starting:
-        std::sync::Mutex<Option<std::thread::JoinHandle<Result<isolated::Keeper, String>>>>,
+        std::sync::Mutex<Option<std::thread::JoinHandle<Result<isolated::Keeper, StartError>>>>,
     pub(crate) works: std::sync::OnceLock<bool>,
 }
 
@@ -94,7 +98,7 @@ impl Sandbox {
         paths: SandboxPaths,
         parallel_runs: usize,
         cpu: CpuChoice,
-    ) -> Result<Sandbox, String> {
+    ) -> Result<Sandbox, SetupError> {
         // First: the keepers and spawners started below inherit the pin.
         let home = HomeCpu::choose(cpu, parallel_runs)?;
         if mode == IsolationMode::None {
@@ -109,17 +113,17 @@ impl Sandbox {
         let runtime = tempfile::Builder::new()
             .prefix(&format!("judge-sandbox-{}-", std::process::id()))
             .tempdir_in("/tmp")
-            .map_err(|e| format!("cannot create the sandbox runtime directory in /tmp: {e}"))?;
+            .map_err(SetupError::RuntimeDir)?;
         let cgroups = match cgroup::Hierarchy::detect() {
             Ok(h) => h
                 .judge_dirs()
                 .map(|dirs| (h.version, dirs))
-                .map_err(|e| format!("cannot create the judge's cgroups: {e}")),
+                .map_err(|e| vec![CgroupError::JudgeDirs(e)]),
             Err(e) => Err(e),
         };
         let (cgroups, cgroup_problem) = match cgroups {
             Ok(c) => (Some(c), None),
-            Err(e) => (None, Some(e)),
+            Err(e) => (None, Some(Unavailable::Cgroups(e))),
         };
         let mut shared = Shared {
             runtime: Some(runtime),
@@ -134,7 +138,7 @@ impl Sandbox {
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
-        let mut problems: Vec<String> = cgroup_problem.into_iter().collect();
+        let mut problems: Vec<Unavailable> = cgroup_problem.into_iter().collect();
         if shared.cgroups.is_some() {
             match shared.start_keeper(&Profile::Submission) {
                 Ok(keeper) => {
@@ -149,7 +153,7 @@ impl Sandbox {
                         _home: home,
                     });
                 }
-                Err(e) => problems.push(e),
+                Err(e) => problems.push(Unavailable::CgroupKeeper(e)),
             }
             shared.cgroups = None;
         }
@@ -159,17 +163,18 @@ impl Sandbox {
                 (Isolation::Namespaces, Some(shared))
             }
             Err(e) => {
-                problems.push(format!("namespaces: {e}"));
+                problems.push(Unavailable::Namespaces(e));
                 (
                     Isolation::RlimitOnly,
                     Shared::spawners(shared.paths.clone(), home.as_ref().map(|h| h.cpu)),
                 )
             }
         };
-        let why = problems.join("; ");
         if mode == IsolationMode::Strict {
-            return Err(format!("full isolation is not available: {why}"));
+            return Err(SetupError::Unavailable(problems));
         }
+        let why: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        let why = why.join("; ");
         Ok(Sandbox {
             level,
             warning: Some(format!(
@@ -379,9 +384,7 @@ impl Shared {
                 spawner: (!matches!(report, sys::SpawnReport::Nothing)).then_some(spawner),
             };
             match report {
-                sys::SpawnReport::Nothing => {
-                    problem = Some("the sandbox spawner died before starting the program".into())
-                }
+                sys::SpawnReport::Nothing => problem = Some(StartError::Died),
                 sys::SpawnReport::Started(pid) => return Ok((Ok((pid, pipe)), lease)),
                 sys::SpawnReport::ExecFailed(pid, e) => return Ok((Err((Some(pid), e)), lease)),
                 sys::SpawnReport::NotStarted(e) => return Ok((Err((None, e)), lease)),
@@ -389,7 +392,7 @@ impl Shared {
         }
         Err(io::Error::other(format!(
             "{} (at the rlimit-only level a run can kill it: hostile code needs a stronger level)",
-            problem.unwrap_or_default()
+            problem.map(|p| p.to_string()).unwrap_or_default()
         )))
     }
 }

@@ -24,7 +24,7 @@ const GROUP: &str = "[[tests]]\ngroup = \"samples\"\nload = [\"sample-*\"]\n";
 fn errors(body: &str) -> Vec<String> {
     let (root, config) = fixture();
     let dir = root.path().join("problems").join("demo");
-    match Problem::parse(body, &dir, &config) {
+    match parse(body, &dir, &config) {
         Ok(p) => panic!("spec accepted: {p:?}"),
         Err(e) => e.problems,
     }
@@ -34,7 +34,7 @@ fn errors(body: &str) -> Vec<String> {
 fn minimal_spec_gets_defaults() {
     let (root, config) = fixture();
     let dir = root.path().join("problems").join("demo");
-    let p = Problem::parse(&format!("{HEAD}{GROUP}"), &dir, &config).unwrap();
+    let p = parse(&format!("{HEAD}{GROUP}"), &dir, &config).unwrap();
     assert_eq!(
         p.checker,
         CheckerSpec::Tokens {
@@ -62,7 +62,7 @@ fn full_spec_parses() {
          {GROUP}[[tests]]\ngroup = \"random\"\ngenerate = [\"random\", \"{{seed}}\"]\ncount = 3\n\
          [[solutions]]\nsource = \"ok.cpp\"\nexpect = [\"AC\"]\n"
     );
-    let p = Problem::parse(&text, &dir, &config).unwrap();
+    let p = parse(&text, &dir, &config).unwrap();
     assert_eq!(p.limits.time, Duration::from_millis(1500));
     assert_eq!(p.limits.memory, 64 << 20);
     assert_eq!(
@@ -182,7 +182,7 @@ fn stress_arguments_default_to_the_brute_forces_with_a_size() {
     let (root, config) = fixture();
     let dir = root.path().join("problems").join("demo");
     let parse = |extra: &str| {
-        Problem::parse(
+        parse(
             &format!("{HEAD}[generator]\nsource = \"gen.rs\"\n{extra}{GROUP}"),
             &dir,
             &config,
@@ -201,7 +201,7 @@ fn stress_arguments_default_to_the_brute_forces_with_a_size() {
     let explicit = parse("[stress]\ngenerate = [\"random\", \"{seed}\", \"--n={size}\"]\n");
     assert!(explicit.explicit && explicit.grows());
     assert_eq!(explicit.args(1, 12), ["random", "1", "--n=12"]);
-    let without_generator = Problem::parse(&format!("{HEAD}{GROUP}"), &dir, &config).unwrap();
+    let without_generator = super::parse(&format!("{HEAD}{GROUP}"), &dir, &config).unwrap();
     assert_eq!(without_generator.stress, None);
 }
 

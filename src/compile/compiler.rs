@@ -1,112 +1,22 @@
-//! Compilation by language, with the content-addressed build cache. The main
-//! types are [`Compiler`] and [`Executable`].
-//!
-//! A program is compiled in a private scratch directory under the same
-//! machinery (and limits) as every other run, then moved into the cache under a
-//! key made of the language, its commands, the compiler's version and the
-//! source bytes. A compile error is cached too (it is as deterministic as a
-//! success); a compile stopped by a limit is not.
+//! Compiling by language in the sandbox, with the content-addressed build
+//! cache and a memo of compiler versions.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::Serialize;
-
+use super::command::{fill, Paths};
+use super::executable::{Build, CompileReport, CompileStatus, Executable, EXE_NAME};
 use crate::cache::{Cache, Key, Kind};
 use crate::config::{DefaultLimits, Language};
 use crate::error::{Error, Result};
 use crate::sandbox::{self, Environment, LimitHit, Profile, RunError, RunRequest, Sandbox, Stdin};
 
-/// Name of the produced executable inside a build directory.
-const EXE_NAME: &str = "prog";
 /// Marks a cached compile error inside a build directory.
 const ERROR_FILE: &str = "compile-error.txt";
 /// Compiler messages shown, in lines.
 const MESSAGE_LINES: usize = 40;
-
-/// A program ready to run.
-#[derive(Debug, Clone)]
-pub(crate) struct Executable {
-    /// Its language.
-    pub(crate) language: Language,
-    /// The source (or executable) it was built from.
-    pub(crate) source: PathBuf,
-    /// Identity of the built program: same key, same behaviour.
-    pub(crate) key: Key,
-    dir: PathBuf,
-    src: PathBuf,
-    toolchain: Option<PathBuf>,
-}
-
-impl Executable {
-    /// The command line that runs it, with the memory limit filled in.
-    pub(crate) fn argv(&self, memory: Option<u64>) -> Vec<OsString> {
-        let exe = if self.language.compile.is_some() {
-            self.dir.join(EXE_NAME)
-        } else {
-            self.src.clone()
-        };
-        let paths = Paths {
-            src: &self.src,
-            exe: &exe,
-            dir: &self.dir,
-            toolchain: self.toolchain.as_deref(),
-        };
-        fill(&self.language.run, &paths, memory)
-    }
-
-    /// The build directory: everything the program is (a sandboxed run sees
-    /// it, and no other build).
-    pub(crate) fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// The environment its runs get besides the fixed one.
-    pub(crate) fn env(&self) -> &[(String, String)] {
-        &self.language.env
-    }
-
-    /// Whether the language's memory limit is an address-space rlimit.
-    pub(crate) fn address_space_limit(&self) -> bool {
-        self.language.address_space_limit
-    }
-}
-
-/// How compilation went, as reported.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub(crate) struct CompileReport {
-    /// `ok`, `error`, or `none` (nothing to compile).
-    pub(crate) status: CompileStatus,
-    /// Compiler messages (trimmed), or why the compile was stopped.
-    pub(crate) message: String,
-    /// Wall time of the compilation, ms (0 when cached).
-    pub(crate) time_ms: u64,
-    /// Whether the result came from the build cache.
-    pub(crate) cached: bool,
-}
-
-/// Compilation status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum CompileStatus {
-    /// Compiled.
-    Ok,
-    /// Compile error (CE).
-    Error,
-    /// Nothing to compile (interpreted without a check, or an executable).
-    None,
-}
-
-/// The result of [`Compiler::build`].
-#[derive(Debug)]
-pub(crate) enum Build {
-    /// A runnable program.
-    Ready(Box<Executable>, CompileReport),
-    /// A compile error.
-    Failed(CompileReport),
-}
 
 /// Compiles programs, caching builds and compiler versions.
 #[derive(Debug)]
@@ -227,7 +137,7 @@ impl Compiler {
         let outcome = sandbox
             .run(&request, profile)
             .await
-            .map_err(|e| tool_error(language, e))?;
+            .map_err(|e| Error::from_run(e, Some(&language.id)))?;
         let time_ms = outcome.wall_time.as_millis() as u64;
         let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(
@@ -372,7 +282,7 @@ impl Compiler {
             Environment::Inherit,
         )
         .await
-        .map_err(|e| tool_error(language, e))?;
+        .map_err(|e| Error::from_run(e, Some(&language.id)))?;
         let text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
             .trim()
             .to_string();
@@ -435,7 +345,7 @@ impl Compiler {
             Environment::Minimal(language.env.clone()),
         )
         .await
-        .map_err(|e| tool_error(language, e))?;
+        .map_err(|e| Error::from_run(e, Some(&language.id)))?;
         let mut text = outcome.stdout.to_vec().unwrap_or_default();
         text.extend_from_slice(&outcome.stderr);
         let version = String::from_utf8_lossy(&text).into_owned();
@@ -472,18 +382,6 @@ async fn probe(
         program_dir: None,
     };
     sandbox::run(&request).await
-}
-
-/// A compiler that could not be run, as the judge's error.
-fn tool_error(language: &Language, e: RunError) -> Error {
-    match e {
-        RunError::Spawn { program, source } => Error::MissingTool {
-            language: language.id.clone(),
-            program,
-            source,
-        },
-        RunError::Watch { program, source } => Error::Sandbox { program, source },
-    }
 }
 
 /// The key under which the version text of `argv` is remembered: the
@@ -565,35 +463,6 @@ fn source_name(source: &Path, language: &Language) -> String {
     }
 }
 
-/// The paths a command template's placeholders stand for.
-struct Paths<'a> {
-    src: &'a Path,
-    exe: &'a Path,
-    dir: &'a Path,
-    toolchain: Option<&'a Path>,
-}
-
-/// Fills a command template's placeholders.
-fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) -> Vec<OsString> {
-    let memory_mib = memory.map_or(1024, |m| m.div_ceil(1 << 20)).to_string();
-    let toolchain = paths.toolchain.unwrap_or(Path::new(""));
-    template
-        .iter()
-        .map(|word| match word.as_str() {
-            "{src}" => paths.src.as_os_str().to_owned(),
-            "{exe}" => paths.exe.as_os_str().to_owned(),
-            "{dir}" => paths.dir.as_os_str().to_owned(),
-            _ => word
-                .replace("{src}", &paths.src.to_string_lossy())
-                .replace("{exe}", &paths.exe.to_string_lossy())
-                .replace("{dir}", &paths.dir.to_string_lossy())
-                .replace("{toolchain}", &toolchain.to_string_lossy())
-                .replace("{memory_mib}", &memory_mib)
-                .into(),
-        })
-        .collect()
-}
-
 /// Keeps the first lines of a compiler message.
 fn trim_message(text: &str) -> String {
     let text = text.trim_end();
@@ -612,25 +481,6 @@ fn trim_message(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fill_placeholders() {
-        let t: Vec<String> = ["java", "-Xmx{memory_mib}m", "-cp", "{dir}", "Main"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let paths = Paths {
-            src: Path::new("/b/Main.java"),
-            exe: Path::new("/b/prog"),
-            dir: Path::new("/b"),
-            toolchain: None,
-        };
-        let argv = fill(&t, &paths, Some(64 << 20));
-        assert_eq!(
-            argv,
-            ["java", "-Xmx64m", "-cp", "/b", "Main"].map(OsString::from)
-        );
-    }
 
     #[test]
     fn trims_long_messages() {

@@ -1,0 +1,62 @@
+//! A language's command lines (judge.toml's `compile` and `run`) with their
+//! placeholders filled in.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+/// The paths a command template's placeholders stand for.
+pub(super) struct Paths<'a> {
+    /// `{src}`: the source, in the build directory.
+    pub(super) src: &'a Path,
+    /// `{exe}`: the executable to make or run.
+    pub(super) exe: &'a Path,
+    /// `{dir}`: the build directory.
+    pub(super) dir: &'a Path,
+    /// `{toolchain}`: the directory the `toolchain` command printed.
+    pub(super) toolchain: Option<&'a Path>,
+}
+
+/// Fills a command template's placeholders.
+pub(super) fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) -> Vec<OsString> {
+    let memory_mib = memory.map_or(1024, |m| m.div_ceil(1 << 20)).to_string();
+    let toolchain = paths.toolchain.unwrap_or(Path::new(""));
+    template
+        .iter()
+        .map(|word| match word.as_str() {
+            "{src}" => paths.src.as_os_str().to_owned(),
+            "{exe}" => paths.exe.as_os_str().to_owned(),
+            "{dir}" => paths.dir.as_os_str().to_owned(),
+            _ => word
+                .replace("{src}", &paths.src.to_string_lossy())
+                .replace("{exe}", &paths.exe.to_string_lossy())
+                .replace("{dir}", &paths.dir.to_string_lossy())
+                .replace("{toolchain}", &toolchain.to_string_lossy())
+                .replace("{memory_mib}", &memory_mib)
+                .into(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_placeholders() {
+        let t: Vec<String> = ["java", "-Xmx{memory_mib}m", "-cp", "{dir}", "Main"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let paths = Paths {
+            src: Path::new("/b/Main.java"),
+            exe: Path::new("/b/prog"),
+            dir: Path::new("/b"),
+            toolchain: None,
+        };
+        let argv = fill(&t, &paths, Some(64 << 20));
+        assert_eq!(
+            argv,
+            ["java", "-Xmx64m", "-cp", "/b", "Main"].map(OsString::from)
+        );
+    }
+}

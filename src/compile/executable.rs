@@ -1,0 +1,94 @@
+//! A built program and how its build went.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::command::{fill, Paths};
+use crate::cache::Key;
+use crate::config::Language;
+
+/// Name of the produced executable inside a build directory.
+pub(super) const EXE_NAME: &str = "prog";
+/// A program ready to run.
+#[derive(Debug, Clone)]
+pub(crate) struct Executable {
+    /// Its language.
+    pub(crate) language: Language,
+    /// The source (or executable) it was built from.
+    pub(crate) source: PathBuf,
+    /// Identity of the built program: same key, same behaviour.
+    pub(crate) key: Key,
+    pub(super) dir: PathBuf,
+    pub(super) src: PathBuf,
+    pub(super) toolchain: Option<PathBuf>,
+}
+
+impl Executable {
+    /// The command line that runs it, with the memory limit filled in.
+    pub(crate) fn argv(&self, memory: Option<u64>) -> Vec<OsString> {
+        let exe = if self.language.compile.is_some() {
+            self.dir.join(EXE_NAME)
+        } else {
+            self.src.clone()
+        };
+        let paths = Paths {
+            src: &self.src,
+            exe: &exe,
+            dir: &self.dir,
+            toolchain: self.toolchain.as_deref(),
+        };
+        fill(&self.language.run, &paths, memory)
+    }
+
+    /// The build directory: everything the program is (a sandboxed run sees
+    /// it, and no other build).
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The environment its runs get besides the fixed one.
+    pub(crate) fn env(&self) -> &[(String, String)] {
+        &self.language.env
+    }
+
+    /// Whether the language's memory limit is an address-space rlimit.
+    pub(crate) fn address_space_limit(&self) -> bool {
+        self.language.address_space_limit
+    }
+}
+
+/// How compilation went, as reported.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub(crate) struct CompileReport {
+    /// `ok`, `error`, or `none` (nothing to compile).
+    pub(crate) status: CompileStatus,
+    /// Compiler messages (trimmed), or why the compile was stopped.
+    pub(crate) message: String,
+    /// Wall time of the compilation, ms (0 when cached).
+    pub(crate) time_ms: u64,
+    /// Whether the result came from the build cache.
+    pub(crate) cached: bool,
+}
+
+/// Compilation status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum CompileStatus {
+    /// Compiled.
+    Ok,
+    /// Compile error (CE).
+    Error,
+    /// Nothing to compile (interpreted without a check, or an executable).
+    None,
+}
+
+/// The result of [`Compiler::build`].
+#[derive(Debug)]
+pub(crate) enum Build {
+    /// A runnable program.
+    Ready(Box<Executable>, CompileReport),
+    /// A compile error.
+    Failed(CompileReport),
+}
