@@ -104,14 +104,12 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         ));
     }
     for (who, folder) in &contestants {
+        let unreadable =
+            |e: std::io::Error| error_entry(who, "", format!("the folder cannot be read: {e}"));
         let listing = match std::fs::read_dir(folder) {
             Ok(listing) => listing,
             Err(e) => {
-                found.push(error_entry(
-                    who,
-                    "",
-                    format!("the folder cannot be read: {e}"),
-                ));
+                found.push(unreadable(e));
                 continue;
             }
         };
@@ -120,11 +118,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
-                    found.push(error_entry(
-                        who,
-                        "",
-                        format!("the folder cannot be read: {e}"),
-                    ));
+                    found.push(unreadable(e));
                     continue;
                 }
             };

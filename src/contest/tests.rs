@@ -2,7 +2,10 @@
 
 use super::*;
 use crate::compile::{CompileReport, CompileStatus};
-use crate::report::{LimitsReport, Summary};
+use crate::report::{LimitsReport, SubmissionReport, Summary};
+use crate::verdict::Verdict;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 fn report(verdict: Verdict) -> SubmissionReport {
     SubmissionReport {

@@ -5,14 +5,17 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use super::*;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
+use crate::problem::{
+    BruteSpec, CheckerSpec, GroupSource, Problem, ProblemLimits, ProgramSpec, SolutionSpec,
+    StressSpec, TestGroup, ValidatorSpec, MAX_TESTS, SEED, SIZE,
+};
 use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
 

@@ -108,54 +108,33 @@ fn suite(s: &JunitSubmission<'_>) -> TestSuite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::CompileReport;
-    use crate::report::{LimitsReport, Summary, TestReport};
+    use crate::report::fixtures::{submission_report, test_report};
+    use crate::report::TestReport;
 
+    /// A test's report as the snapshot shows it: 1 ms, 100 KiB; WA with a diff.
     fn test(name: &str, verdict: Verdict) -> TestReport {
+        let wrong = verdict == Verdict::WA;
+        let message = if wrong {
+            "line 1: expected `Yes`, got `No`"
+        } else {
+            ""
+        };
+        let diff = wrong.then_some("-     1 | Yes\n+     1 | No\n");
         TestReport {
-            name: name.into(),
-            group: "g".into(),
-            verdict,
             time_ms: 1,
             wall_ms: 2,
             memory_kib: 100,
-            message: if verdict == Verdict::WA {
-                "line 1: expected `Yes`, got `No`".into()
-            } else {
-                String::new()
-            },
-            diff: (verdict == Verdict::WA).then(|| "-     1 | Yes\n+     1 | No\n".to_string()),
-            exit_code: Some(0),
-            signal: None,
-            output: None,
-            cached: false,
+            ..test_report(name, verdict, message, diff)
         }
     }
 
+    /// A report as the snapshot shows it: a cached build, full isolation.
     fn report(verdict: Verdict, tests: Vec<TestReport>) -> SubmissionReport {
-        SubmissionReport {
-            schema_version: 1,
-            problem: "acwing-891".into(),
-            submission: "wa.cpp".into(),
-            language: "cpp".into(),
-            verdict,
-            compile: CompileReport {
-                status: CompileStatus::Ok,
-                message: String::new(),
-                time_ms: 0,
-                cached: true,
-            },
-            limits: LimitsReport {
-                time_ms: 1000,
-                wall_ms: 3000,
-                memory_kib: 65536,
-                output_kib: 1024,
-            },
-            isolation: "cgroup-v1".into(),
-            summary: Summary::of(&tests),
-            tests,
-            skipped: vec![],
-        }
+        let mut r = submission_report(tests, verdict);
+        r.compile.time_ms = 0;
+        r.compile.cached = true;
+        r.isolation = "cgroup-v1".into();
+        r
     }
 
     #[test]

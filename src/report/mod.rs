@@ -6,6 +6,9 @@
 //! functions from results to text; the commands only choose and print them.
 //! The JSON schema is documented in `docs/json-report.md`.
 
+#[cfg(test)]
+mod fixtures;
+mod format;
 pub(crate) mod human;
 pub(crate) mod json;
 pub(crate) mod junit;
@@ -14,132 +17,12 @@ pub(crate) mod printable;
 pub(crate) mod scoreboard;
 pub(crate) mod stream;
 pub(crate) mod stress;
+mod submission;
 pub(crate) mod verify;
 
+pub(crate) use format::Format;
+pub(crate) use submission::{
+    overall_verdict, LimitsReport, SubmissionReport, Summary, TestReport, SCHEMA_VERSION,
+};
+
 pub(crate) use printable::{printable, printable_line};
-
-use serde::Serialize;
-
-use crate::compile::CompileReport;
-use crate::verdict::Verdict;
-
-/// How a command prints its results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Format {
-    /// Text for people.
-    Human,
-    /// JSON.
-    Json,
-    /// JUnit XML.
-    Junit,
-}
-
-/// Version of the JSON report schema; bumped on any incompatible change.
-pub(crate) const SCHEMA_VERSION: u32 = 1;
-
-/// Everything known about one submission judged on one problem.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub(crate) struct SubmissionReport {
-    /// Schema version of this object.
-    pub(crate) schema_version: u32,
-    /// Problem id.
-    pub(crate) problem: String,
-    /// The submission file, as given.
-    pub(crate) submission: String,
-    /// Language id (`cpp`, `python`, `executable`, ...).
-    pub(crate) language: String,
-    /// Overall verdict: the verdict of the first failing test in test order, CE, or AC.
-    pub(crate) verdict: Verdict,
-    /// Compilation.
-    pub(crate) compile: CompileReport,
-    /// Limits the tests ran under.
-    pub(crate) limits: LimitsReport,
-    /// Isolation level of the runs (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
-    pub(crate) isolation: String,
-    /// Judged tests, in test order.
-    pub(crate) tests: Vec<TestReport>,
-    /// Tests not run (after the first failure with `--fail-fast`).
-    pub(crate) skipped: Vec<String>,
-    /// Totals.
-    pub(crate) summary: Summary,
-}
-
-/// Limits as reported.
-#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
-pub(crate) struct LimitsReport {
-    /// CPU time limit, ms.
-    pub(crate) time_ms: u64,
-    /// Wall-clock limit, ms.
-    pub(crate) wall_ms: u64,
-    /// Memory limit, KiB.
-    pub(crate) memory_kib: u64,
-    /// Output limit, KiB.
-    pub(crate) output_kib: u64,
-}
-
-/// The result of one test.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
-pub(crate) struct TestReport {
-    /// Test name.
-    pub(crate) name: String,
-    /// Group name.
-    pub(crate) group: String,
-    /// Verdict.
-    pub(crate) verdict: Verdict,
-    /// CPU time (user + system), ms.
-    pub(crate) time_ms: u64,
-    /// Wall time, ms.
-    pub(crate) wall_ms: u64,
-    /// Peak memory, KiB.
-    pub(crate) memory_kib: u64,
-    /// Why, in one line (empty on AC).
-    pub(crate) message: String,
-    /// Expected vs got around the first difference (WA/PE).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) diff: Option<String>,
-    /// Exit code, when the program exited.
-    pub(crate) exit_code: Option<i32>,
-    /// Signal name, when a signal ended the program.
-    pub(crate) signal: Option<String>,
-    /// The program's output (only with `run --input`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) output: Option<String>,
-    /// Whether this result came from the result cache (the same program,
-    /// input, answer, checker, limits and isolation were judged before).
-    #[serde(default)]
-    pub(crate) cached: bool,
-}
-
-/// Totals of a submission.
-#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize)]
-pub(crate) struct Summary {
-    /// Tests accepted.
-    pub(crate) passed: usize,
-    /// Tests judged.
-    pub(crate) total: usize,
-    /// Largest CPU time, ms.
-    pub(crate) max_time_ms: u64,
-    /// Largest peak memory, KiB.
-    pub(crate) max_memory_kib: u64,
-}
-
-impl Summary {
-    /// Totals over `tests`.
-    pub(crate) fn of(tests: &[TestReport]) -> Summary {
-        Summary {
-            passed: tests.iter().filter(|t| t.verdict.is_accepted()).count(),
-            total: tests.len(),
-            max_time_ms: tests.iter().map(|t| t.time_ms).max().unwrap_or(0),
-            max_memory_kib: tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
-        }
-    }
-}
-
-/// The overall verdict: the first non-AC test in test order, else AC.
-pub(crate) fn overall_verdict(tests: &[TestReport]) -> Verdict {
-    tests
-        .iter()
-        .map(|t| t.verdict)
-        .find(|v| !v.is_accepted())
-        .unwrap_or(Verdict::AC)
-}

@@ -94,52 +94,9 @@ impl<W: Write> RunPrinter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::{CompileReport, CompileStatus};
-    use crate::report::{LimitsReport, Summary};
+    use crate::compile::CompileStatus;
+    use crate::report::fixtures::{submission_report as report, test_report as test};
     use crate::verdict::Verdict;
-
-    fn test(name: &str, verdict: Verdict, message: &str, diff: Option<&str>) -> TestReport {
-        TestReport {
-            name: name.into(),
-            group: "g".into(),
-            verdict,
-            time_ms: 3,
-            wall_ms: 4,
-            memory_kib: 1536,
-            message: message.into(),
-            diff: diff.map(str::to_string),
-            exit_code: Some(0),
-            signal: None,
-            output: None,
-            cached: false,
-        }
-    }
-
-    fn report(tests: Vec<TestReport>, verdict: Verdict) -> SubmissionReport {
-        SubmissionReport {
-            schema_version: 1,
-            problem: "acwing-891".into(),
-            submission: "wa.cpp".into(),
-            language: "cpp".into(),
-            verdict,
-            compile: CompileReport {
-                status: CompileStatus::Ok,
-                message: String::new(),
-                time_ms: 412,
-                cached: false,
-            },
-            limits: LimitsReport {
-                time_ms: 1000,
-                wall_ms: 3000,
-                memory_kib: 65536,
-                output_kib: 1024,
-            },
-            isolation: "rlimit".into(),
-            summary: Summary::of(&tests),
-            tests,
-            skipped: vec![],
-        }
-    }
 
     /// What `judge run` prints for `r`, the way it prints it.
     fn printed(r: &SubmissionReport, color: bool) -> String {

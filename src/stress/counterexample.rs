@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::harness::{Evaluation, Failure, Harness};
-use super::{shrink, IterationPlan, Progress, MAX_SHRINK_TRIES, SHOWN_MAX};
+use super::search::{IterationPlan, MAX_SHRINK_TRIES, SHOWN_MAX};
+use super::shrink;
 use crate::error::{Error, Result};
 use crate::problem::StressSpec;
-use crate::report::stress::{Counterexample, InputSummary, ShrinkSummary};
+use crate::report::stress::{Counterexample, InputSummary, Progress, ShrinkSummary};
 use crate::verdict::Verdict;
 
 /// Shrinks a failing input to a minimal one that fails the same way.

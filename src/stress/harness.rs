@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::SHOWN_MAX;
+use super::search::SHOWN_MAX;
 use crate::cache::Key;
 use crate::check::Checker;
 use crate::compile::Executable;

@@ -1,6 +1,7 @@
 //! Spec errors, table-driven: each broken spec and the exact messages it gives.
 
 use std::path::Path;
+use std::time::Duration;
 
 use super::*;
 use crate::config::{Config, BUILTIN_CONFIG};

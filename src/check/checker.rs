@@ -1,0 +1,170 @@
+//! The one checker dispatch: a [`Checker`] judges one output ([`Subject`])
+//! with a built-in comparator, inline or off the judging's CPU, or with a
+//! custom checker in the sandbox. The result is a [`CheckResult`].
+
+use std::path::{Path, PathBuf};
+
+use super::builtin::compare;
+use super::{diff, external};
+use crate::compile::Executable;
+use crate::problem::CheckerSpec;
+use crate::sandbox::{self, Captured, RunError, Sandbox};
+use crate::verdict::Verdict;
+
+/// Outputs larger than this are checked on a blocking thread.
+const INLINE_CHECK_MAX: u64 = 256 << 10;
+
+/// The checker's decision on one output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckResult {
+    /// AC, WA, PE, or IE when the checker itself failed.
+    pub verdict: Verdict,
+    /// One line saying where and why (empty on AC).
+    pub message: String,
+    /// Where the difference is, for the diff view: (output line, answer line), 1-based.
+    pub position: Option<(usize, usize)>,
+    /// The rendered diff around `position`.
+    pub diff: Option<String>,
+}
+
+impl CheckResult {
+    pub(super) fn accepted() -> CheckResult {
+        CheckResult {
+            verdict: Verdict::AC,
+            message: String::new(),
+            position: None,
+            diff: None,
+        }
+    }
+
+    pub(super) fn wrong(message: String, out_line: usize, ans_line: usize) -> CheckResult {
+        CheckResult {
+            verdict: Verdict::WA,
+            message,
+            position: Some((out_line, ans_line)),
+            diff: None,
+        }
+    }
+}
+
+/// How a problem's outputs are checked, ready to use.
+#[derive(Debug, Clone)]
+pub(crate) enum Checker {
+    /// A built-in comparator.
+    Builtin(CheckerSpec),
+    /// A compiled custom checker.
+    External(Box<Executable>),
+}
+
+/// Why an output could not be checked (as opposed to being judged wrong).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CheckError {
+    /// The answer or the output could not be read.
+    #[error("cannot read {}", path.display())]
+    Read {
+        /// The answer file.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The custom checker could not be run.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+impl From<CheckError> for crate::error::Error {
+    fn from(e: CheckError) -> Self {
+        match e {
+            CheckError::Read { path, source } => crate::error::Error::io(path, source),
+            CheckError::Run(e) => crate::error::Error::from_run(e, None),
+        }
+    }
+}
+
+/// One output to check, and where.
+pub(crate) struct Subject<'a> {
+    /// The test's input.
+    pub(crate) input: &'a Path,
+    /// The program's output.
+    pub(crate) output: Captured,
+    /// The expected answer.
+    pub(crate) answer: &'a Path,
+    /// A private directory for a custom checker (see [`Checker::needs_work_dir`]).
+    pub(crate) work: Option<&'a Path>,
+}
+
+impl Checker {
+    /// What identifies the checker in cache keys.
+    pub(crate) fn id(&self) -> String {
+        match self {
+            Checker::Builtin(spec) => spec.describe(),
+            Checker::External(program) => format!("external {}", program.key.as_str()),
+        }
+    }
+
+    /// Whether [`Checker::check`] needs a working directory.
+    pub(crate) fn needs_work_dir(&self) -> bool {
+        matches!(self, Checker::External(_))
+    }
+
+    /// Checks one output. A custom checker runs in `sandbox` as a package
+    /// program under `limits`; a large output is compared off the judging's
+    /// CPU (if it keeps to one), where the next program runs meanwhile.
+    pub(crate) async fn check(
+        &self,
+        sandbox: &Sandbox,
+        limits: sandbox::Limits,
+        subject: Subject<'_>,
+    ) -> Result<CheckResult, CheckError> {
+        match self {
+            Checker::Builtin(spec) if subject.output.len() <= INLINE_CHECK_MAX => {
+                check_builtin(spec, &subject.output, subject.answer)
+            }
+            Checker::Builtin(spec) => {
+                let (spec, answer) = (spec.clone(), subject.answer.to_path_buf());
+                let output = subject.output;
+                let cpus = sandbox::cpus_to_leave_pin();
+                tokio::task::spawn_blocking(move || {
+                    sandbox::leave_pin(cpus);
+                    check_builtin(&spec, &output, &answer)
+                })
+                .await
+                .expect("checker thread panicked")
+            }
+            Checker::External(program) => {
+                let work = subject.work.expect("a work directory for custom checkers");
+                let run = external::check(
+                    sandbox,
+                    program,
+                    subject.input,
+                    &subject.output,
+                    subject.answer,
+                    work,
+                    limits,
+                );
+                Ok(run.await?)
+            }
+        }
+    }
+}
+
+/// A built-in comparison, with the diff around the first difference.
+fn check_builtin(
+    spec: &CheckerSpec,
+    output: &Captured,
+    answer: &Path,
+) -> Result<CheckResult, CheckError> {
+    let read = |source| CheckError::Read {
+        path: answer.to_path_buf(),
+        source,
+    };
+    let mut result = compare(spec, output, answer).map_err(read)?;
+    if let Some((out_line, ans_line)) = result.position {
+        let show_whitespace = result.verdict == Verdict::PE || *spec == CheckerSpec::Exact;
+        let answer_file = std::fs::File::open(answer).map_err(read)?;
+        let reader = output.reader().map_err(read)?;
+        result.diff = diff::render(reader, answer_file, out_line, ans_line, show_whitespace).ok();
+    }
+    Ok(result)
+}

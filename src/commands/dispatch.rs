@@ -1,0 +1,80 @@
+//! The entry point: the command line parsed, the settings made, the command
+//! run, and its error (or a panic) turned into the exit code; and what every
+//! command does alike: start the engine, print.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Parser;
+
+use super::{batch, gen, list, new, run, stress, verify};
+use crate::cli::{Cli, Command, Format, Settings};
+use crate::engine::Judge;
+use crate::error::{exit_code, render_chain, Result};
+use crate::problem::Problem;
+use crate::report;
+
+/// Parses the command line, runs it, and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = std::panic::catch_unwind(|| dispatch(cli));
+    match result {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("{}", render_chain(&e));
+            e.exit_code()
+        }
+        Err(_) => {
+            eprintln!(
+                "error: internal error (a bug in judge); please report it with the message above"
+            );
+            exit_code::INTERNAL
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<i32> {
+    let settings = Settings::new(&cli)?;
+    match cli.command {
+        Command::Run(args) => run::run(settings, args),
+        Command::List(args) => list::list(&settings.config, args),
+        Command::Verify(args) => verify::verify(settings, args),
+        Command::Batch(args) => batch::batch(settings, args),
+        Command::Merge(args) => batch::merge(args),
+        Command::Stress(args) => stress::stress(settings, args),
+        Command::Gen(args) => gen::gen(settings, args),
+        Command::New(args) => new::new(&settings.config, args),
+    }
+}
+
+impl From<Format> for report::Format {
+    fn from(f: Format) -> report::Format {
+        match f {
+            Format::Human => report::Format::Human,
+            Format::Json => report::Format::Json,
+            Format::Junit => report::Format::Junit,
+        }
+    }
+}
+
+/// Creates the engine and prints the sandbox's warning, if any, once.
+pub(super) fn start_judge(settings: Settings, problems: &[Arc<Problem>]) -> Result<Judge> {
+    let hide: Vec<PathBuf> = problems
+        .iter()
+        .flat_map(|p| [p.dir.clone(), p.testdata_dir.clone()])
+        .collect();
+    let judge = Judge::new(settings.config, settings.isolation, &hide)?;
+    if let Some(warning) = judge.sandbox().warning() {
+        eprintln!("warning: {warning}");
+    }
+    Ok(judge)
+}
+
+/// Writes `text` to stdout; a closed stdout is not an error of the command.
+pub(super) fn print(text: &str) {
+    let mut out = std::io::stdout();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}

@@ -1,0 +1,178 @@
+//! The results of a contest as data: every file's entry and the standings
+//! (also results.json, merged across partitions). The main type is
+//! [`Results`].
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::contest::{sort_entries, standings, Scoring};
+use crate::error::{Error, Result};
+use crate::report::SubmissionReport;
+use crate::verdict::Verdict;
+
+/// Version of the results.json schema.
+pub(crate) const RESULTS_SCHEMA_VERSION: u32 = 1;
+
+/// A problem of the contest, as reported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ContestProblem {
+    /// Problem id.
+    pub(crate) id: String,
+    /// Title.
+    pub(crate) title: String,
+    /// Points available (IOI): the sum of the groups' points, or 100 when
+    /// the problem declares none (then an accepted submission gets 100).
+    pub(crate) points: u64,
+}
+
+/// The contest as reported.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ContestInfo {
+    /// Title.
+    pub(crate) title: String,
+    /// Scoring mode.
+    pub(crate) scoring: Scoring,
+    /// ICPC penalty per rejected attempt, minutes.
+    pub(crate) penalty: u64,
+    /// Problems, in scoreboard order.
+    pub(crate) problems: Vec<ContestProblem>,
+    /// Every contestant folder, sorted (also those without submissions).
+    pub(crate) contestants: Vec<String>,
+}
+
+/// One file of the contest directory and what became of it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    /// Contestant (folder name).
+    pub(crate) contestant: String,
+    /// The file, relative to the contest directory (empty for a contestant
+    /// without any file).
+    pub(crate) file: String,
+    /// The problem it names, when it names one.
+    pub(crate) problem: Option<String>,
+    /// Attempt number (1 for `PROBLEM.EXT`, N for `PROBLEM.N.EXT`).
+    pub(crate) attempt: u32,
+    /// Why it was not judged (unknown problem, unknown language, ...).
+    pub(crate) error: Option<String>,
+    /// IOI points of this attempt.
+    pub(crate) score: Option<u64>,
+    /// The full report (the schema of `run --format json`).
+    pub(crate) report: Option<SubmissionReport>,
+}
+
+impl Entry {
+    /// The verdict, when judged.
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
+        self.report.as_ref().map(|r| r.verdict)
+    }
+}
+
+/// A contestant's result on one problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Cell {
+    /// Problem id.
+    pub(crate) problem: String,
+    /// Judged attempts (compile errors included).
+    pub(crate) attempts: usize,
+    /// Attempts counted for ICPC: up to the first AC, compile errors excluded.
+    pub(crate) counted: usize,
+    /// The deciding verdict: AC if any attempt was accepted, else the last.
+    pub(crate) verdict: Option<Verdict>,
+    /// Whether an attempt was accepted.
+    pub(crate) solved: bool,
+    /// ICPC penalty on this problem, minutes.
+    pub(crate) penalty: u64,
+    /// IOI points (best attempt).
+    pub(crate) score: u64,
+}
+
+/// One row of the scoreboard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Standing {
+    /// Rank (ties share it: 1, 1, 3).
+    pub(crate) rank: usize,
+    /// Contestant.
+    pub(crate) contestant: String,
+    /// Problems solved.
+    pub(crate) solved: usize,
+    /// ICPC penalty, minutes.
+    pub(crate) penalty: u64,
+    /// IOI points.
+    pub(crate) score: u64,
+    /// One cell per contest problem, in order.
+    pub(crate) cells: Vec<Cell>,
+}
+
+/// Everything `judge batch` writes to results.json.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Results {
+    /// Schema version of this file.
+    pub(crate) schema_version: u32,
+    /// The contest.
+    pub(crate) contest: ContestInfo,
+    /// `slice:K/N` when this holds one part of a partitioned run.
+    pub(crate) partition: Option<String>,
+    /// Every file (of this part), sorted by contestant, problem, attempt.
+    pub(crate) entries: Vec<Entry>,
+    /// The scoreboard computed from the entries.
+    pub(crate) standings: Vec<Standing>,
+}
+
+impl Results {
+    /// Results with the standings computed from the entries.
+    pub(crate) fn new(
+        contest: ContestInfo,
+        partition: Option<String>,
+        mut entries: Vec<Entry>,
+    ) -> Results {
+        sort_entries(&mut entries);
+        let standings = standings(&contest, &entries);
+        Results {
+            schema_version: RESULTS_SCHEMA_VERSION,
+            contest,
+            partition,
+            entries,
+            standings,
+        }
+    }
+
+    /// Combines the parts of a partitioned run into the results of the whole
+    /// run. The parts must describe the same contest.
+    pub(crate) fn merge(parts: Vec<(PathBuf, Results)>) -> Result<Results> {
+        let mut iter = parts.into_iter();
+        let Some((first_path, first)) = iter.next() else {
+            return Err(Error::Usage(
+                "judge merge needs at least one results file".into(),
+            ));
+        };
+        let contest = first.contest.clone();
+        let mut entries = first.entries;
+        let mut seen: BTreeSet<(String, String)> = entries
+            .iter()
+            .map(|e| (e.contestant.clone(), e.file.clone()))
+            .collect();
+        for (path, part) in iter {
+            if part.contest != contest {
+                return Err(Error::Usage(format!(
+                    "{} and {} are results of different contests (title, scoring, problems or contestants differ)",
+                    first_path.display(),
+                    path.display()
+                )));
+            }
+            for entry in part.entries {
+                if !seen.insert((entry.contestant.clone(), entry.file.clone())) {
+                    return Err(Error::Usage(format!(
+                        "{} holds `{}/{}` again: were the same parts given twice?",
+                        path.display(),
+                        entry.contestant,
+                        entry.file
+                    )));
+                }
+                entries.push(entry);
+            }
+        }
+        Ok(Results::new(contest, None, entries))
+    }
+}

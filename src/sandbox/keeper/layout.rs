@@ -1,0 +1,127 @@
+//! The sandbox's fixed layout: where the run's build and a compilation's
+//! files appear, what the view shows of the system, and host paths in a
+//! command line rewritten to where they appear inside.
+
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
+use crate::sandbox::program::c_string;
+
+/// Where a run's own build directory appears inside the sandbox.
+pub(crate) const BUILD_MOUNT: &str = "/judge/build";
+
+/// Where a compilation's work directory appears inside the sandbox.
+pub(crate) const WORK_MOUNT: &str = "/judge/work";
+
+/// The top-level host directories every sandbox shows (read-only, where
+/// they exist): the system's programs, libraries and configuration. Home
+/// directories, the workspace, /var, /srv, /mnt, /run, /media, the host's
+/// /tmp, /dev and /sys are not there at all (a minimal /dev and the CPU
+/// topology of /sys are made for each sandbox).
+pub(crate) const SYSTEM_DIRS: &[&str] = &[
+    "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "opt",
+];
+
+/// The device nodes a sandbox has in its /dev.
+pub(crate) const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
+/// The uid and gid runs and compilations use (nobody).
+pub(crate) const RUN_ID: u32 = 65534;
+
+/// Size of a run's private /tmp and /dev/shm, bytes each (their pages count
+/// as the run's memory).
+pub(crate) const TMP_SIZE: u64 = 64 << 20;
+
+/// Files and directories each of them can hold.
+pub(crate) const TMP_INODES: u64 = 16384;
+
+/// A job's arguments or environment entries as C strings for exec.
+pub(super) fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>> {
+    items.iter().map(|a| c_string(a)).collect()
+}
+
+/// Rewrites host paths in an argument to where they appear inside the sandbox.
+pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
+    for (host, inner) in mounts {
+        let host = host.as_os_str().as_bytes();
+        if let Some(pos) = find(arg, host) {
+            let after = &arg[pos + host.len()..];
+            if after.is_empty() || after[0] == b'/' {
+                let mut out = arg[..pos].to_vec();
+                out.extend_from_slice(inner.as_bytes());
+                out.extend_from_slice(after);
+                return out;
+            }
+        }
+    }
+    arg.to_vec()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || needle.len() > haystack.len() {
+        return None;
+    }
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::fd::AsRawFd;
+
+    use crate::sandbox::keeper::next_message;
+    use crate::sandbox::sys;
+    use std::time::Duration;
+
+    #[test]
+    fn translates_host_paths() {
+        let mounts = [(PathBuf::from("/w/.judge-cache/builds/ab/cd"), BUILD_MOUNT)];
+        assert_eq!(
+            translate(b"/w/.judge-cache/builds/ab/cd/prog", &mounts),
+            b"/judge/build/prog"
+        );
+        assert_eq!(translate(b"-Xmx64m", &mounts), b"-Xmx64m");
+        assert_eq!(
+            translate(b"/w/.judge-cache/builds/ab/cdX/y", &mounts),
+            b"/w/.judge-cache/builds/ab/cdX/y"
+        );
+        assert_eq!(
+            translate(b"/w/.judge-cache/builds/ab/cd", &mounts),
+            b"/judge/build"
+        );
+        assert_eq!(
+            translate(b"-cp=/w/.judge-cache/builds/ab/cd", &mounts),
+            b"-cp=/judge/build"
+        );
+    }
+
+    /// The next job is found whether it comes during the spin or after it
+    /// (when the keeper sleeps), with its descriptors, and the judge going
+    /// away ends the wait either way.
+    #[test]
+    fn next_message_finds_a_job_sent_during_or_after_the_spin() {
+        let (judge, keeper) = sys::seqpacket_pair().unwrap();
+        let (read, _write) = sys::pipe().unwrap();
+        let mut buf = [0u8; 64];
+        for (spin, delay) in [
+            (Duration::from_millis(500), Duration::from_millis(20)),
+            (Duration::from_millis(5), Duration::from_millis(50)),
+            (Duration::ZERO, Duration::from_millis(20)),
+        ] {
+            let received = std::thread::scope(|s| {
+                s.spawn(|| {
+                    std::thread::sleep(delay);
+                    sys::send_with_fds(judge.as_raw_fd(), b"job", &[read.as_raw_fd()]).unwrap();
+                });
+                next_message(&keeper, &mut buf, spin)
+            });
+            let (n, fds) = received.unwrap().expect("a message");
+            assert_eq!((&buf[..n], fds.len()), (&b"job"[..], 1), "spin {spin:?}");
+        }
+        drop(judge);
+        for spin in [Duration::from_millis(5), Duration::ZERO] {
+            assert!(next_message(&keeper, &mut buf, spin).unwrap().is_none());
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//! What the judge and a keeper say to each other on the keeper's socket:
+//! its settings, jobs and results, each a JSON message.
+
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::sandbox::{cgroup, sys};
+
+/// The descriptor number of the keeper's socket.
+pub(crate) const SOCKET_FD: RawFd = 3;
+
+/// Largest message on the socket.
+pub(crate) const MAX_MESSAGE: usize = 256 << 10;
+
+/// How a keeper sets up its slot.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct KeeperConfig {
+    /// Create a user namespace first (when the judge is not root).
+    pub(crate) user_namespace: bool,
+    /// The judge's uid and gid (mapped to 65534 inside a user namespace).
+    pub(crate) outer_ids: (u32, u32),
+    /// An empty host directory in which the new root is built.
+    pub(crate) root_dir: PathBuf,
+    /// What the sandbox shows; `None`: no file-system view of its own (and
+    /// no network namespace): package programs, which are trusted and only
+    /// kept in a pid namespace (nothing they start outlives them), an ipc
+    /// namespace and the slot's cgroup, as the judge's user.
+    pub(crate) view: Option<View>,
+    /// Switch to this uid/gid before exec (when running as root).
+    pub(crate) run_as: Option<(u32, u32)>,
+    /// The slot's cgroup: its version and directories. Init joins it, so
+    /// runs are born in it; the supervisor keeps its counters.
+    pub(crate) cgroup: Option<(cgroup::Version, Vec<PathBuf>)>,
+    /// A spawner, not a sandbox: no namespaces, no new root, and jobs are
+    /// only started, as children of the judge, which watches, limits and
+    /// reaps them itself (the rlimit-only level). It exists because a program
+    /// started by a small process sharing its memory is cheap to start, and
+    /// its peak RSS then starts at the small process's footprint, not at the
+    /// judge's. Everything else in this config is ignored.
+    #[serde(default)]
+    pub(crate) spawner: bool,
+    /// How long, after sending a result, the keeper looks for its next job
+    /// before it sleeps (zero: it sleeps at once). See [`next_message`].
+    #[serde(default)]
+    pub(crate) next_job_spin: Duration,
+    /// The CPU a spawner keeps to once it has started (the judging's CPU,
+    /// when a one-job judging keeps to one): it starts on any CPU, beside
+    /// the judge's own start-up, and the runs it starts inherit the pin.
+    #[serde(default)]
+    pub(crate) cpu: Option<usize>,
+}
+
+/// The file-system view of a sandbox: an allow-list.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct View {
+    /// Host directories shown read-only at their own paths: the
+    /// [`SYSTEM_DIRS`], and for compilations the toolchain's directories.
+    pub(crate) show: Vec<PathBuf>,
+    /// Host directories covered by an empty tmpfs where they fall inside a
+    /// shown one (the workspace, the cache, home directories).
+    pub(crate) hide: Vec<PathBuf>,
+    /// Host directory shown read-only at [`BUILD_MOUNT`]: the slot's copy of
+    /// the build of the program it runs, and nothing else of the cache.
+    pub(crate) build: Option<PathBuf>,
+    /// A writable tmpfs of this many bytes at [`WORK_MOUNT`] (compilations:
+    /// the judge copies the source in and the results out).
+    pub(crate) work: Option<u64>,
+    /// Size of /tmp (and of /dev/shm), bytes.
+    pub(crate) tmp_size: u64,
+}
+
+/// One program to run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Job {
+    /// Program (absolute path inside the sandbox) and arguments.
+    pub(crate) argv: Vec<Vec<u8>>,
+    /// Environment, `KEY=VALUE`.
+    pub(crate) env: Vec<Vec<u8>>,
+    /// Working directory inside the sandbox.
+    pub(crate) cwd: PathBuf,
+    /// CPU time limit.
+    pub(crate) cpu_limit: Duration,
+    /// Wall-clock limit.
+    pub(crate) wall_limit: Duration,
+    /// Rlimits of the program.
+    pub(crate) rlimits: sys::Rlimits,
+    /// RLIMIT_NPROC, when there is no pids cgroup.
+    pub(crate) processes: Option<u64>,
+    /// The cgroup's memory limit, bytes (with a cgroup).
+    #[serde(default)]
+    pub(crate) memory: Option<u64>,
+    /// The cgroup's process limit (with a cgroup): the run's share plus the
+    /// init that starts it.
+    #[serde(default)]
+    pub(crate) pids: u64,
+}
+
+/// Why the keeper stopped a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Stopped {
+    /// Its CPU time reached the limit.
+    CpuTime,
+    /// Its wall time reached the limit.
+    WallTime,
+    /// The judge asked (output limit, abandoned run).
+    Asked,
+}
+
+/// How a job ended.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct JobResult {
+    /// The program could not be started (exec failed): the error.
+    pub(crate) spawn_error: Option<String>,
+    /// Exit code.
+    pub(crate) code: Option<i32>,
+    /// Terminating signal.
+    pub(crate) signal: Option<i32>,
+    /// CPU time of the program and the children it waited for (wait4).
+    pub(crate) cpu_time: Duration,
+    /// Wall time from its start to its exit.
+    pub(crate) wall_time: Duration,
+    /// Peak RSS (wait4), KiB.
+    pub(crate) max_rss_kib: u64,
+    /// The limit the keeper enforced, if it stopped the job.
+    pub(crate) stopped: Option<Stopped>,
+    /// What the run used, from the slot's cgroup.
+    pub(crate) usage: Option<cgroup::Usage>,
+}
+
+/// The keeper's first message: ready, or why not.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Ready {
+    /// The setup error, if any.
+    pub(crate) error: Option<String>,
+}
+
+/// The message that asks the keeper to kill the running job.
+pub(crate) const KILL: &[u8] = b"k";
+
+pub(super) fn send<T: Serialize>(socket: &OwnedFd, value: &T) -> io::Result<()> {
+    let data = serde_json::to_vec(value).map_err(io::Error::other)?;
+    sys::send_with_fds(socket.as_raw_fd(), &data, &[])
+}
+
+/// Receives one message (blocking) and decodes it; `Ok(None)` at the end of
+/// the stream.
+pub(super) fn receive<T: for<'a> Deserialize<'a>>(
+    socket: &OwnedFd,
+    buf: &mut [u8],
+) -> io::Result<Option<T>> {
+    match sys::recv_with_fds(socket.as_raw_fd(), buf, false)? {
+        None => Ok(None),
+        Some((n, _)) => serde_json::from_slice(&buf[..n])
+            .map(Some)
+            .map_err(io::Error::other),
+    }
+}
+
+/// The next message from the judge, looked for during `spin` before the
+/// keeper sleeps. The judge sends the next job within about 80 us of a
+/// result, and waking a sleeping keeper costs tens of microseconds more (on
+/// a virtual machine, an idle vCPU is woken through the host); the judge
+/// asks for the spin only when a CPU would otherwise be idle.
+pub(super) fn next_message(
+    socket: &OwnedFd,
+    buf: &mut [u8],
+    spin: Duration,
+) -> io::Result<Option<(usize, Vec<OwnedFd>)>> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < spin {
+        match sys::recv_with_fds(socket.as_raw_fd(), buf, true) {
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::hint::spin_loop(),
+            other => return other,
+        }
+    }
+    sys::recv_with_fds(socket.as_raw_fd(), buf, false)
+}
