@@ -1,7 +1,7 @@
 //! "Could not judge": the typed errors of the judge and their documented exit codes.
 //!
 //! A verdict (even WA or CE) is a successful judging and is data, not an error.
-//! [`Error`] is for the cases where the judge could not produce a trustworthy
+//! [`enum@Error`] is for the cases where the judge could not produce a trustworthy
 //! verdict: bad usage, a broken spec or config, a missing file or compiler, a
 //! package program (generator, reference, validator) that failed. A bug in the
 //! judge itself is a panic, which `main` turns into exit code 3.

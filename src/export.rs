@@ -1,7 +1,7 @@
 //! `judge gen`: writes a problem's materialised test set (inputs and answers)
 //! to a directory, for other tools and other judges. The main items are
 //! [`Layout`], [`file_names`] (pure: which test gets which file names) and
-//! [`write`].
+//! [`fn@write`].
 
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@ use crate::sandbox::Captured;
 use crate::verdict::Verdict;
 
 /// Compares `output` with the answer file using a built-in checker.
-/// Panics if given a custom checker (those run through [`external`]).
+/// Panics if given a custom checker (those are programs: see `check::external`).
 pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Result<CheckResult> {
     // The common case, a small output in memory: read the answer and compare
     // slices, with no streaming buffers.

@@ -1,4 +1,4 @@
-//! The commands: each takes the [`Settings`] and its arguments, drives the
+//! The commands: each takes the [`Settings`](crate::cli::Settings) and its arguments, drives the
 //! library, hands results to a renderer of [`crate::report`], and returns
 //! the exit code. [`main`] parses the command line and dispatches.
 

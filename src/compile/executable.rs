@@ -84,7 +84,7 @@ pub(crate) enum CompileStatus {
     None,
 }
 
-/// The result of [`Compiler::build`].
+/// The result of [`super::Compiler::build`].
 #[derive(Debug)]
 pub(crate) enum Build {
     /// A runnable program.

@@ -26,7 +26,7 @@ pub(super) struct Inner {
     compiler: Compiler,
     pub(super) slots: Semaphore,
     /// As many as `slots`: held by tests whose runs are being prepared
-    /// ahead of their slot (see [`SlotUse::AfterPreparing`]).
+    /// ahead of their slot (see `SlotUse::AfterPreparing` in `submission.rs`).
     pub(super) preparing: Semaphore,
     pub(super) sandbox: Sandbox,
     pub(super) spill: SpillFiles,

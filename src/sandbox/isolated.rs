@@ -25,7 +25,7 @@ pub(crate) struct Keeper {
     /// the keeper).
     pub(crate) slot: Option<SlotDirs>,
     /// The host directory the keeper shows at `/judge/build`, and which
-    /// build it holds now (see [`Keeper::show_build`]).
+    /// build it holds now (see [`Staging::hold`]).
     pub(crate) staging: Option<Staging>,
 }
 

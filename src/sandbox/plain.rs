@@ -23,7 +23,7 @@ pub(crate) async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
 }
 
 /// When a run may start, for runs prepared ahead of their turn (see
-/// [`Sandbox::run_in_turn`]): a future that resolves when the turn comes,
+/// [`Sandbox::run_in_turn`](super::Sandbox::run_in_turn)): a future that resolves when the turn comes,
 /// and what it gave (a slot, kept by the caller).
 pub(crate) struct Turn<'a, T> {
     wait: Option<std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>>,

@@ -352,7 +352,7 @@ impl Shared {
     }
 
     /// Has an idle spawner (or a new one) start `job` as a child of the
-    /// judge; see [`spawn_here`] for the result, here with the report pipe
+    /// judge; see `plain::spawn_here` for the result, here with the report pipe
     /// that tells of a failed exec (see [`isolated::late_exec_error`]). With
     /// `gate`, the child waits on it before exec'ing: its spawner, suspended
     /// meanwhile, stays with the returned lease until it is dropped.

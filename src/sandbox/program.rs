@@ -53,7 +53,7 @@ pub(crate) fn find_in_user_path(program: &OsString) -> OsString {
     search_path(program, std::env::split_paths(&user_path))
 }
 
-/// The environment of runs in [`Environment::Minimal`], with `home` as HOME
+/// The environment of runs in [`Environment::Minimal`](super::Environment::Minimal), with `home` as HOME
 /// and TMPDIR, and `extra` (which may override those).
 pub(crate) fn minimal_env(home: &Path, extra: &[(String, String)]) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = vec![

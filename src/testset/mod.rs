@@ -1,5 +1,5 @@
 //! A problem's test set as data: which tests there are, in order, and where
-//! each comes from ([`plan`]); the engine makes them ([`crate::engine`]).
+//! each comes from ([`mod@plan`]); the engine makes them ([`crate::engine`]).
 //! The main types are [`TestSet`] and [`TestCase`].
 
 mod filter;

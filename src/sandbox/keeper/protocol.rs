@@ -58,15 +58,15 @@ pub(crate) struct KeeperConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct View {
     /// Host directories shown read-only at their own paths: the
-    /// [`SYSTEM_DIRS`], and for compilations the toolchain's directories.
+    /// [`SYSTEM_DIRS`](super::SYSTEM_DIRS), and for compilations the toolchain's directories.
     pub(crate) show: Vec<PathBuf>,
     /// Host directories covered by an empty tmpfs where they fall inside a
     /// shown one (the workspace, the cache, home directories).
     pub(crate) hide: Vec<PathBuf>,
-    /// Host directory shown read-only at [`BUILD_MOUNT`]: the slot's copy of
+    /// Host directory shown read-only at [`BUILD_MOUNT`](super::BUILD_MOUNT): the slot's copy of
     /// the build of the program it runs, and nothing else of the cache.
     pub(crate) build: Option<PathBuf>,
-    /// A writable tmpfs of this many bytes at [`WORK_MOUNT`] (compilations:
+    /// A writable tmpfs of this many bytes at [`WORK_MOUNT`](super::WORK_MOUNT) (compilations:
     /// the judge copies the source in and the results out).
     pub(crate) work: Option<u64>,
     /// Size of /tmp (and of /dev/shm), bytes.

@@ -70,7 +70,7 @@ pub(crate) fn cpus_before_pin() -> Option<CpuSet> {
 
 /// Keeps the calling thread on `cpu` alone until the guard is dropped (on
 /// the same thread). Processes and threads it starts meanwhile inherit the
-/// pin, except children started by [`spawn`], which get the CPUs it had
+/// pin, except children started by [`SpawnPlan`](super::SpawnPlan), which get the CPUs it had
 /// before.
 pub(crate) fn pin_this_thread(cpu: usize) -> io::Result<ThreadPin> {
     let before = CpuSet::of_this_thread()?;

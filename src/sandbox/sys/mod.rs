@@ -1,9 +1,9 @@
 //! The raw system calls of the sandbox, each behind a safe function: every
 //! `unsafe` block of the judge is in this module.
 //!
-//! [`process`]: rlimits, waiting, signals; [`mount`]: namespaces and mounts;
+//! [`process`]: rlimits, waiting, signals; [`mod@mount`]: namespaces and mounts;
 //! [`fdpass`]: pipes, sockets, passing descriptors; [`cpu`]: affinity;
-//! [`spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
+//! [`mod@spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
 //! what a run may leave behind; [`ffi`]: the C boundary's conversions.
 
 mod cpu;

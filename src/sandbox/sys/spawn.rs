@@ -46,7 +46,7 @@ pub(crate) struct SpawnPlan {
     /// way, before it execs (-1: no wait); see [`SpawnPlan::wait_for_gate`].
     gate: RawFd,
     /// The CPUs the child may use, when not this thread's: a thread pinned
-    /// to one CPU ([`pin_this_thread`]) starts its children with the CPUs it
+    /// to one CPU ([`pin_this_thread`](super::pin_this_thread)) starts its children with the CPUs it
     /// had before.
     cpus: Option<CpuSet>,
 }
