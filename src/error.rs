@@ -197,6 +197,17 @@ pub(crate) enum PackageError {
         /// The compiler's message.
         message: String,
     },
+    /// A program of the package cannot be built as it is laid out.
+    #[error("the program {}: {why}", path.display())]
+    Program {
+        /// The program (a file or a directory).
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// The time limit is to be inferred and nothing to infer it from.
+    #[error("has no time limit (no .timelimit, no limits.time_limit) and no accepted submission to infer one from; give one with --time-limit")]
+    NoTimeLimit,
     /// A test needs an answer and nothing can give one.
     #[error("test `{test}` has no answer file and the problem has no [reference] to compute one")]
     NoReference {

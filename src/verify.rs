@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::cache::{Key, Kind};
 use crate::check::{Checker, Subject};
 use crate::compile::Executable;
-use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions, Submission};
+use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions};
 use crate::error::{Error, Needed, PackageError, Result};
 use crate::problem::{Problem, ProgramSpec, Role, SolutionSpec, SEED};
 use crate::report::verify::{BruteReport, SolutionResult, VerifyReport};
@@ -34,8 +34,21 @@ pub(crate) async fn verify(
         tests: Vec::new(),
         brute: None,
         solutions: Vec::new(),
+        notes: problem.notes.clone(),
     };
-    if problem.validator.is_none() {
+    let problem = match judge.settle_time_limit(problem).await {
+        Ok((problem, note)) => {
+            report.notes.extend(note);
+            problem
+        }
+        Err(Error::Package { what, .. }) => {
+            report.failures.push(what.to_string());
+            return Ok(report);
+        }
+        Err(e) => return Err(e),
+    };
+    let problem = &problem;
+    if problem.validators.is_empty() {
         report
             .failures
             .push("the package has no [validator]: tests cannot be proven valid".into());
@@ -67,32 +80,77 @@ pub(crate) async fn verify(
             Err(e) => return Err(e),
         }
     } else {
-        report
-            .failures
-            .push("the package has no [brute] force to check the reference against".into());
+        report.notes.push(
+            "the package has no brute force: the reference is checked only by the tests and the solutions"
+                .into(),
+        );
     }
     let mut solutions: Vec<SolutionSpec> = Vec::new();
     if let Some(reference) = &problem.reference {
         solutions.push(SolutionSpec {
             program: reference.clone(),
             expect: vec![Verdict::AC],
+            permitted: None,
         });
     }
-    solutions.extend(problem.solutions.iter().cloned());
+    // The reference may be one of the solutions too (the main solution of a
+    // Polygon package, an accepted submission of an ICPC one): judged once.
+    solutions.extend(
+        problem
+            .solutions
+            .iter()
+            .filter(|s| Some(&s.program) != problem.reference.as_ref())
+            .cloned(),
+    );
     for solution in solutions {
-        let language = judge.language_of(&solution.program)?;
-        let submission = Submission {
-            path: display_path(problem, &solution.program),
-            language,
+        let submission = match judge.package_submission(problem, &solution.program) {
+            Ok(s) => s,
+            Err(Error::Package { what, .. }) => {
+                report.failures.push(what.to_string());
+                continue;
+            }
+            Err(e) => return Err(e),
         };
-        let mut submission_abs = submission.clone();
-        submission_abs.path = solution.program.path.clone();
+        // The overall verdict is the first failing test's: once a test of a
+        // solution expected to fail has failed, the tests after it cannot
+        // change it (unless every test's verdict is checked).
+        let options = RunOptions {
+            fail_fast: !solution.expect.contains(&Verdict::AC) && solution.permitted.is_none(),
+            ..options.clone()
+        };
         let mut run = judge
-            .judge_submission(problem, &tests, &checker, &submission_abs, options, |_| {})
+            .judge_submission(problem, &tests, &checker, &submission, &options, |_| {})
             .await?;
-        run.submission = submission.path.display().to_string();
-        let ok = solution.expect.contains(&run.verdict);
-        if !ok {
+        if options.fail_fast {
+            // Tests after the first failure that ran anyway (in parallel, or
+            // from the result cache) are left out: the row is the same
+            // whatever ran first.
+            if let Some(first) = run.tests.iter().position(|t| !t.verdict.is_accepted()) {
+                let later = run.tests.split_off(first + 1);
+                run.skipped.extend(later.into_iter().map(|t| t.name));
+                run.summary = crate::report::Summary::of(&run.tests);
+            }
+        }
+        run.submission = display_path(problem, &solution.program)
+            .display()
+            .to_string();
+        let off_limits = solution
+            .permitted
+            .as_ref()
+            .and_then(|permitted| run.tests.iter().find(|t| !permitted.contains(&t.verdict)));
+        if let (Some(t), Some(permitted)) = (off_limits, &solution.permitted) {
+            let permitted: Vec<&str> = permitted.iter().map(|v| v.as_str()).collect();
+            report.failures.push(format!(
+                "solution {} got {} on test `{}` ({}), where only {} is permitted",
+                run.submission,
+                t.verdict,
+                t.name,
+                t.message,
+                permitted.join(" or ")
+            ));
+        }
+        let ok = solution.expect.contains(&run.verdict) && off_limits.is_none();
+        if !solution.expect.contains(&run.verdict) {
             let expected: Vec<&str> = solution.expect.iter().map(|v| v.as_str()).collect();
             let first_bad = if run.verdict.is_accepted() {
                 " on every test: no test catches it".to_string()
@@ -150,7 +208,7 @@ async fn check_brute(
         )),
         None => None,
     };
-    let validator = match &problem.validator {
+    let validator = match problem.validator() {
         Some(v) => Some(
             judge
                 .build_package_program(problem, &v.program, Role::Validator)
@@ -183,9 +241,17 @@ async fn check_brute(
             test.input_key.clone(),
             test.answer.clone(),
         );
+        let checker_args = test.checker_args.clone();
         tasks.spawn(async move {
-            ctx.compare_on(&judge, Origin::Test(name), input, key, answer)
-                .await
+            ctx.compare_on(
+                &judge,
+                Origin::Test(name),
+                input,
+                key,
+                answer,
+                &checker_args,
+            )
+            .await
         });
     }
     for seed in 1..=spec.count as u64 {
@@ -204,7 +270,7 @@ async fn check_brute(
                     return Err(Error::package(&ctx.problem.id, what));
                 }
             };
-            ctx.compare_on(&judge, Origin::Random(args), input, key, None)
+            ctx.compare_on(&judge, Origin::Random(args), input, key, None, &[])
                 .await
         });
     }
@@ -273,20 +339,24 @@ impl BruteContext {
         input: PathBuf,
         input_key: Key,
         answer: Option<PathBuf>,
+        checker_args: &[String],
     ) -> Result<Compared> {
         let spec = self.problem.brute.as_ref().expect("has a brute force");
         let package_err = |what| Error::package(&self.problem.id, what);
         let mut gates = Vec::new();
-        if let Some(validator) = &self.validator {
+        if let (Some(validator), Some(problem_validator)) =
+            (&self.validator, self.problem.validator())
+        {
             gates.push(Gate {
                 validator,
-                args: &spec.validator_args,
+                args: spec.validator_args.clone(),
+                valid_exit: problem_validator.valid_exit,
             });
-            if let (Origin::Random(_), Some(problem_validator)) = (&origin, &self.problem.validator)
-            {
+            if let Origin::Random(_) = &origin {
                 gates.push(Gate {
                     validator,
-                    args: &problem_validator.args,
+                    args: problem_validator.args.clone(),
+                    valid_exit: problem_validator.valid_exit,
                 });
             }
         }
@@ -374,6 +444,7 @@ impl BruteContext {
             output: Captured::File { path: output, len },
             answer: &answer,
             work: Some(scratch.path()),
+            args: checker_args,
         };
         let result = self
             .checker

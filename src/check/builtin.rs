@@ -4,14 +4,26 @@
 use std::io::{self, Read};
 use std::path::Path;
 
+use super::kattis;
 use super::CheckResult;
-use crate::problem::CheckerSpec;
+use crate::problem::{CheckerSpec, DefaultFlags};
 use crate::sandbox::Captured;
 use crate::verdict::Verdict;
 
 /// Compares `output` with the answer file using a built-in checker.
 /// Panics if given a custom checker (those are programs: see `check::external`).
 pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Result<CheckResult> {
+    compare_with_args(spec, &[], output, answer)
+}
+
+/// [`compare`] with the test's checker arguments (the flags of the ICPC
+/// default output validator).
+pub(super) fn compare_with_args(
+    spec: &CheckerSpec,
+    args: &[String],
+    output: &Captured,
+    answer: &Path,
+) -> io::Result<CheckResult> {
     // The common case, a small output in memory: read the answer and compare
     // slices, with no streaming buffers.
     if let Captured::Memory(out) = output {
@@ -20,13 +32,18 @@ pub fn compare(spec: &CheckerSpec, output: &Captured, answer: &Path) -> io::Resu
         let mut expected = Vec::with_capacity(out.len().min(SMALL as usize) + 1);
         Read::take(std::fs::File::open(answer)?, SMALL + 1).read_to_end(&mut expected)?;
         if expected.len() as u64 <= SMALL {
-            if *out == expected && !matches!(spec, CheckerSpec::Custom(_)) {
+            if *out == expected {
                 return Ok(CheckResult::accepted());
             }
-            return compare_readers(spec, || Ok(&out[..]), || Ok(&expected[..]));
+            return compare_readers(spec, args, || Ok(&out[..]), || Ok(&expected[..]));
         }
     }
-    compare_readers(spec, || output.reader(), || std::fs::File::open(answer))
+    compare_readers(
+        spec,
+        args,
+        || output.reader(),
+        || std::fs::File::open(answer),
+    )
 }
 
 /// Answers up to this size are read whole.
@@ -34,6 +51,7 @@ const SMALL: u64 = 1 << 20;
 
 fn compare_readers<O: Read, A: Read>(
     spec: &CheckerSpec,
+    args: &[String],
     open_output: impl Fn() -> io::Result<O>,
     open_answer: impl Fn() -> io::Result<A>,
 ) -> io::Result<CheckResult> {
@@ -73,6 +91,7 @@ fn compare_readers<O: Read, A: Read>(
             let by_tokens = compare_tokens(open_output()?, open_answer()?, |a, b| a == b)?;
             if by_tokens.verdict == Verdict::AC {
                 Ok(CheckResult {
+                    score: None,
                     verdict: Verdict::PE,
                     message: format!("only whitespace differs, first on line {line}"),
                     position: Some((line, line)),
@@ -82,7 +101,19 @@ fn compare_readers<O: Read, A: Read>(
                 Ok(by_tokens)
             }
         }
-        CheckerSpec::Custom(_) => panic!("custom checkers run through check::external"),
+        CheckerSpec::KattisDefault => match DefaultFlags::parse(args) {
+            Ok(flags) => kattis::compare(&flags, open_output()?, open_answer()?),
+            Err(why) => Ok(CheckResult {
+                verdict: Verdict::IE,
+                message: format!("the output validator flags are wrong: {why}"),
+                position: None,
+                diff: None,
+                score: None,
+            }),
+        },
+        CheckerSpec::Custom(_) | CheckerSpec::Kattis(_) => {
+            panic!("checker programs run through check::external")
+        }
     }
 }
 

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::builtin::compare;
+use super::builtin::compare_with_args;
+use super::external::{Protocol, Run};
 use super::{diff, external};
 use crate::compile::Executable;
 use crate::problem::CheckerSpec;
@@ -25,6 +26,8 @@ pub struct CheckResult {
     pub position: Option<(usize, usize)>,
     /// The rendered diff around `position`.
     pub diff: Option<String>,
+    /// The points a checker gave (testlib's `quitp`, a `score.txt`).
+    pub score: Option<f64>,
 }
 
 impl CheckResult {
@@ -34,6 +37,7 @@ impl CheckResult {
             message: String::new(),
             position: None,
             diff: None,
+            score: None,
         }
     }
 
@@ -43,6 +47,7 @@ impl CheckResult {
             message,
             position: Some((out_line, ans_line)),
             diff: None,
+            score: None,
         }
     }
 }
@@ -52,8 +57,10 @@ impl CheckResult {
 pub(crate) enum Checker {
     /// A built-in comparator.
     Builtin(CheckerSpec),
-    /// A compiled custom checker.
+    /// A compiled custom checker (testlib protocol).
     External(Box<Executable>),
+    /// A compiled output validator (the ICPC package format's protocol).
+    Kattis(Box<Executable>),
 }
 
 /// Why an output could not be checked (as opposed to being judged wrong).
@@ -92,6 +99,8 @@ pub(crate) struct Subject<'a> {
     pub(crate) answer: &'a Path,
     /// A private directory for a custom checker (see [`Checker::needs_work_dir`]).
     pub(crate) work: Option<&'a Path>,
+    /// The test's checker arguments.
+    pub(crate) args: &'a [String],
 }
 
 impl Checker {
@@ -100,12 +109,13 @@ impl Checker {
         match self {
             Checker::Builtin(spec) => spec.describe(),
             Checker::External(program) => format!("external {}", program.key.as_str()),
+            Checker::Kattis(program) => format!("icpc {}", program.key.as_str()),
         }
     }
 
     /// Whether [`Checker::check`] needs a working directory.
     pub(crate) fn needs_work_dir(&self) -> bool {
-        matches!(self, Checker::External(_))
+        matches!(self, Checker::External(_) | Checker::Kattis(_))
     }
 
     /// Checks one output. A custom checker runs in `sandbox` as a package
@@ -119,31 +129,32 @@ impl Checker {
     ) -> Result<CheckResult, CheckError> {
         match self {
             Checker::Builtin(spec) if subject.output.len() <= INLINE_CHECK_MAX => {
-                check_builtin(spec, &subject.output, subject.answer)
+                check_builtin(spec, subject.args, &subject.output, subject.answer)
             }
             Checker::Builtin(spec) => {
                 let (spec, answer) = (spec.clone(), subject.answer.to_path_buf());
-                let output = subject.output;
+                let (output, args) = (subject.output, subject.args.to_vec());
                 let cpus = sandbox::cpus_to_leave_pin();
                 tokio::task::spawn_blocking(move || {
                     sandbox::leave_pin(cpus);
-                    check_builtin(&spec, &output, &answer)
+                    check_builtin(&spec, &args, &output, &answer)
                 })
                 .await
                 .expect("checker thread panicked")
             }
-            Checker::External(program) => {
-                let work = subject.work.expect("a work directory for custom checkers");
-                let run = external::check(
-                    sandbox,
-                    program,
-                    subject.input,
-                    &subject.output,
-                    subject.answer,
-                    work,
-                    limits,
-                );
-                Ok(run.await?)
+            Checker::External(program) | Checker::Kattis(program) => {
+                let protocol = match self {
+                    Checker::Kattis(_) => Protocol::Icpc,
+                    _ => Protocol::Testlib,
+                };
+                let run = Run {
+                    input: subject.input,
+                    output: &subject.output,
+                    answer: subject.answer,
+                    scratch: subject.work.expect("a work directory for checker programs"),
+                    args: subject.args,
+                };
+                Ok(external::check(sandbox, program, protocol, run, limits).await?)
             }
         }
     }
@@ -152,6 +163,7 @@ impl Checker {
 /// A built-in comparison, with the diff around the first difference.
 fn check_builtin(
     spec: &CheckerSpec,
+    args: &[String],
     output: &Captured,
     answer: &Path,
 ) -> Result<CheckResult, CheckError> {
@@ -159,7 +171,7 @@ fn check_builtin(
         path: answer.to_path_buf(),
         source,
     };
-    let mut result = compare(spec, output, answer).map_err(read)?;
+    let mut result = compare_with_args(spec, args, output, answer).map_err(read)?;
     if let Some((out_line, ans_line)) = result.position {
         let show_whitespace = result.verdict == Verdict::PE || *spec == CheckerSpec::Exact;
         let answer_file = std::fs::File::open(answer).map_err(read)?;

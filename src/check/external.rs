@@ -1,84 +1,219 @@
-//! Custom checkers speaking the testlib protocol: run as
-//! `checker INPUT OUTPUT ANSWER`; exit 0 is AC, 1 WA, 2 PE, anything else
-//! (another code, a signal, a limit) means the checker failed, which is IE and
-//! never AC. The checker's stderr (then stdout) is the message.
+//! Checker programs, in either protocol:
+//! - **testlib**: `checker INPUT OUTPUT ANSWER [args]`; exit 0 is AC, 1 WA,
+//!   2 PE (testlib's format errors and extra output), 8 PE (an unexpected end
+//!   of the output, when testlib is built to say so), 7 points (the score is
+//!   the first number of its message: AC if above 0, else WA); anything else
+//!   (3 is testlib's "fail", a signal, a limit) means the checker failed.
+//!   Its stderr (then stdout) is the message.
+//! - **ICPC** (the package format's output validators): `validator INPUT
+//!   ANSWER FEEDBACK_DIR/ [args] < OUTPUT`; exit 42 is AC, 43 WA, anything
+//!   else (0 included) means it failed. `judgemessage.txt` in the feedback
+//!   directory is the message, `score.txt` the score.
+//!
+//! A checker that failed is IE, never AC.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::CheckResult;
 use crate::compile::Executable;
-use crate::sandbox::{self, Captured, Environment, Exit, RunError, RunRequest, Stdin};
+use crate::sandbox::{self, Captured, Environment, Exit, RunError, RunOutcome, RunRequest, Stdin};
 use crate::verdict::Verdict;
 
 /// Longest checker message kept, in characters.
 const MAX_MESSAGE: usize = 500;
 
-/// Runs `checker` on one test, as a package program of `sandbox`. `scratch`
-/// is a private directory for the run.
+/// How a checker program is called and what its exit means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Protocol {
+    /// testlib's.
+    Testlib,
+    /// The ICPC package format's.
+    Icpc,
+}
+
+/// One output for a checker program.
+pub(super) struct Run<'a> {
+    pub(super) input: &'a Path,
+    pub(super) output: &'a Captured,
+    pub(super) answer: &'a Path,
+    /// A private directory for the run.
+    pub(super) scratch: &'a Path,
+    /// The test's checker arguments.
+    pub(super) args: &'a [String],
+}
+
+/// Runs `checker` on one output, as a package program of `sandbox`.
 pub(super) async fn check(
     sandbox: &sandbox::Sandbox,
     checker: &Executable,
-    input: &Path,
-    output: &Captured,
-    answer: &Path,
-    scratch: &Path,
+    protocol: Protocol,
+    run: Run<'_>,
     limits: sandbox::Limits,
 ) -> Result<CheckResult, RunError> {
-    let output_path = match output {
+    let output_path = match run.output {
         Captured::File { path, .. } => path.clone(),
         Captured::Memory(_) => {
-            let path = scratch.join("checker-output");
-            output.write_to(&path).map_err(|source| RunError::Spawn {
-                program: format!("checker (writing {})", path.display()),
-                source,
-            })?;
+            let path = run.scratch.join("checker-output");
+            run.output
+                .write_to(&path)
+                .map_err(|source| RunError::Spawn {
+                    program: format!("checker (writing {})", path.display()),
+                    source,
+                })?;
             path
         }
     };
     let mut argv = checker.argv(limits.memory);
-    argv.extend([input.into(), output_path.into(), answer.into()]);
+    let (stdin, feedback) = match protocol {
+        Protocol::Testlib => {
+            argv.extend([run.input.into(), output_path.into(), run.answer.into()]);
+            (Stdin::Null, None)
+        }
+        Protocol::Icpc => {
+            let feedback = run.scratch.join("feedback");
+            // A fresh, empty directory: nothing of an earlier run is read.
+            let _ = std::fs::remove_dir_all(&feedback);
+            std::fs::create_dir(&feedback).map_err(|source| RunError::Spawn {
+                program: format!("output validator (making {})", feedback.display()),
+                source,
+            })?;
+            let mut dir = feedback.clone().into_os_string();
+            dir.push("/");
+            argv.extend([run.input.into(), run.answer.into(), dir]);
+            (Stdin::File(output_path), Some(feedback))
+        }
+    };
+    argv.extend(run.args.iter().map(Into::into));
     let request = RunRequest {
         argv,
-        cwd: scratch.to_path_buf(),
-        stdin: Stdin::Null,
+        cwd: run.scratch.to_path_buf(),
+        stdin,
         stdout_spill: None,
         environment: Environment::Minimal(Vec::new()),
         limits,
         program_dir: None,
     };
     let outcome = sandbox.run(&request, sandbox::Profile::Package).await?;
+    Ok(match feedback {
+        None => testlib_result(&outcome),
+        Some(feedback) => icpc_result(&outcome, &feedback),
+    })
+}
+
+fn testlib_result(outcome: &RunOutcome) -> CheckResult {
+    let text = message_of(outcome);
+    let (verdict, score) = match (outcome.exit, outcome.limit_hit) {
+        (Exit::Code(0), None) => (Verdict::AC, None),
+        (Exit::Code(1), None) => (Verdict::WA, None),
+        (Exit::Code(2 | 8), None) => (Verdict::PE, None),
+        (Exit::Code(7), None) => match points(&text) {
+            Some(p) if p > 0.0 => (Verdict::AC, Some(p)),
+            Some(p) => (Verdict::WA, Some(p)),
+            None => (Verdict::IE, None),
+        },
+        _ => (Verdict::IE, None),
+    };
+    CheckResult {
+        message: if verdict == Verdict::IE {
+            failed("checker", outcome, &text)
+        } else {
+            text
+        },
+        verdict,
+        position: None,
+        diff: None,
+        score,
+    }
+}
+
+fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
+    let read = |name: &str| -> Option<String> {
+        let path: PathBuf = feedback.join(name);
+        let bytes = std::fs::read(path).ok()?;
+        let text = String::from_utf8_lossy(&bytes).trim().to_string();
+        (!text.is_empty()).then(|| cut(text))
+    };
+    let verdict = match (outcome.exit, outcome.limit_hit) {
+        (Exit::Code(42), None) => Verdict::AC,
+        (Exit::Code(43), None) => Verdict::WA,
+        _ => Verdict::IE,
+    };
+    let message = read("judgemessage.txt").unwrap_or_default();
+    let score = match verdict {
+        Verdict::AC => read("score.txt").and_then(|s| s.parse::<f64>().ok()),
+        _ => None,
+    };
+    CheckResult {
+        message: if verdict == Verdict::IE {
+            let said = if message.is_empty() {
+                message_of(outcome)
+            } else {
+                message
+            };
+            failed("output validator", outcome, &said)
+        } else {
+            message
+        },
+        verdict,
+        position: None,
+        diff: None,
+        score,
+    }
+}
+
+/// What a checker said: its stderr, else its stdout, cut.
+fn message_of(outcome: &RunOutcome) -> String {
     let mut text = String::from_utf8_lossy(&outcome.stderr).trim().to_string();
     if text.is_empty() {
         text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
             .trim()
             .to_string();
     }
+    cut(text)
+}
+
+fn cut(text: String) -> String {
     if text.chars().count() > MAX_MESSAGE {
-        text = text.chars().take(MAX_MESSAGE).collect::<String>() + "…";
-    }
-    let verdict = match (outcome.exit, outcome.limit_hit) {
-        (Exit::Code(0), None) => Verdict::AC,
-        (Exit::Code(1), None) => Verdict::WA,
-        (Exit::Code(2), None) => Verdict::PE,
-        _ => Verdict::IE,
-    };
-    let message = if verdict == Verdict::IE {
-        let how = match outcome.limit_hit {
-            Some(hit) => format!("{hit:?} limit"),
-            None => outcome.describe_exit(),
-        };
-        if text.is_empty() {
-            format!("checker failed ({how})")
-        } else {
-            format!("checker failed ({how}): {text}")
-        }
+        text.chars().take(MAX_MESSAGE).collect::<String>() + "…"
     } else {
         text
+    }
+}
+
+/// "checker failed (exit 3): why".
+fn failed(what: &str, outcome: &RunOutcome, said: &str) -> String {
+    let how = match outcome.limit_hit {
+        Some(hit) => format!("{hit:?} limit"),
+        None => outcome.describe_exit(),
     };
-    Ok(CheckResult {
-        verdict,
-        message,
-        position: None,
-        diff: None,
-    })
+    if said.is_empty() {
+        format!("{what} failed ({how})")
+    } else {
+        format!("{what} failed ({how}): {said}")
+    }
+}
+
+/// The points of testlib's `quitp`: its message is `points X ...`.
+fn points(text: &str) -> Option<f64> {
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let number = if first == "points" {
+        words.next()?
+    } else {
+        first
+    };
+    number.parse::<f64>().ok().filter(|p| p.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::points;
+
+    #[test]
+    fn points_come_from_the_message() {
+        assert_eq!(points("points 12.5 half-ish"), Some(12.5));
+        assert_eq!(points("3 of 4"), Some(3.0));
+        assert_eq!(points("points"), None);
+        assert_eq!(points("nan"), None);
+    }
 }

@@ -7,6 +7,7 @@ mod builtin;
 mod checker;
 mod diff;
 mod external;
+mod kattis;
 
 pub use builtin::compare;
 pub(crate) use checker::CheckResult;

@@ -39,6 +39,7 @@ pub(super) fn submission_of(
     Ok(Submission {
         path: file.to_path_buf(),
         language,
+        companions: Vec::new(),
     })
 }
 

@@ -72,6 +72,24 @@ pub(super) fn start_judge(settings: Settings, problems: &[Arc<Problem>]) -> Resu
     Ok(judge)
 }
 
+/// Prints what the loader noted of a problem (on stderr: not results).
+pub(super) fn print_notes(problem: &Problem) {
+    for note in &problem.notes {
+        print_note(&problem.id, Some(note));
+    }
+}
+
+/// Prints one note of a problem, if there is one.
+pub(super) fn print_note(problem: &str, note: Option<&str>) {
+    if let Some(note) = note {
+        eprintln!(
+            "note: {}: {}",
+            crate::report::printable_line(problem),
+            crate::report::printable_line(note)
+        );
+    }
+}
+
 /// Writes `text` to stdout; a closed stdout is not an error of the command.
 pub(super) fn print(text: &str) {
     let mut out = std::io::stdout();

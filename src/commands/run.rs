@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{regular_file, start_judge, submission_of};
+use super::{print_note, print_notes, regular_file, start_judge, submission_of};
 use crate::cli::args::RunArgs;
 use crate::cli::Settings;
 use crate::engine::RunOptions;
 use crate::error::{exit_code, Result};
-use crate::problem::Problem;
+use crate::problem::{Problem, TimeRule};
 use crate::report::human::Human;
 use crate::report::stream::RunPrinter;
 use crate::report::SubmissionReport;
@@ -20,10 +20,12 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     let mut problem = Problem::find(&args.problem, config)?;
     if let Some(t) = args.time_limit {
         problem.limits.time = t;
+        problem.time_rule = TimeRule::Fixed;
     }
     if let Some(m) = args.memory_limit {
         problem.limits.memory = m;
     }
+    print_notes(&problem);
     let problem = Arc::new(problem);
     let files: Vec<&PathBuf> = args
         .files
@@ -49,15 +51,21 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     let mut printer = RunPrinter::new(std::io::stdout(), args.format.into(), human);
     let judge = start_judge(settings, std::slice::from_ref(&problem))?;
     let reports = judge.block_on(async {
-        let tests = match &args.input {
+        let (problem, tests, checker) = match &args.input {
             Some(input) => {
                 regular_file(input)?;
-                judge.single_test(&problem, input).await?
+                let (problem, note) = judge.settle_time_limit(&problem).await?;
+                print_note(&problem.id, note.as_deref());
+                let tests = Arc::new(judge.single_test(&problem, input).await?);
+                let checker = judge.prepare_checker(&problem).await?;
+                (problem, tests, checker)
             }
-            None => judge.materialise(&problem, &filter).await?,
+            None => {
+                let ready = judge.ready(&problem, &filter).await?;
+                print_note(&problem.id, ready.time_note.as_deref());
+                (ready.problem, ready.tests, ready.checker)
+            }
         };
-        let tests = Arc::new(tests);
-        let checker = judge.prepare_checker(&problem).await?;
         let mut reports = Vec::new();
         for submission in &submissions {
             printer.start(

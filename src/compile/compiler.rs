@@ -18,6 +18,15 @@ const ERROR_FILE: &str = "compile-error.txt";
 /// Compiler messages shown, in lines.
 const MESSAGE_LINES: usize = 40;
 
+/// A file a build sees beside its source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Companion {
+    /// Its name in the build directory (no directories).
+    pub(crate) name: String,
+    /// Its content.
+    pub(crate) bytes: Vec<u8>,
+}
+
 /// Compiles programs, caching builds and compiler versions.
 #[derive(Debug)]
 pub(crate) struct Compiler {
@@ -41,19 +50,34 @@ impl Compiler {
     /// Builds `source` as `language`, from the cache when possible.
     /// Compilation runs in `sandbox`; a ready executable is copied into the
     /// build cache like a source, so the sandbox can show it to runs.
+    /// `companions` are files the build sees beside the source (headers, the
+    /// other files of a program that is a directory); they are part of the
+    /// build's key. A compile error is remembered only with `remember_failure`
+    /// (not for package programs: one may fail for want of something outside
+    /// what the key sees, a system header, and be fixed without a change here).
     pub(crate) async fn build(
         &self,
         source: &Path,
         language: &Language,
         sandbox: &Sandbox,
+        companions: &[Companion],
+        remember_failure: bool,
     ) -> Result<Build> {
         let source = crate::config::absolute(source);
         let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
         let toolchain = self.toolchain(language).await?;
         let version = self.version(language, toolchain.as_deref()).await?;
         let name = source_name(&source, language);
+        let mut companion_key = Vec::new();
+        for c in companions {
+            companion_key.extend_from_slice(c.name.as_bytes());
+            companion_key.push(0);
+            companion_key.extend_from_slice(Key::of(&[&c.bytes]).as_str().as_bytes());
+            companion_key.push(0);
+        }
         let key = Key::of(&[
-            b"build-v2",
+            b"build-v3",
+            &companion_key,
             language.id.as_bytes(),
             language
                 .compile
@@ -74,6 +98,10 @@ impl Compiler {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
         let scratch = self.cache.scratch_dir()?;
+        for c in companions {
+            let path = scratch.path().join(&c.name);
+            std::fs::write(&path, &c.bytes).map_err(|e| Error::io(&path, e))?;
+        }
         let src = scratch.path().join(&name);
         std::fs::write(&src, &bytes).map_err(|e| Error::io(&src, e))?;
         if language.id == crate::config::EXECUTABLE {
@@ -180,9 +208,11 @@ impl Compiler {
             } else {
                 message
             };
-            let marker = scratch.path().join(ERROR_FILE);
-            std::fs::write(&marker, &message).map_err(|e| Error::io(&marker, e))?;
-            self.publish(&key, scratch)?;
+            if remember_failure {
+                let marker = scratch.path().join(ERROR_FILE);
+                std::fs::write(&marker, &message).map_err(|e| Error::io(&marker, e))?;
+                self.publish(&key, scratch)?;
+            }
             return Ok(Build::Failed(CompileReport {
                 status: CompileStatus::Error,
                 message,

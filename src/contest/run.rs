@@ -377,14 +377,8 @@ pub(crate) async fn judge_contest(
         .iter()
         .filter(|p| needed.contains(&p.id))
     {
-        let ready = async {
-            let tests = judge.materialise(problem, &TestFilter::default()).await?;
-            let checker = judge.prepare_checker(problem).await?;
-            Ok::<_, Error>((Arc::clone(problem), Arc::new(tests), checker))
-        }
-        .await;
-        let ready = match ready {
-            Ok(r) => Ok(r),
+        let ready = match judge.ready(problem, &TestFilter::default()).await {
+            Ok(r) => Ok((r.problem, r.tests, r.checker)),
             Err(e @ Error::Package { .. }) => Err(crate::error::render_chain(&e)),
             Err(e) => return Err(e),
         };
@@ -416,7 +410,11 @@ pub(crate) async fn judge_contest(
                 );
                 let options = options.clone();
                 tasks.spawn(async move {
-                    let submission = Submission { path, language };
+                    let submission = Submission {
+                        path,
+                        language,
+                        companions: Vec::new(),
+                    };
                     let report = judge
                         .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
                         .await;

@@ -8,7 +8,7 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::scratch::{ScratchDirs, SpillFiles};
 use crate::cache::Cache;
-use crate::compile::{Build, Compiler};
+use crate::compile::{Build, Companion, Compiler};
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
 use crate::sandbox::{self, IsolationMode, Sandbox, SandboxPaths};
@@ -137,10 +137,23 @@ impl Judge {
 
     /// Compiles a submission (CE is a result, not an error).
     pub(crate) async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
+        self.build_with(path, language, &[], true).await
+    }
+
+    /// Compiles a program with files beside it; see [`Compiler::build`].
+    pub(crate) async fn build_with(
+        &self,
+        path: &Path,
+        language: &Language,
+        companions: &[Companion],
+        remember_failure: bool,
+    ) -> Result<Build> {
         let _slot = self.slot().await;
-        self.inner
-            .compiler
-            .build(path, language, &self.inner.sandbox)
-            .await
+        let sandbox = &self.inner.sandbox;
+        let build =
+            self.inner
+                .compiler
+                .build(path, language, sandbox, companions, remember_failure);
+        build.await
     }
 }

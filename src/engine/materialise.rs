@@ -2,6 +2,7 @@
 //! inputs from generator runs, every input validated, and answers from the
 //! reference where the package has none. Each step is cached by content.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,14 +11,16 @@ use super::Judge;
 use crate::cache::Key;
 use crate::compile::Executable;
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{Problem, Role};
+use crate::problem::{Problem, Role, ValidatorSpec};
 use crate::testset::{self, Planned, PlannedTest, TestCase, TestFilter, TestSet};
 
 /// The package programs a test set needs, built.
 struct Programs {
-    generator: Option<Executable>,
+    /// The generators the tests use: `None` is the problem's generator.
+    generators: BTreeMap<Option<String>, Executable>,
     reference: Option<AnswerProgram>,
-    validator: Option<Executable>,
+    /// Each validator, with its spec.
+    validators: Vec<(Executable, ValidatorSpec)>,
 }
 
 impl Judge {
@@ -38,20 +41,27 @@ impl Judge {
                 problem.id
             )));
         }
-        let needs_generator = planned
+        let used: BTreeSet<Option<&String>> = planned
             .iter()
-            .any(|t| matches!(t.source, Planned::Generated { .. }));
+            .filter_map(|t| match &t.source {
+                Planned::Generated { generator, .. } => Some(generator.as_ref()),
+                Planned::Fixed { .. } => None,
+            })
+            .collect();
         let without_answer = planned.iter().find(|t| match &t.source {
             Planned::Fixed { answer, .. } => answer.is_none(),
             Planned::Generated { .. } => true,
         });
-        let generator = match (&problem.generator, needs_generator) {
-            (Some(spec), true) => Some(
-                self.build_package_program(problem, spec, Role::Generator)
-                    .await?,
-            ),
-            _ => None,
-        };
+        let mut generators = BTreeMap::new();
+        for name in used {
+            let spec = match name {
+                None => problem.generator.as_ref(),
+                Some(name) => problem.generators.get(name),
+            };
+            let spec = spec.expect("the loader checked that every generator a test names exists");
+            let exe = self.build_package_program(problem, spec, Role::Generator);
+            generators.insert(name.cloned(), exe.await?);
+        }
         let reference = match (&problem.reference, without_answer) {
             (Some(spec), Some(_)) => Some(AnswerProgram::Reference(
                 self.build_package_program(problem, spec, Role::Reference)
@@ -66,17 +76,15 @@ impl Judge {
             }
             _ => None,
         };
-        let validator = match &problem.validator {
-            Some(spec) => Some(
-                self.build_package_program(problem, &spec.program, Role::Validator)
-                    .await?,
-            ),
-            None => None,
-        };
+        let mut validators = Vec::new();
+        for spec in &problem.validators {
+            let exe = self.build_package_program(problem, &spec.program, Role::Validator);
+            validators.push((exe.await?, spec.clone()));
+        }
         let shared = Arc::new(Programs {
-            generator,
+            generators,
             reference,
-            validator,
+            validators,
         });
         let mut tasks = tokio::task::JoinSet::new();
         for (index, planned) in planned.into_iter().enumerate() {
@@ -150,6 +158,7 @@ impl Judge {
                 input,
                 input_key,
                 answer,
+                checker_args: Vec::new(),
             }],
         })
     }
@@ -164,14 +173,16 @@ impl Judge {
             name,
             group,
             source,
+            validator_args,
+            checker_args,
         } = planned;
         let (input, input_key, answer) = match source {
             Planned::Fixed { input, answer } => {
                 let key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
                 (input, key, answer)
             }
-            Planned::Generated { args } => {
-                let generator = programs.generator.as_ref().expect("built when needed");
+            Planned::Generated { generator, args } => {
+                let generator = &programs.generators[&generator];
                 match self.generate(generator, &args).await? {
                     Ok((input, key)) => (input, key, None),
                     Err(why) => {
@@ -185,13 +196,15 @@ impl Judge {
                 }
             }
         };
-        let gates: Vec<Gate<'_>> = match (&programs.validator, &problem.validator) {
-            (Some(validator), Some(spec)) => vec![Gate {
+        let gates: Vec<Gate<'_>> = programs
+            .validators
+            .iter()
+            .map(|(validator, spec)| Gate {
                 validator,
-                args: &spec.args,
-            }],
-            _ => Vec::new(),
-        };
+                args: [spec.args.as_slice(), &validator_args].concat(),
+                valid_exit: spec.valid_exit,
+            })
+            .collect();
         let from = match &answer {
             Some(answer) => AnswerFrom::File(answer),
             None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
@@ -205,6 +218,7 @@ impl Judge {
             input,
             input_key,
             answer: Some(answer),
+            checker_args,
         })
     }
 

@@ -9,8 +9,10 @@ mod classify;
 mod judge;
 mod materialise;
 mod programs;
+mod ready;
 mod runtime;
 mod scratch;
+mod sources;
 mod submission;
 
 pub(crate) use judge::Judge;

@@ -8,7 +8,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::Judge;
+use super::sources::program_files;
+use super::{Judge, Submission};
 use crate::cache::{Key, Kind};
 use crate::check::Checker;
 use crate::compile::{Build, Executable};
@@ -20,12 +21,14 @@ use crate::sandbox::{self, Captured, Environment, Exit, Profile, RunOutcome, Run
 pub(crate) const BRUTE_SKIP: i32 = 3;
 
 /// A validator run an input must pass: the validator with these arguments.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Gate<'a> {
     /// The validator.
     pub(crate) validator: &'a Executable,
     /// Its arguments.
-    pub(crate) args: &'a [String],
+    pub(crate) args: Vec<String>,
+    /// The exit code that means valid.
+    pub(crate) valid_exit: i32,
 }
 
 /// A program whose output on an input is the expected answer.
@@ -127,23 +130,38 @@ pub(crate) enum Validity {
 }
 
 impl Judge {
-    /// The language of a program of a package (its `lang`, else its extension).
-    pub(crate) fn language_of(&self, spec: &ProgramSpec) -> Result<crate::config::Language> {
-        match &spec.lang {
-            Some(id) => self.config().language_by_id(id, &spec.path),
-            None => self.config().detect_language(&spec.path),
-        }
+    /// A solution of the package as a submission to judge: its main source,
+    /// its language (its `lang`, else its extension), and what its build
+    /// sees beside it.
+    pub(crate) fn package_submission(
+        &self,
+        problem: &Problem,
+        spec: &ProgramSpec,
+    ) -> Result<Submission> {
+        let files = program_files(&problem.id, spec, self.config())?;
+        let language = match &spec.lang {
+            Some(id) => self.config().language_by_id(id, &files.main)?,
+            None => self.config().detect_language(&files.main)?,
+        };
+        Ok(Submission {
+            path: files.main,
+            language,
+            companions: files.companions,
+        })
     }
 
-    /// Compiles a program of the package; a compile error is an error of the package.
+    /// Compiles a program of the package, with the files its build sees
+    /// beside it; a compile error is an error of the package (and is not
+    /// remembered: see [`crate::compile::Compiler::build`]).
     pub(crate) async fn build_package_program(
         &self,
         problem: &Problem,
         spec: &ProgramSpec,
         role: Role,
     ) -> Result<Executable> {
-        let language = self.language_of(spec)?;
-        match self.build(&spec.path, &language).await? {
+        let program = self.package_submission(problem, spec)?;
+        let build = self.build_with(&program.path, &program.language, &program.companions, false);
+        match build.await? {
             Build::Ready(exe, _) => Ok(*exe),
             Build::Failed(report) => Err(Error::package(
                 &problem.id,
@@ -160,6 +178,10 @@ impl Judge {
     pub(crate) async fn prepare_checker(&self, problem: &Problem) -> Result<Checker> {
         Ok(match &problem.checker {
             CheckerSpec::Custom(spec) => Checker::External(Box::new(
+                self.build_package_program(problem, spec, Role::Checker)
+                    .await?,
+            )),
+            CheckerSpec::Kattis(spec) => Checker::Kattis(Box::new(
                 self.build_package_program(problem, spec, Role::Checker)
                     .await?,
             )),
@@ -271,9 +293,8 @@ impl Judge {
         memo: Memo<'_>,
     ) -> Result<Case> {
         for (index, gate) in gates.iter().enumerate() {
-            if let Validity::Invalid(why) = self
-                .validate(problem, *gate, input, input_key, memo)
-                .await?
+            if let Validity::Invalid(why) =
+                self.validate(problem, gate, input, input_key, memo).await?
             {
                 return Ok(Case::Invalid { gate: index, why });
             }
@@ -291,16 +312,17 @@ impl Judge {
     pub(crate) async fn validate(
         &self,
         problem: &str,
-        gate: Gate<'_>,
+        gate: &Gate<'_>,
         input: &Path,
         input_key: &Key,
         memo: Memo<'_>,
     ) -> Result<Validity> {
         let key = match memo {
             Memo::Cache => Some(Key::of(&[
-                b"valid-v1",
+                b"valid-v2",
                 gate.validator.key.as_str().as_bytes(),
                 gate.args.join("\0").as_bytes(),
+                gate.valid_exit.to_string().as_bytes(),
                 input_key.as_str().as_bytes(),
             ])),
             Memo::Dir(_) => None,
@@ -317,7 +339,7 @@ impl Judge {
             .run_package_program(argv, scratch.path(), Stdin::File(input.to_path_buf()))
             .await?;
         let validity = match (outcome.exit, outcome.limit_hit) {
-            (Exit::Code(0), None) => Validity::Valid,
+            (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,
             (Exit::Code(_), None) => Validity::Invalid(rejection(&outcome)),
             _ => {
                 return Err(Error::package(

@@ -14,7 +14,7 @@ use super::scratch::RemoveOnDrop;
 use super::Judge;
 use crate::cache::{Key, Kind};
 use crate::check::{CheckError, CheckResult, Checker, Subject};
-use crate::compile::{Build, CompileReport, CompileStatus, Executable};
+use crate::compile::{Build, Companion, CompileReport, CompileStatus, Executable};
 use crate::config::Language;
 use crate::error::{Error, Result};
 use crate::problem::{Problem, ProblemLimits};
@@ -47,6 +47,9 @@ pub(crate) struct Submission {
     pub(crate) path: PathBuf,
     /// Its language.
     pub(crate) language: Language,
+    /// Files its build sees beside it (a package's solution that is a
+    /// directory); none for a file from the command line.
+    pub(crate) companions: Vec<Companion>,
 }
 
 /// Options of one judging.
@@ -97,7 +100,13 @@ impl Judge {
             skipped: Vec::new(),
             summary: Summary::of(&[]),
         };
-        let exe = match self.build(&submission.path, &submission.language).await? {
+        let build = self.build_with(
+            &submission.path,
+            &submission.language,
+            &submission.companions,
+            true,
+        );
+        let exe = match build.await? {
             Build::Ready(exe, compile) => {
                 report.compile = compile;
                 *exe
@@ -254,6 +263,7 @@ impl Judge {
             run.test.input_key.as_str().as_bytes(),
             answer_key.as_str().as_bytes(),
             run.checker.id().as_bytes(),
+            run.test.checker_args.join("\0").as_bytes(),
             limits_id.as_bytes(),
             self.sandbox().isolation().as_str().as_bytes(),
         ]))
@@ -309,6 +319,7 @@ impl Judge {
             signal: None,
             output: None,
             cached: false,
+            score: None,
         };
         let outcome = match slot {
             SlotUse::Held => self.sandbox().run(&request, Profile::Submission).await,
@@ -378,6 +389,7 @@ impl Judge {
             output: outcome.stdout,
             answer,
             work: scratch.as_ref().map(|s| s.path()),
+            args: &test.checker_args,
         };
         let checked = run
             .checker
@@ -390,12 +402,14 @@ impl Judge {
                 message: format!("checker could not run: {}", crate::error::render_chain(&e)),
                 position: None,
                 diff: None,
+                score: None,
             },
             Err(e) => return Err(e.into()),
         };
         report.verdict = result.verdict;
         report.message = result.message;
         report.diff = result.diff;
+        report.score = result.score;
         Ok(report)
     }
 }

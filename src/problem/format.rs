@@ -5,29 +5,55 @@ use std::path::Path;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::problem::{native, Problem};
+use crate::problem::{kattis, native, polygon, Problem};
 
 /// An on-disk package format, each with its loader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
     /// judge's own `problem.toml` (docs/problem-format.md).
     Native,
+    /// The ICPC problem package format (`problem.yaml`, `data/`).
+    Kattis,
+    /// Polygon's packages (`problem.xml`).
+    Polygon,
 }
 
 impl Format {
-    /// The format of the package in `dir`, if `dir` holds one.
+    /// The format of the package in `dir`, if `dir` holds one: judge's own
+    /// first (a package may carry files of other formats beside it).
     pub(crate) fn detect(dir: &Path) -> Option<Format> {
-        dir.join(native::SPEC_FILE)
-            .is_file()
-            .then_some(Format::Native)
+        if dir.join(native::SPEC_FILE).is_file() {
+            Some(Format::Native)
+        } else if dir.join(polygon::SPEC_FILE).is_file() {
+            Some(Format::Polygon)
+        } else if kattis::is_package(dir) {
+            Some(Format::Kattis)
+        } else {
+            None
+        }
+    }
+
+    /// Its name in reports: `judge`, `icpc`, `polygon`.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Format::Native => "judge",
+            Format::Kattis => "icpc",
+            Format::Polygon => "polygon",
+        }
     }
 
     /// Loads and validates the package in `dir`.
     pub(crate) fn load(self, dir: &Path, config: &Config) -> Result<Problem> {
         match self {
             Format::Native => native::load(dir, config),
+            Format::Kattis => kattis::load(dir, config),
+            Format::Polygon => polygon::load(dir, config),
         }
     }
+
+    /// The files that mark a package of some format, for messages.
+    const MARKERS: &'static str =
+        "problem.toml (judge's), problem.yaml or data/secret/ (ICPC/Kattis), problem.xml (Polygon)";
 }
 
 impl Problem {
@@ -37,7 +63,11 @@ impl Problem {
         let looks_like_path = name.contains('/') || name.starts_with('.') || as_path.is_dir();
         let (dir, format) = if looks_like_path {
             let dir = crate::config::absolute(as_path);
-            let dir = if dir.file_name().is_some_and(|f| f == native::SPEC_FILE) {
+            let spec_file = [native::SPEC_FILE, kattis::SPEC_FILE, polygon::SPEC_FILE];
+            let dir = if dir
+                .file_name()
+                .is_some_and(|f| spec_file.iter().any(|s| f == *s))
+            {
                 dir.parent().map(Path::to_path_buf).unwrap_or(dir)
             } else {
                 dir
@@ -45,7 +75,15 @@ impl Problem {
             let Some(format) = Format::detect(&dir) else {
                 return Err(Error::UnknownProblem {
                     name: name.into(),
-                    reason: format!("{} has no {}", dir.display(), native::SPEC_FILE),
+                    reason: if dir.is_dir() {
+                        format!(
+                            "{} is not a problem package: it has none of {}",
+                            dir.display(),
+                            Format::MARKERS
+                        )
+                    } else {
+                        format!("{}: no such directory", dir.display())
+                    },
                 });
             };
             (dir, format)

@@ -4,12 +4,15 @@
 //! A loader validates everything it reads: a [`Problem`] is always sound.
 
 mod format;
+mod kattis;
 mod model;
 mod native;
+mod polygon;
 
+pub(crate) use format::Format;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
-    BruteSpec, GroupSource, Problem, ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup,
-    ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    BruteSpec, DefaultFlags, GroupSource, Problem, ProblemLimits, Role, SolutionSpec, StressSpec,
+    TestGroup, TestSource, TestSpec, TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };

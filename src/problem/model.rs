@@ -1,9 +1,11 @@
 //! The format-independent problem model: what every loader produces and
 //! the rest of the judge reads. The main type is [`Problem`].
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::format::Format;
 use crate::verdict::Verdict;
 
 /// The most tests a problem may have (and the most extra inputs its brute
@@ -21,18 +23,25 @@ pub(crate) struct Problem {
     pub(crate) source: Option<String>,
     /// The package directory.
     pub(crate) dir: PathBuf,
+    /// The package's on-disk format.
+    pub(crate) format: Format,
     /// Where the fixed tests live.
     pub(crate) testdata_dir: PathBuf,
     /// Limits for submissions.
     pub(crate) limits: ProblemLimits,
+    /// Whether `limits.time` is final or to be inferred from the accepted solutions.
+    pub(crate) time_rule: TimeRule,
     /// How outputs are compared.
     pub(crate) checker: CheckerSpec,
     /// The reference solution.
     pub(crate) reference: Option<ProgramSpec>,
     /// The test generator.
     pub(crate) generator: Option<ProgramSpec>,
-    /// The input validator.
-    pub(crate) validator: Option<ValidatorSpec>,
+    /// More generators, by the name tests use for them (Polygon's `cmd`).
+    pub(crate) generators: BTreeMap<String, ProgramSpec>,
+    /// The input validators: every input must pass each (the first is the
+    /// one `judge stress` and the brute force's bounds use).
+    pub(crate) validators: Vec<ValidatorSpec>,
     /// The brute force.
     pub(crate) brute: Option<BruteSpec>,
     /// How `judge stress` generates its inputs (`None` without a generator).
@@ -41,6 +50,34 @@ pub(crate) struct Problem {
     pub(crate) groups: Vec<TestGroup>,
     /// Example solutions with expected verdicts.
     pub(crate) solutions: Vec<SolutionSpec>,
+    /// What the loader read but does not use, or guessed, for people to see.
+    pub(crate) notes: Vec<String>,
+}
+
+impl Problem {
+    /// The validator `judge stress` and the brute force's bounds use.
+    pub(crate) fn validator(&self) -> Option<&ValidatorSpec> {
+        self.validators.first()
+    }
+}
+
+/// How a problem's time limit is set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum TimeRule {
+    /// `limits.time` is the limit.
+    Fixed,
+    /// The limit comes from the accepted solutions: the CPU time of the
+    /// slowest of them on its slowest test, times `multiplier`, rounded up to
+    /// a multiple of `resolution`, and at least `minimum` (the ICPC package
+    /// format without a `time_limit`).
+    Inferred {
+        /// The factor over the slowest accepted run.
+        multiplier: f64,
+        /// The limit is a multiple of this.
+        resolution: Duration,
+        /// The limit is at least this.
+        minimum: Duration,
+    },
 }
 
 /// Limits of a problem.
@@ -75,6 +112,14 @@ pub enum CheckerSpec {
     },
     /// An external checker speaking the testlib protocol.
     Custom(ProgramSpec),
+    /// The ICPC package format's default output validator: tokens,
+    /// case-insensitive unless a test's checker arguments say
+    /// `case_sensitive`; `space_change_sensitive`; `float_tolerance`,
+    /// `float_absolute_tolerance`, `float_relative_tolerance` ε.
+    KattisDefault,
+    /// An output validator speaking the ICPC protocol: run as `validator
+    /// input answer feedback_dir [args] < output`; exit 42 = AC, 43 = WA.
+    Kattis(ProgramSpec),
 }
 
 impl CheckerSpec {
@@ -88,7 +133,61 @@ impl CheckerSpec {
             CheckerSpec::Exact => "exact".into(),
             CheckerSpec::Float { abs, rel } => format!("float(abs={abs},rel={rel})"),
             CheckerSpec::Custom(p) => format!("custom({})", p.path.display()),
+            CheckerSpec::KattisDefault => "kattis-default".into(),
+            CheckerSpec::Kattis(p) => format!("kattis({})", p.path.display()),
         }
+    }
+}
+
+/// The default validator's flags.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct DefaultFlags {
+    /// Letter case matters.
+    pub(crate) case_sensitive: bool,
+    /// Whitespace must match byte for byte.
+    pub(crate) space_change_sensitive: bool,
+    /// Absolute tolerance for numbers.
+    pub(crate) absolute: Option<f64>,
+    /// Relative tolerance for numbers.
+    pub(crate) relative: Option<f64>,
+}
+
+impl DefaultFlags {
+    /// Parses the flags; an unknown flag, or a tolerance without a number,
+    /// is an error (problemtools' validator aborts: a judge error).
+    pub(crate) fn parse(args: &[String]) -> Result<DefaultFlags, String> {
+        let mut flags = DefaultFlags::default();
+        let mut args = args.iter();
+        while let Some(arg) = args.next() {
+            let mut tolerance = || -> Result<f64, String> {
+                let value = args
+                    .next()
+                    .ok_or_else(|| format!("`{arg}` needs a number after it"))?;
+                match value.parse::<f64>() {
+                    Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+                    _ => Err(format!("`{arg} {value}`: not a number >= 0")),
+                }
+            };
+            match arg.as_str() {
+                "case_sensitive" => flags.case_sensitive = true,
+                "space_change_sensitive" => flags.space_change_sensitive = true,
+                "float_absolute_tolerance" => flags.absolute = Some(tolerance()?),
+                "float_relative_tolerance" => flags.relative = Some(tolerance()?),
+                "float_tolerance" => {
+                    let v = tolerance()?;
+                    flags.absolute = Some(v);
+                    flags.relative = Some(v);
+                }
+                other => {
+                    return Err(format!(
+                        "unknown flag `{other}` of the default output validator (known: \
+                         case_sensitive, space_change_sensitive, float_tolerance, \
+                         float_absolute_tolerance, float_relative_tolerance)"
+                    ))
+                }
+            }
+        }
+        Ok(flags)
     }
 }
 
@@ -129,13 +228,16 @@ pub struct ProgramSpec {
     pub lang: Option<String>,
 }
 
-/// The validator and its fixed arguments.
+/// An input validator and its fixed arguments.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ValidatorSpec {
     /// The program.
     pub(crate) program: ProgramSpec,
     /// Arguments always passed.
     pub(crate) args: Vec<String>,
+    /// The exit code that means valid: 0 (judge's own and testlib
+    /// validators), 42 (the ICPC package format).
+    pub(crate) valid_exit: i32,
 }
 
 /// The brute force and the inputs it covers.
@@ -189,6 +291,11 @@ pub(crate) struct TestGroup {
     pub(crate) source: GroupSource,
     /// Points (IOI scoring), if any.
     pub(crate) points: Option<u32>,
+    /// Arguments the validators get for this group's inputs, after their own.
+    pub(crate) validator_args: Vec<String>,
+    /// Arguments the checker gets for this group's tests (the ICPC format's
+    /// output validator flags).
+    pub(crate) checker_args: Vec<String>,
 }
 
 /// Where a group's tests come from.
@@ -203,6 +310,40 @@ pub(crate) enum GroupSource {
         /// Seeds.
         seeds: Vec<u64>,
     },
+    /// Tests listed one by one, in order (packages of other formats).
+    Tests(Vec<TestSpec>),
+}
+
+/// One test of a [`GroupSource::Tests`] group.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TestSpec {
+    /// Its name, unique in the problem.
+    pub(crate) name: String,
+    /// Where it comes from.
+    pub(crate) source: TestSource,
+    /// Its own validator arguments, instead of its group's.
+    pub(crate) validator_args: Option<Vec<String>>,
+    /// Its own checker arguments, instead of its group's.
+    pub(crate) checker_args: Option<Vec<String>>,
+}
+
+/// Where one test comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum TestSource {
+    /// Files of the package; without an answer, the reference gives one.
+    File {
+        /// The input.
+        input: PathBuf,
+        /// The answer.
+        answer: Option<PathBuf>,
+    },
+    /// A run of a named generator (`Problem::generators`).
+    Command {
+        /// The generator's name.
+        generator: String,
+        /// Its arguments.
+        args: Vec<String>,
+    },
 }
 
 /// An example solution.
@@ -210,8 +351,11 @@ pub(crate) enum GroupSource {
 pub(crate) struct SolutionSpec {
     /// The program.
     pub(crate) program: ProgramSpec,
-    /// Verdicts it may get.
+    /// Verdicts it may get (the overall verdict: the first failing test's).
     pub(crate) expect: Vec<Verdict>,
+    /// When given, the verdict of every test must be one of these (the ICPC
+    /// format's `permitted`), besides the overall verdict being in `expect`.
+    pub(crate) permitted: Option<Vec<Verdict>>,
 }
 
 /// The placeholder for the seed in generator arguments.

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    BruteSpec, CheckerSpec, GroupSource, Problem, ProblemLimits, ProgramSpec, SolutionSpec,
-    StressSpec, TestGroup, ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    BruteSpec, CheckerSpec, Format, GroupSource, Problem, ProblemLimits, ProgramSpec, SolutionSpec,
+    StressSpec, TestGroup, TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
 use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
@@ -283,10 +283,15 @@ fn validate(
     let generator = raw
         .generator
         .map(|p| program("generator", &p.source, p.lang, &mut problems));
-    let validator = raw.validator.map(|v| ValidatorSpec {
-        program: program("validator", &v.source, v.lang, &mut problems),
-        args: v.args,
-    });
+    let validators: Vec<ValidatorSpec> = raw
+        .validator
+        .map(|v| ValidatorSpec {
+            program: program("validator", &v.source, v.lang, &mut problems),
+            args: v.args,
+            valid_exit: 0,
+        })
+        .into_iter()
+        .collect();
     let brute = raw.brute.map(|b| {
         if u64::from(b.count.unwrap_or(0)) > MAX_TESTS {
             problems.push(format!(
@@ -414,6 +419,8 @@ fn validate(
             name: g.group,
             source,
             points: g.points,
+            validator_args: Vec::new(),
+            checker_args: Vec::new(),
         });
     }
     let solutions = raw
@@ -423,6 +430,7 @@ fn validate(
         .map(|(i, s)| SolutionSpec {
             program: program(&format!("solutions[{i}]"), &s.source, s.lang, &mut problems),
             expect: s.expect.0,
+            permitted: None,
         })
         .collect();
     // A problem inside the workspace keeps its tests in testdata/<id>; one kept
@@ -447,15 +455,19 @@ fn validate(
             memory: raw.memory_limit.map_or(config.limits.memory, |b| b.0),
             output: raw.output_limit.map_or(config.limits.output, |b| b.0),
         },
+        time_rule: TimeRule::Fixed,
         dir,
+        format: Format::Native,
         checker,
         reference,
         generator,
-        validator,
+        generators: Default::default(),
+        validators,
         brute,
         stress,
         groups,
         solutions,
+        notes: Vec::new(),
     })
 }
 

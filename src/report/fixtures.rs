@@ -24,6 +24,7 @@ pub(super) fn test_report(
         signal: None,
         output: None,
         cached: false,
+        score: None,
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn render_problems_json(rows: &[(Problem, usize)]) -> String {
         let line = serde_json::json!({
             "id": p.id,
             "title": p.title,
+            "format": p.format.as_str(),
             "source": p.source,
             "time_limit_ms": p.limits.time.as_millis() as u64,
             "memory_limit_kib": p.limits.memory / 1024,

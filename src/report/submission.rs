@@ -81,6 +81,10 @@ pub(crate) struct TestReport {
     /// input, answer, checker, limits and isolation were judged before).
     #[serde(default)]
     pub(crate) cached: bool,
+    /// The points the checker gave, when it gives points (testlib's
+    /// `quitp`, an output validator's `score.txt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) score: Option<f64>,
 }
 
 /// Totals of a submission.

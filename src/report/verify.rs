@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{printable, SubmissionReport};
+use super::{printable, printable_line, SubmissionReport};
 use crate::verdict::Verdict;
 
 /// The verification of one package.
@@ -23,6 +23,9 @@ pub(crate) struct VerifyReport {
     pub(crate) brute: Option<BruteReport>,
     /// Every declared solution (the reference first) with its expectation.
     pub(crate) solutions: Vec<SolutionResult>,
+    /// What was not checked, or was read but not used, for people to know.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notes: Vec<String>,
 }
 
 /// Reference against brute force.
@@ -103,29 +106,50 @@ pub(crate) fn render_human(r: &VerifyReport) -> String {
                 ' '
             });
         }
+        let expected: Vec<String> = r
+            .solutions
+            .iter()
+            .map(|s| {
+                let names: Vec<&str> = s.expected.iter().map(|v| v.as_str()).collect();
+                names.join("|")
+            })
+            .collect();
+        let expected_width = expected.iter().map(String::len).max().unwrap_or(0).max(9);
         out.push_str(&format!(
-            "  {:<width$}  {:<9} {:<4} {}\n",
+            "  {:<width$}  {:<expected_width$} {:<4} {}\n",
             "solution",
             "expected",
             "got",
             ruler.trim_end()
         ));
-        for s in &r.solutions {
-            let mut cells: String = s.report.tests.iter().map(|t| letter(t.verdict)).collect();
-            if s.report.tests.is_empty() && !s.report.skipped.is_empty() {
-                cells = "C".repeat(s.report.skipped.len());
-            }
-            let expected: Vec<&str> = s.expected.iter().map(|v| v.as_str()).collect();
+        for (s, expected) in r.solutions.iter().zip(&expected) {
+            let judged: std::collections::HashMap<&str, Verdict> = s
+                .report
+                .tests
+                .iter()
+                .map(|t| (t.name.as_str(), t.verdict))
+                .collect();
+            let cells: String = if s.report.tests.is_empty() && !s.report.skipped.is_empty() {
+                "C".repeat(s.report.skipped.len())
+            } else {
+                r.tests
+                    .iter()
+                    .map(|name| judged.get(name.as_str()).map_or('-', |v| letter(*v)))
+                    .collect()
+            };
             out.push_str(&format!(
-                "  {:<width$}  {:<9} {:<4} {}{}\n",
+                "  {:<width$}  {:<expected_width$} {:<4} {}{}\n",
                 s.report.submission,
-                expected.join("|"),
+                expected,
                 s.report.verdict.as_str(),
-                cells,
+                cells.trim_end_matches('-'),
                 if s.ok { "" } else { "   <-- MISMATCH" }
             ));
         }
-        out.push_str("  (. AC  W WA  P PE  T TLE  M MLE  O OLE  R RE  C CE  I IE)\n");
+        out.push_str("  (. AC  W WA  P PE  T TLE  M MLE  O OLE  R RE  C CE  I IE  - not run)\n");
+    }
+    for note in &r.notes {
+        out.push_str(&format!("  note: {}\n", printable_line(note)));
     }
     if r.ok {
         out.push_str("  ok: the package holds\n");

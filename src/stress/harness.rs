@@ -46,6 +46,8 @@ pub(super) struct Harness {
     pub(super) generator: Executable,
     pub(super) validator: Executable,
     pub(super) validator_args: Vec<String>,
+    /// The exit code that means valid.
+    pub(super) valid_exit: i32,
     /// The brute force's bounds (validator arguments), against it.
     pub(super) bounds: Option<Vec<String>>,
     pub(super) checker: Checker,
@@ -98,12 +100,14 @@ impl Harness {
         let input_key = Key::of(&[input]);
         let mut gates = vec![Gate {
             validator: &self.validator,
-            args: &self.validator_args,
+            args: self.validator_args.clone(),
+            valid_exit: self.valid_exit,
         }];
         if let Some(bounds) = &self.bounds {
             gates.push(Gate {
                 validator: &self.validator,
-                args: bounds,
+                args: bounds.clone(),
+                valid_exit: self.valid_exit,
             });
         }
         let case = self.judge.prepare_case(
@@ -129,6 +133,7 @@ impl Harness {
             input: input_path,
             input_key,
             answer: Some(answer.clone()),
+            checker_args: Vec::new(),
         };
         let report = self
             .judge

@@ -77,8 +77,10 @@ pub(crate) async fn stress(
     options: &StressOptions,
     mut on_progress: impl FnMut(&Progress),
 ) -> Result<StressReport> {
+    let (problem, _) = judge.settle_time_limit(problem).await?;
+    let problem = &problem;
     let missing = |needed| Error::package(&problem.id, PackageError::Missing(needed));
-    let Some(validator_spec) = &problem.validator else {
+    let Some(validator_spec) = problem.validator() else {
         return Err(missing(Needed::StressValidator));
     };
     let (Some(spec), Some(generator_spec)) = (&problem.stress, &problem.generator) else {
@@ -125,6 +127,7 @@ pub(crate) async fn stress(
             .build_package_program(problem, &validator_spec.program, Role::Validator)
             .await?,
         validator_args: validator_spec.args.clone(),
+        valid_exit: validator_spec.valid_exit,
         bounds,
         checker: judge.prepare_checker(problem).await?,
         work: judge.cache().scratch_dir()?,

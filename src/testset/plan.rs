@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use globset::Glob;
 
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{GroupSource, Problem, SEED};
+use crate::problem::{GroupSource, Problem, TestSource, SEED};
 
 /// A test before its input and answer exist: its name, its group, and
 /// where it comes from.
@@ -20,6 +20,10 @@ pub(crate) struct PlannedTest {
     pub(crate) group: String,
     /// Where it comes from.
     pub(crate) source: Planned,
+    /// Its group's extra validator arguments.
+    pub(crate) validator_args: Vec<String>,
+    /// Its group's checker arguments.
+    pub(crate) checker_args: Vec<String>,
 }
 
 /// Where a test comes from.
@@ -34,6 +38,9 @@ pub(crate) enum Planned {
     },
     /// A generator run.
     Generated {
+        /// The generator: `None` for the problem's generator, else one of
+        /// its named ones.
+        generator: Option<String>,
         /// The generator's arguments.
         args: Vec<String>,
     },
@@ -43,8 +50,16 @@ pub(crate) enum Planned {
 pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
     let package_err = |what| Error::package(&problem.id, what);
     let mut out: Vec<PlannedTest> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut fixed: Option<(Vec<String>, HashSet<String>)> = None;
     for group in &problem.groups {
+        let planned = |name: String, source| PlannedTest {
+            name,
+            group: group.name.clone(),
+            source,
+            validator_args: group.validator_args.clone(),
+            checker_args: group.checker_args.clone(),
+        };
         match &group.source {
             GroupSource::Load(patterns) => {
                 let (names, answers) = match &fixed {
@@ -63,36 +78,58 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
                         }));
                     }
                     for name in matched {
-                        if out.iter().any(|t| t.name == *name) {
+                        if !seen.insert(name.clone()) {
                             continue;
                         }
                         let input = problem.testdata_dir.join(format!("{name}.in"));
                         let answer = answers
                             .contains(name.as_str())
                             .then(|| problem.testdata_dir.join(format!("{name}.ans")));
-                        out.push(PlannedTest {
-                            name: name.clone(),
-                            group: group.name.clone(),
-                            source: Planned::Fixed { input, answer },
-                        });
+                        out.push(planned(name.clone(), Planned::Fixed { input, answer }));
                     }
                 }
             }
             GroupSource::Generate { args, seeds } => {
                 for seed in seeds {
                     let name = format!("{}-{seed}", group.name);
-                    if out.iter().any(|t| t.name == name) {
+                    if !seen.insert(name.clone()) {
                         return Err(package_err(PackageError::SameName { test: name }));
                     }
                     let args = args
                         .iter()
                         .map(|a| a.replace(SEED, &seed.to_string()))
                         .collect();
-                    out.push(PlannedTest {
-                        name,
-                        group: group.name.clone(),
-                        source: Planned::Generated { args },
-                    });
+                    let source = Planned::Generated {
+                        generator: None,
+                        args,
+                    };
+                    out.push(planned(name, source));
+                }
+            }
+            GroupSource::Tests(tests) => {
+                for test in tests {
+                    if !seen.insert(test.name.clone()) {
+                        let test = test.name.clone();
+                        return Err(package_err(PackageError::SameName { test }));
+                    }
+                    let source = match &test.source {
+                        TestSource::File { input, answer } => Planned::Fixed {
+                            input: input.clone(),
+                            answer: answer.clone(),
+                        },
+                        TestSource::Command { generator, args } => Planned::Generated {
+                            generator: Some(generator.clone()),
+                            args: args.clone(),
+                        },
+                    };
+                    let mut planned = planned(test.name.clone(), source);
+                    if let Some(args) = &test.validator_args {
+                        planned.validator_args = args.clone();
+                    }
+                    if let Some(args) = &test.checker_args {
+                        planned.checker_args = args.clone();
+                    }
+                    out.push(planned);
                 }
             }
         }

@@ -17,6 +17,8 @@ pub(crate) struct TestCase {
     pub(crate) input_key: Key,
     /// The answer file, if there is one.
     pub(crate) answer: Option<PathBuf>,
+    /// Arguments for the checker on this test (its group's).
+    pub(crate) checker_args: Vec<String>,
 }
 
 /// A problem's tests in order.

@@ -71,7 +71,7 @@ const COULD_NOT_JUDGE: &[(&[&str], &[&str])] = &[
         ],
         &[
             "unknown problem `tests/fixtures/problems/no-such-dir`",
-            "has no problem.toml",
+            "no-such-dir: no such directory",
         ],
     ),
     (

@@ -1,0 +1,140 @@
+//! A problem made ready to judge: its test set, its checker, and its time
+//! limit settled. A package of the ICPC format without a time limit has it
+//! inferred, as problemtools does: its accepted submissions are judged
+//! under a generous limit, and the limit is the slowest one's CPU time on
+//! its slowest test times the package's multiplier, rounded up.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Judge, RunOptions};
+use crate::check::Checker;
+use crate::error::{Error, PackageError, Result};
+use crate::problem::{Problem, TimeRule};
+use crate::testset::{TestFilter, TestSet};
+use crate::verdict::Verdict;
+
+/// A problem ready to judge.
+#[derive(Debug)]
+pub(crate) struct Ready {
+    /// The problem, with its time limit settled.
+    pub(crate) problem: Arc<Problem>,
+    /// The tests the filter selects.
+    pub(crate) tests: Arc<TestSet>,
+    /// Its checker.
+    pub(crate) checker: Checker,
+    /// How the time limit was inferred, for people (`None` when given).
+    pub(crate) time_note: Option<String>,
+}
+
+impl Judge {
+    /// Makes `problem` ready: the time limit settled, the tests `filter`
+    /// selects made, the checker built.
+    pub(crate) async fn ready(&self, problem: &Arc<Problem>, filter: &TestFilter) -> Result<Ready> {
+        let (problem, time_note) = self.settle_time_limit(problem).await?;
+        let tests = Arc::new(self.materialise(&problem, filter).await?);
+        let checker = self.prepare_checker(&problem).await?;
+        Ok(Ready {
+            problem,
+            tests,
+            checker,
+            time_note,
+        })
+    }
+
+    /// The problem with its time limit settled, and how it was inferred.
+    pub(crate) async fn settle_time_limit(
+        &self,
+        problem: &Arc<Problem>,
+    ) -> Result<(Arc<Problem>, Option<String>)> {
+        let TimeRule::Inferred {
+            multiplier,
+            resolution,
+            minimum,
+        } = problem.time_rule
+        else {
+            return Ok((Arc::clone(problem), None));
+        };
+        let accepted: Vec<_> = problem
+            .solutions
+            .iter()
+            .filter(|s| s.expect == [Verdict::AC])
+            .collect();
+        if accepted.is_empty() {
+            return Err(Error::package(&problem.id, PackageError::NoTimeLimit));
+        }
+        let tests = Arc::new(self.materialise(problem, &TestFilter::default()).await?);
+        let checker = self.prepare_checker(problem).await?;
+        let mut slowest = Duration::ZERO;
+        let mut who = String::new();
+        for solution in accepted {
+            let submission = self.package_submission(problem, &solution.program)?;
+            let options = RunOptions::default();
+            let report = self
+                .judge_submission(problem, &tests, &checker, &submission, &options, |_| {})
+                .await?;
+            let time = Duration::from_millis(report.summary.max_time_ms);
+            if time >= slowest {
+                slowest = time;
+                who = solution
+                    .program
+                    .path
+                    .strip_prefix(&problem.dir)
+                    .unwrap_or(&solution.program.path)
+                    .display()
+                    .to_string();
+            }
+        }
+        let limit = infer(slowest, multiplier, resolution, minimum);
+        let mut settled = (**problem).clone();
+        settled.limits.time = limit;
+        settled.time_rule = TimeRule::Fixed;
+        let note = format!(
+            "time limit {}, inferred: {who} took {} on its slowest test, x {multiplier}, rounded up to a multiple of {} (at least {})",
+            seconds(limit),
+            seconds(slowest),
+            seconds(resolution),
+            seconds(minimum)
+        );
+        Ok((Arc::new(settled), Some(note)))
+    }
+}
+
+/// The limit for the slowest accepted time: `slowest × multiplier` rounded
+/// up to a multiple of `resolution`, at least `minimum`.
+pub(crate) fn infer(
+    slowest: Duration,
+    multiplier: f64,
+    resolution: Duration,
+    minimum: Duration,
+) -> Duration {
+    let steps = (slowest.as_secs_f64() * multiplier / resolution.as_secs_f64()).ceil();
+    let limit = resolution.mul_f64(steps.max(1.0));
+    limit.max(minimum)
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s} s")
+    } else {
+        format!("{:.3} s", s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inference_rounds_up_to_the_resolution_and_keeps_the_minimum() {
+        let s = Duration::from_secs_f64;
+        // problemtools' legacy rule: max(1, ceil(slowest x 5)) seconds.
+        assert_eq!(infer(s(0.006), 5.0, s(1.0), s(1.0)), s(1.0));
+        assert_eq!(infer(s(1.006), 5.0, s(1.0), s(1.0)), s(6.0));
+        assert_eq!(infer(s(0.2), 5.0, s(1.0), s(1.0)), s(1.0));
+        // 2023-07: x 2, resolution 0.5 s.
+        assert_eq!(infer(s(0.3), 2.0, s(0.5), s(0.5)), s(1.0));
+        assert_eq!(infer(s(0.0), 2.0, s(0.5), s(0.5)), s(0.5));
+    }
+}

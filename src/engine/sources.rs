@@ -1,0 +1,158 @@
+//! What a package program's build sees: its source, and beside it the
+//! headers of its directory (`testlib.h` next to a checker, `validate.h`
+//! next to an output validator), or, for a program that is a directory (the
+//! ICPC package format allows it), every file of that directory.
+
+use std::path::{Path, PathBuf};
+
+use crate::compile::Companion;
+use crate::config::Config;
+use crate::error::{Error, PackageError, Result};
+use crate::problem::ProgramSpec;
+
+/// File extensions of headers: a single-file program's build sees those of
+/// its directory.
+const HEADER_EXTENSIONS: &[&str] = &["h", "hh", "hpp", "hxx", "h++", "inc", "ipp", "tcc", "H"];
+
+/// Most bytes of companions one program brings: more is not part of a
+/// program (a directory of test data next to it, say).
+const COMPANIONS_MAX: u64 = 32 << 20;
+
+/// A package program's files.
+#[derive(Debug)]
+pub(crate) struct ProgramFiles {
+    /// The source compiled (or run).
+    pub(crate) main: PathBuf,
+    /// What its build sees beside it.
+    pub(crate) companions: Vec<Companion>,
+}
+
+/// The files of the program `spec` names, for the problem `problem`.
+pub(crate) fn program_files(
+    problem: &str,
+    spec: &ProgramSpec,
+    config: &Config,
+) -> Result<ProgramFiles> {
+    let fail = |why: String| {
+        Error::package(
+            problem,
+            PackageError::Program {
+                path: spec.path.clone(),
+                why,
+            },
+        )
+    };
+    let read_err =
+        |path: &Path, e: std::io::Error| fail(format!("cannot read {}: {e}", path.display()));
+    if spec.path.is_dir() {
+        let mut files = regular_files(&spec.path).map_err(|e| read_err(&spec.path, e))?;
+        files.sort();
+        let is_source = |f: &PathBuf| match &spec.lang {
+            Some(id) => config
+                .language_by_id(id, f)
+                .is_ok_and(|l| has_extension_of(f, &l.extensions)),
+            None => f.extension().is_some() && config.detect_language(f).is_ok() && !is_header(f),
+        };
+        let sources: Vec<&PathBuf> = files.iter().filter(|f| is_source(f)).collect();
+        let main = match sources.as_slice() {
+            [] => {
+                return Err(fail(
+                    "the directory holds no source of a known language".into(),
+                ))
+            }
+            [one] => (*one).clone(),
+            several => match several
+                .iter()
+                .find(|f| f.file_stem().is_some_and(|s| s == "main"))
+            {
+                Some(main) => (*main).clone(),
+                None => {
+                    let names: Vec<String> = several
+                        .iter()
+                        .filter_map(|f| f.file_name())
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .collect();
+                    return Err(fail(format!(
+                        "the directory holds several sources ({}); name the one to build `main.<ext>` \
+                         (the others are beside it, to include or import)",
+                        names.join(", ")
+                    )));
+                }
+            },
+        };
+        let others: Vec<&PathBuf> = files.iter().filter(|f| **f != main).collect();
+        let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
+        return Ok(ProgramFiles { main, companions });
+    }
+    let dir = spec.path.parent().unwrap_or(Path::new("/"));
+    let headers: Vec<PathBuf> = regular_files(dir)
+        .map_err(|e| read_err(dir, e))?
+        .into_iter()
+        .filter(|f| is_header(f) && *f != spec.path)
+        .collect();
+    let mut headers = headers;
+    headers.sort();
+    let refs: Vec<&PathBuf> = headers.iter().collect();
+    let companions = read_companions(&refs).map_err(|(p, e)| read_err(&p, e))?;
+    Ok(ProgramFiles {
+        main: spec.path.clone(),
+        companions,
+    })
+}
+
+fn is_header(f: &Path) -> bool {
+    f.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| HEADER_EXTENSIONS.contains(&e))
+}
+
+fn has_extension_of(f: &Path, extensions: &[String]) -> bool {
+    f.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| extensions.iter().any(|x| x == e))
+}
+
+/// The regular files directly in `dir` (links to regular files count; no
+/// hidden files).
+fn regular_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(out)
+}
+
+fn read_companions(
+    files: &[&PathBuf],
+) -> std::result::Result<Vec<Companion>, (PathBuf, std::io::Error)> {
+    let mut total = 0u64;
+    let mut out = Vec::new();
+    for f in files {
+        let len = std::fs::metadata(f).map_err(|e| ((*f).clone(), e))?.len();
+        total += len;
+        if total > COMPANIONS_MAX {
+            return Err((
+                (*f).clone(),
+                std::io::Error::other(format!(
+                    "the files beside the program come to more than {} MiB; keep the program in a directory of its own",
+                    COMPANIONS_MAX >> 20
+                )),
+            ));
+        }
+        let bytes = std::fs::read(f).map_err(|e| ((*f).clone(), e))?;
+        let name = f
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push(Companion { name, bytes });
+    }
+    Ok(out)
+}

@@ -1,0 +1,292 @@
+//! The test data of an ICPC package: `data/sample` and `data/secret`, each
+//! directory a group (nested to any depth), visited in byte order of names
+//! as problemtools does (files and subdirectories interleave). A test is
+//! `X.in` with `X.ans`; a group's settings (`testdata.yaml`, or the
+//! 2025-09 `test_group.yaml`) apply to the groups below it, and a test's own
+//! `X.yaml` (2025-09) to it alone.
+
+use std::path::{Path, PathBuf};
+
+use super::yaml::{self, Table};
+use super::Version;
+use crate::problem::{GroupSource, TestGroup, TestSource, TestSpec, MAX_TESTS};
+
+/// What a group passes on to the groups below it.
+#[derive(Debug, Clone, Default)]
+struct Inherited {
+    validator_args: Vec<String>,
+    checker_args: Vec<String>,
+}
+
+/// Reads `data/`: the groups in test order. Every test's checker gets
+/// `checker_args` before its group's. Problems go to `problems`, what is
+/// ignored to `notes`.
+pub(super) fn groups(
+    package: &Path,
+    version: Version,
+    checker_args: &[String],
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<TestGroup> {
+    let data = package.join("data");
+    let mut out = Vec::new();
+    let entries = match sorted_entries(&data) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push(format!("data: cannot read {}: {e}", data.display()));
+            return out;
+        }
+    };
+    let root = apply_config(&data, Inherited::default(), problems, notes);
+    let mut walker = Walker {
+        version,
+        base_checker_args: checker_args,
+        problems,
+        notes,
+        groups: &mut out,
+        count: 0,
+    };
+    let mut seen_secret = false;
+    for (name, path) in entries {
+        let is_dir = path.is_dir();
+        match (name.as_str(), is_dir) {
+            ("sample" | "secret", true) => {
+                seen_secret |= name == "secret";
+                walker.group(&path, &name, root.clone());
+            }
+            ("testdata.yaml" | "test_group.yaml", false) => {}
+            _ => walker.notes.push(format!(
+                "data/{name}: ignored (judging uses data/sample and data/secret)"
+            )),
+        }
+    }
+    if !seen_secret {
+        problems.push("data/secret: missing (the package has no secret tests)".into());
+    }
+    out
+}
+
+struct Walker<'a> {
+    version: Version,
+    /// The flags every test's checker gets first (legacy `validator_flags`).
+    base_checker_args: &'a [String],
+    problems: &'a mut Vec<String>,
+    notes: &'a mut Vec<String>,
+    groups: &'a mut Vec<TestGroup>,
+    count: u64,
+}
+
+impl Walker<'_> {
+    /// One group directory: its tests in order, its subgroups in place.
+    fn group(&mut self, dir: &Path, name: &str, parent: Inherited) {
+        let settings = apply_config(dir, parent, self.problems, self.notes);
+        let entries = match sorted_entries(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                self.problems
+                    .push(format!("data/{name}: cannot read it: {e}"));
+                return;
+            }
+        };
+        let inputs: Vec<&String> = entries
+            .iter()
+            .filter_map(|(n, p)| n.strip_suffix(".in").filter(|_| p.is_file()).map(|_| n))
+            .collect();
+        let answers: std::collections::HashSet<&str> = entries
+            .iter()
+            .filter(|(_, p)| p.is_file())
+            .filter_map(|(n, _)| n.strip_suffix(".ans"))
+            .collect();
+        let mut run: Vec<TestSpec> = Vec::new();
+        for (entry, path) in &entries {
+            if path.is_dir() {
+                if entry.ends_with(".files") && self.version != Version::Legacy {
+                    self.notes.push(format!(
+                        "data/{name}/{entry}: ignored (files for a test's working directory are not supported)"
+                    ));
+                    continue;
+                }
+                self.flush(name, &settings, &mut run);
+                self.group(path, &format!("{name}/{entry}"), settings.clone());
+                continue;
+            }
+            let Some(stem) = entry.strip_suffix(".in") else {
+                if let Some(stem) = entry.strip_suffix(".ans") {
+                    if !inputs.iter().any(|i| i.strip_suffix(".in") == Some(stem)) {
+                        self.notes.push(format!(
+                            "data/{name}/{entry}: ignored (no {stem}.in beside it)"
+                        ));
+                    }
+                }
+                continue;
+            };
+            self.count += 1;
+            if self.count > MAX_TESTS {
+                if self.count == MAX_TESTS + 1 {
+                    self.problems.push(format!(
+                        "data: more than the {MAX_TESTS} tests a problem may have"
+                    ));
+                }
+                continue;
+            }
+            let answer = answers
+                .contains(stem)
+                .then(|| path.with_file_name(format!("{stem}.ans")));
+            if answer.is_none() {
+                self.problems.push(format!(
+                    "data/{name}/{entry}: has no answer file {stem}.ans"
+                ));
+            }
+            let (validator_args, checker_args) = self.test_settings(dir, name, stem);
+            run.push(TestSpec {
+                name: format!("{name}/{stem}"),
+                source: TestSource::File {
+                    input: path.clone(),
+                    answer,
+                },
+                validator_args,
+                checker_args,
+            });
+        }
+        self.flush(name, &settings, &mut run);
+    }
+
+    /// A test's own settings (`X.yaml`, 2025-09).
+    fn test_settings(
+        &mut self,
+        dir: &Path,
+        group: &str,
+        stem: &str,
+    ) -> (Option<Vec<String>>, Option<Vec<String>>) {
+        let path = dir.join(format!("{stem}.yaml"));
+        if self.version == Version::Legacy || !path.is_file() {
+            return (None, None);
+        }
+        let shown = format!("data/{group}/{stem}.yaml");
+        let value = match yaml::read(&path) {
+            Ok(v) => v,
+            Err(e) => {
+                self.problems.push(format!("{shown}: {e}"));
+                return (None, None);
+            }
+        };
+        let table = match Table::new(&value, "") {
+            Ok(t) => t,
+            Err(e) => {
+                self.problems.push(format!("{shown}: {e}"));
+                return (None, None);
+            }
+        };
+        table.known(&["hint", "description", "args", "full_feedback"]);
+        let mut read = |key: &str| match table.args(key) {
+            Ok(v) => v,
+            Err(e) => {
+                self.problems.push(format!("{shown}: {e}"));
+                None
+            }
+        };
+        let validator = read("input_validator_args");
+        let checker = read("output_validator_args");
+        for key in table.unread() {
+            self.notes
+                .push(format!("{shown}: unknown key `{key}` ignored"));
+        }
+        (validator, checker)
+    }
+
+    /// Ends a run of tests of one group: a group entry in test order.
+    fn flush(&mut self, name: &str, settings: &Inherited, run: &mut Vec<TestSpec>) {
+        if run.is_empty() {
+            return;
+        }
+        self.groups.push(TestGroup {
+            name: name.to_string(),
+            source: GroupSource::Tests(std::mem::take(run)),
+            points: None,
+            validator_args: settings.validator_args.clone(),
+            checker_args: [self.base_checker_args, &settings.checker_args].concat(),
+        });
+    }
+}
+
+/// A group's settings over its parent's: `testdata.yaml` (legacy, and read
+/// by problemtools in every version) or `test_group.yaml` (2025-09).
+fn apply_config(
+    dir: &Path,
+    parent: Inherited,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Inherited {
+    let mut settings = parent;
+    for file in ["testdata.yaml", "test_group.yaml"] {
+        let path = dir.join(file);
+        if !path.is_file() {
+            continue;
+        }
+        let shown = path.display().to_string();
+        let value = match yaml::read(&path) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(format!("{shown}: {e}"));
+                continue;
+            }
+        };
+        let table = match Table::new(&value, "") {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("{shown}: {e}"));
+                continue;
+            }
+        };
+        table.known(&[
+            "on_reject",
+            "grading",
+            "grader_flags",
+            "accept_score",
+            "reject_score",
+            "range",
+            "max_score",
+            "score_aggregation",
+            "require_pass",
+            "static_validation",
+            "full_feedback",
+        ]);
+        let mut read = |key: &str| match table.args(key) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(format!("{shown}: {e}"));
+                None
+            }
+        };
+        // Legacy flags are strings, 2025-09 arguments lists: both are words.
+        for key in ["input_validator_flags", "input_validator_args"] {
+            if let Some(args) = read(key) {
+                settings.validator_args = args;
+            }
+        }
+        for key in ["output_validator_flags", "output_validator_args"] {
+            if let Some(args) = read(key) {
+                settings.checker_args = args;
+            }
+        }
+        for key in table.unread() {
+            notes.push(format!("{shown}: unknown key `{key}` ignored"));
+        }
+    }
+    settings
+}
+
+/// The entries of `dir` by name in byte order, hidden ones left out.
+fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        out.push((name, entry.path()));
+    }
+    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Ok(out)
+}

@@ -1,0 +1,455 @@
+//! Reading an ICPC package into a [`Problem`]: `problem.yaml` (legacy, the
+//! 2023-07 draft, and 2025-09 as published), the test data, the input and
+//! output validators and the submissions. Nothing is written into the
+//! package. What is read but not used is noted; what cannot be judged is an
+//! error naming the file and the key.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::yaml::{self, Table};
+use super::{data, submissions, Version};
+use crate::config::Config;
+use crate::error::{Error, Result, SpecError};
+use crate::problem::{
+    CheckerSpec, DefaultFlags, Format, Problem, ProblemLimits, ProgramSpec, TimeRule, ValidatorSpec,
+};
+
+/// The metadata file of an ICPC package.
+pub(crate) const SPEC_FILE: &str = "problem.yaml";
+
+/// Whether `dir` holds an ICPC package: a `problem.yaml`, or (the metadata
+/// file being optional in legacy packages) test data in `data/`.
+pub(crate) fn is_package(dir: &Path) -> bool {
+    dir.join(SPEC_FILE).is_file()
+        || (dir.join("data/secret").is_dir() && !dir.join(super::super::native::SPEC_FILE).exists())
+}
+
+/// Loads the ICPC package in `dir`.
+pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
+    let dir = crate::config::absolute(dir);
+    let spec_path = dir.join(SPEC_FILE);
+    let value = if spec_path.is_file() {
+        yaml::read(&spec_path).map_err(|e| invalid(&spec_path, vec![e]))?
+    } else {
+        serde_json::Value::Null
+    };
+    let mut problems = Vec::new();
+    let mut notes = Vec::new();
+    if !spec_path.is_file() {
+        notes.push("no problem.yaml: the legacy format's defaults apply".into());
+    }
+    let root = Table::new(&value, "").map_err(|e| invalid(&spec_path, vec![e]))?;
+    let problem = read(&dir, &root, config, &mut problems, &mut notes);
+    for key in root.unread() {
+        notes.push(format!("problem.yaml: unknown key `{key}` ignored"));
+    }
+    if !problems.is_empty() {
+        return Err(invalid(&spec_path, problems));
+    }
+    let mut problem = problem.expect("built when nothing is wrong");
+    problem.notes = notes;
+    Ok(problem)
+}
+
+/// A value read, or nothing with its problem noted.
+fn take<T>(
+    result: std::result::Result<Option<T>, String>,
+    problems: &mut Vec<String>,
+) -> Option<T> {
+    result.unwrap_or_else(|e| {
+        problems.push(e);
+        None
+    })
+}
+
+fn invalid(path: &Path, problems: Vec<String>) -> Error {
+    Error::Problem {
+        path: path.to_path_buf(),
+        source: SpecError { problems },
+    }
+}
+
+/// Everything but the notes; `None` when `problems` has something.
+fn read(
+    dir: &Path,
+    root: &Table<'_>,
+    config: &Config,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Option<Problem> {
+    let version = match take(root.text("problem_format_version"), problems).as_deref() {
+        None | Some("legacy") => Version::Legacy,
+        Some("2023-07-draft" | "2023-07") => Version::Draft,
+        Some("2025-09") => Version::Modern,
+        Some(other) => {
+            problems.push(format!(
+                "problem_format_version: `{other}` is not a version judge reads (legacy, 2023-07-draft, 2023-07, 2025-09)"
+            ));
+            return None;
+        }
+    };
+    root.known(&[
+        "uuid",
+        "author",
+        "source_url",
+        "rights_owner",
+        "license",
+        "keywords",
+        "credits",
+        "version",
+        "embargo_until",
+        "languages",
+        "allow_file_writing",
+        "constants",
+        "grading",
+    ]);
+    let id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let title = title(dir, root, problems).unwrap_or_else(|| id.clone());
+    let source = match root.get("source") {
+        Some(serde_json::Value::Object(m)) => m.get("name").and_then(yaml::scalar),
+        Some(v) => yaml::scalar(v),
+        None => None,
+    };
+    // What kind of problem, and how outputs are checked.
+    let types = match root.words("type") {
+        Ok(t) => t.unwrap_or_else(|| vec!["pass-fail".into()]),
+        Err(e) => {
+            problems.push(e);
+            Vec::new()
+        }
+    };
+    let validation = take(root.text("validation"), problems).unwrap_or_else(|| "default".into());
+    let validation: Vec<&str> = validation.split_whitespace().collect();
+    let interactive =
+        types.iter().any(|t| t == "interactive") || validation.contains(&"interactive");
+    for t in &types {
+        match t.as_str() {
+            "pass-fail" => {}
+            "scoring" => notes.push(
+                "type scoring: judged pass-fail (scores are recorded, not aggregated)".into(),
+            ),
+            "interactive" => {}
+            other => problems.push(format!(
+                "type: `{other}` problems are not supported (judge reads pass-fail and scoring)"
+            )),
+        }
+    }
+    if interactive {
+        problems.push(
+            "interactive problems are not supported yet (type interactive, or validation custom interactive)"
+                .into(),
+        );
+    }
+    let custom = match (version, validation.first().copied()) {
+        (Version::Legacy, Some("custom")) => true,
+        (Version::Legacy, Some("default") | None) => false,
+        (Version::Legacy, Some(other)) => {
+            problems.push(format!(
+                "validation: `{other}` is neither default nor custom"
+            ));
+            false
+        }
+        (_, _) => dir.join("output_validator").is_dir() || dir.join("output_validators").is_dir(),
+    };
+    let base_flags = match root.args("validator_flags") {
+        Ok(f) => f.unwrap_or_default(),
+        Err(e) => {
+            problems.push(e);
+            Vec::new()
+        }
+    };
+    let checker = if custom {
+        match output_validator(dir) {
+            Some(program) => CheckerSpec::Kattis(program),
+            None => {
+                problems.push(
+                    "validation is custom but the package has no output validator (output_validators/ or output_validator/)"
+                        .into(),
+                );
+                CheckerSpec::KattisDefault
+            }
+        }
+    } else {
+        if dir.join("output_validators").is_dir() {
+            notes.push("output_validators/: ignored (validation is default)".into());
+        }
+        CheckerSpec::KattisDefault
+    };
+    let (limits, time_rule) = limits(dir, root, version, config, problems, notes);
+    let validators = input_validators(dir, notes);
+    let groups = data::groups(dir, version, &base_flags, problems, notes);
+    if checker == CheckerSpec::KattisDefault {
+        for g in &groups {
+            if let Err(why) = DefaultFlags::parse(&g.checker_args) {
+                problems.push(format!("data/{}: output validator flags: {why}", g.name));
+            }
+        }
+    }
+    let solutions = submissions::read(dir, version, problems, notes);
+    if !solutions
+        .iter()
+        .any(|s| s.expect == [crate::verdict::Verdict::AC])
+    {
+        notes.push("submissions/accepted: empty (nothing gives or checks answers)".into());
+    }
+    for extra in [
+        "include",
+        "graders",
+        "generators",
+        "input_visualizer",
+        "output_visualizer",
+    ] {
+        if dir.join(extra).exists() {
+            notes.push(format!("{extra}/: ignored (not used by judge)"));
+        }
+    }
+    if !problems.is_empty() {
+        return None;
+    }
+    // Answers for tests without one come from the first accepted submission.
+    let reference = solutions
+        .iter()
+        .find(|s| s.expect == [crate::verdict::Verdict::AC])
+        .map(|s| s.program.clone());
+    Some(Problem {
+        id,
+        title,
+        source,
+        dir: dir.to_path_buf(),
+        format: Format::Kattis,
+        testdata_dir: dir.join("data"),
+        limits,
+        time_rule,
+        checker,
+        reference,
+        generator: None,
+        generators: Default::default(),
+        validators,
+        brute: None,
+        stress: None,
+        groups,
+        solutions,
+        notes: Vec::new(),
+    })
+}
+
+/// The title: `name` (a string, or one per language), else the statement's
+/// `\problemname{}`.
+fn title(dir: &Path, root: &Table<'_>, problems: &mut Vec<String>) -> Option<String> {
+    match root.get("name") {
+        Some(serde_json::Value::Object(by_language)) => {
+            return by_language
+                .get("en")
+                .or_else(|| by_language.values().next())
+                .and_then(yaml::scalar)
+        }
+        Some(v) => match yaml::scalar(v) {
+            Some(name) => return Some(name),
+            None => problems.push("name: expected text, or text per language".into()),
+        },
+        None => {}
+    }
+    for statement in [
+        "problem_statement/problem.en.tex",
+        "problem_statement/problem.tex",
+        "statement/problem.en.tex",
+        "statement/problem.en.md",
+    ] {
+        let Ok(text) = std::fs::read_to_string(dir.join(statement)) else {
+            continue;
+        };
+        if let Some(start) = text.find("\\problemname{") {
+            let rest = &text[start + "\\problemname{".len()..];
+            if let Some(end) = rest.find('}') {
+                return Some(rest[..end].trim().to_string());
+            }
+        }
+        if let Some(heading) = text.lines().find_map(|l| l.strip_prefix("# ")) {
+            return Some(heading.trim().to_string());
+        }
+    }
+    None
+}
+
+/// Memory and output limits, and the time limit: `.timelimit` (written by
+/// DOMjudge and BAPCtools), else 2023-07's `limits.time_limit`, else to be
+/// inferred from the accepted submissions.
+fn limits(
+    dir: &Path,
+    root: &Table<'_>,
+    version: Version,
+    config: &Config,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> (ProblemLimits, TimeRule) {
+    let limits = match root.table("limits") {
+        Ok(t) => t,
+        Err(e) => {
+            problems.push(e);
+            None
+        }
+    };
+    let number = |key: &str, problems: &mut Vec<String>| -> Option<f64> {
+        let t = limits.as_ref()?;
+        match t.number(key) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(e);
+                None
+            }
+        }
+    };
+    let mib = |v: f64| (v * 1024.0 * 1024.0) as u64;
+    let memory = number("memory", problems).map_or(1024 << 20, mib);
+    let output = number("output", problems).map_or(8 << 20, mib);
+    if let Err(why) = crate::units::check_memory_limit(memory) {
+        problems.push(format!("limits.memory: {why}"));
+    }
+    let (multiplier, resolution) = match version {
+        Version::Legacy => (number("time_multiplier", problems).unwrap_or(5.0), 1.0),
+        Version::Draft | Version::Modern => {
+            let multipliers = limits
+                .as_ref()
+                .and_then(|t| match t.table("time_multipliers") {
+                    Ok(m) => m,
+                    Err(e) => {
+                        problems.push(e);
+                        None
+                    }
+                });
+            let ac = multipliers
+                .as_ref()
+                .and_then(|m| m.number("ac_to_time_limit").ok().flatten())
+                .unwrap_or(2.0);
+            if let Some(m) = &multipliers {
+                m.known(&["time_limit_to_tle"]);
+            }
+            (ac, number("time_resolution", problems).unwrap_or(1.0))
+        }
+    };
+    if let Some(t) = &limits {
+        t.known(&[
+            "time_limit",
+            "time_safety_margin",
+            "code",
+            "compilation_time",
+            "compilation_memory",
+            "validation_time",
+            "validation_memory",
+            "validation_output",
+            "validation_passes",
+        ]);
+    }
+    let fixed = match std::fs::read_to_string(dir.join(".timelimit")) {
+        Ok(text) => match text.trim().parse::<f64>() {
+            Ok(s) if s > 0.0 && s.is_finite() => Some(s),
+            _ => {
+                problems.push(format!(
+                    ".timelimit: `{}` is not a number of seconds",
+                    text.trim()
+                ));
+                None
+            }
+        },
+        Err(_) => number("time_limit", problems),
+    };
+
+    let seconds = |s: f64| Duration::from_secs_f64(s.clamp(0.001, 7.0 * 24.0 * 3600.0));
+    if let Some(t) = &limits {
+        for key in t.unread() {
+            notes.push(format!("problem.yaml: unknown limit `{key}` ignored"));
+        }
+    }
+    let (time, rule) = match fixed {
+        Some(s) => (seconds(s), TimeRule::Fixed),
+        None => (
+            config.limits.package_time,
+            TimeRule::Inferred {
+                multiplier,
+                resolution: seconds(resolution.max(0.001)),
+                minimum: match version {
+                    Version::Legacy => Duration::from_secs(1),
+                    _ => seconds(resolution.max(0.001)),
+                },
+            },
+        ),
+    };
+    (
+        ProblemLimits {
+            time,
+            memory,
+            output,
+        },
+        rule,
+    )
+}
+
+/// The output validator: 2025-09's `output_validator/` (one program), or
+/// the first program of `output_validators/`.
+fn output_validator(dir: &Path) -> Option<ProgramSpec> {
+    let single = dir.join("output_validator");
+    if single.is_dir() {
+        return Some(ProgramSpec {
+            path: single,
+            lang: None,
+        });
+    }
+    programs(&dir.join("output_validators")).into_iter().next()
+}
+
+/// The input validators (each must accept every input; exit 42 is valid).
+fn input_validators(dir: &Path, notes: &mut Vec<String>) -> Vec<ValidatorSpec> {
+    let mut out = Vec::new();
+    for folder in ["input_validators", "input_format_validators"] {
+        for program in programs(&dir.join(folder)) {
+            let ext = program.path.extension().and_then(|e| e.to_str());
+            match ext {
+                Some("viva") => notes.push(format!(
+                    "{folder}/{}: ignored (VIVA validators are not supported)",
+                    program
+                        .path
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                )),
+                // checktestdata exits 0 on a valid input.
+                Some("ctd") => out.push(ValidatorSpec {
+                    program,
+                    args: Vec::new(),
+                    valid_exit: 0,
+                }),
+                _ => out.push(ValidatorSpec {
+                    program,
+                    args: Vec::new(),
+                    valid_exit: 42,
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// The programs of a folder: its files and directories, in byte order.
+fn programs(folder: &Path) -> Vec<ProgramSpec> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    paths.sort_by(|a, b| {
+        a.as_os_str()
+            .as_encoded_bytes()
+            .cmp(b.as_os_str().as_encoded_bytes())
+    });
+    paths
+        .into_iter()
+        .map(|path| ProgramSpec { path, lang: None })
+        .collect()
+}

@@ -1,0 +1,225 @@
+//! The example submissions of an ICPC package and the verdicts they must
+//! get: `submissions/<dir>/<program>`, the directory saying what is
+//! expected, and in 2025-09 `submissions.yaml` refining it by glob.
+//!
+//! Verdict classes map onto judge's: RTE covers RE, MLE and OLE (the
+//! format has no memory or output verdict of its own), WA covers PE.
+
+use std::path::Path;
+
+use globset::Glob;
+
+use super::yaml::{self, Table};
+use super::Version;
+use crate::problem::{ProgramSpec, SolutionSpec};
+use crate::verdict::Verdict;
+
+/// judge's verdicts for one of the format's.
+fn class(verdict: &str) -> Option<&'static [Verdict]> {
+    Some(match verdict {
+        "AC" => &[Verdict::AC],
+        "WA" => &[Verdict::WA, Verdict::PE],
+        "TLE" => &[Verdict::TLE],
+        "RTE" => &[Verdict::RE, Verdict::MLE, Verdict::OLE],
+        _ => return None,
+    })
+}
+
+fn verdicts(classes: &[&str]) -> Vec<Verdict> {
+    classes
+        .iter()
+        .filter_map(|c| class(c))
+        .flat_map(|v| v.iter().copied())
+        .collect()
+}
+
+/// What a directory of `submissions/` expects: the overall verdict, and
+/// (2025-09) every test's.
+fn expectation(dir: &str, version: Version) -> Option<(Vec<Verdict>, Option<Vec<Verdict>>)> {
+    // problemtools' policy for legacy and 2023-07 packages: the overall
+    // verdict, nothing per test.
+    let legacy = |v: &[&str]| Some((verdicts(v), None));
+    // 2025-09: `required` (some test has one) and `permitted` (every test).
+    let modern = |required: &[&str], permitted: &[&str]| {
+        Some((verdicts(required), Some(verdicts(permitted))))
+    };
+    match (version, dir) {
+        (Version::Legacy | Version::Draft, "accepted") => legacy(&["AC"]),
+        (Version::Legacy | Version::Draft, "wrong_answer") => legacy(&["WA"]),
+        (Version::Legacy | Version::Draft, "time_limit_exceeded") => legacy(&["TLE"]),
+        (Version::Legacy | Version::Draft, "run_time_error") => legacy(&["RTE"]),
+        (Version::Modern, "accepted") => modern(&["AC"], &["AC"]),
+        (Version::Modern, "rejected") => modern(&["RTE", "TLE", "WA"], &["AC", "RTE", "TLE", "WA"]),
+        (Version::Modern, "wrong_answer") => modern(&["WA"], &["AC", "WA"]),
+        (Version::Modern, "time_limit_exceeded") => modern(&["TLE"], &["AC", "TLE"]),
+        (Version::Modern, "run_time_error") => modern(&["RTE"], &["AC", "RTE"]),
+        (Version::Modern, "brute_force") => modern(&["RTE", "TLE"], &["AC", "RTE", "TLE"]),
+        _ => None,
+    }
+}
+
+/// The package's submissions, in order (directories, then names, in byte
+/// order), with what each must get.
+pub(super) fn read(
+    package: &Path,
+    version: Version,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<SolutionSpec> {
+    let root = package.join("submissions");
+    let mut out = Vec::new();
+    let Ok(dirs) = sorted(&root) else {
+        return out;
+    };
+    let overrides = overrides(&root, version, problems, notes);
+    for (dir, path) in dirs {
+        if !path.is_dir() {
+            if dir != "submissions.yaml" {
+                notes.push(format!(
+                    "submissions/{dir}: ignored (not in a verdict directory)"
+                ));
+            }
+            continue;
+        }
+        let Some((expect, permitted)) = expectation(&dir, version) else {
+            notes.push(format!(
+                "submissions/{dir}/: ignored (not a verdict directory of this format version{})",
+                if dir == "partially_accepted" {
+                    "; scoring is not supported"
+                } else {
+                    ""
+                }
+            ));
+            continue;
+        };
+        let Ok(programs) = sorted(&path) else {
+            problems.push(format!("submissions/{dir}: cannot be read"));
+            continue;
+        };
+        for (name, program) in programs {
+            let relative = format!("{dir}/{name}");
+            let (mut expect, mut permitted) = (expect.clone(), permitted.clone());
+            for (glob, required, allowed) in &overrides {
+                if glob.is_match(&relative) {
+                    if let Some(required) = required {
+                        expect = required.clone();
+                    }
+                    if let Some(allowed) = allowed {
+                        permitted = Some(allowed.clone());
+                    }
+                }
+            }
+            out.push(SolutionSpec {
+                program: ProgramSpec {
+                    path: program,
+                    lang: None,
+                },
+                expect,
+                permitted,
+            });
+        }
+    }
+    out
+}
+
+type Override = (
+    globset::GlobMatcher,
+    Option<Vec<Verdict>>,
+    Option<Vec<Verdict>>,
+);
+
+/// `submissions.yaml` (2025-09): globs over submissions, each with its own
+/// `required` and `permitted` verdicts.
+fn overrides(
+    root: &Path,
+    version: Version,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<Override> {
+    let path = root.join("submissions.yaml");
+    if !path.is_file() {
+        return Vec::new();
+    }
+    if version != Version::Modern {
+        notes.push("submissions/submissions.yaml: ignored before version 2025-09".into());
+        return Vec::new();
+    }
+    let value = match yaml::read(&path) {
+        Ok(v) => v,
+        Err(e) => {
+            problems.push(format!("submissions/submissions.yaml: {e}"));
+            return Vec::new();
+        }
+    };
+    let serde_json::Value::Object(map) = &value else {
+        if !value.is_null() {
+            problems.push("submissions/submissions.yaml: expected a mapping of globs".into());
+        }
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (pattern, entry) in map {
+        let at = format!("submissions/submissions.yaml: `{pattern}`");
+        let glob = match Glob::new(pattern) {
+            Ok(g) => g.compile_matcher(),
+            Err(e) => {
+                problems.push(format!("{at}: bad glob: {e}"));
+                continue;
+            }
+        };
+        let table = match Table::new(entry, pattern) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(format!("submissions/submissions.yaml: {e}"));
+                continue;
+            }
+        };
+        table.known(&[
+            "score",
+            "message",
+            "use_for_time_limit",
+            "language",
+            "entrypoint",
+            "author",
+        ]);
+        let mut list = |key: &str| -> Option<Vec<Verdict>> {
+            match table.words(key) {
+                Ok(Some(words)) => {
+                    let unknown: Vec<&String> =
+                        words.iter().filter(|w| class(w).is_none()).collect();
+                    if !unknown.is_empty() {
+                        problems.push(format!(
+                            "{at}.{key}: unknown verdicts {unknown:?} (known: AC, WA, TLE, RTE)"
+                        ));
+                    }
+                    let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+                    Some(verdicts(&refs))
+                }
+                Ok(None) => None,
+                Err(e) => {
+                    problems.push(format!("submissions/submissions.yaml: {e}"));
+                    None
+                }
+            }
+        };
+        let required = list("required");
+        let permitted = list("permitted");
+        for key in table.unread() {
+            notes.push(format!(
+                "submissions/submissions.yaml: unknown key `{key}` ignored"
+            ));
+        }
+        out.push((glob, required, permitted));
+    }
+    out
+}
+
+fn sorted(dir: &Path) -> std::io::Result<Vec<(String, std::path::PathBuf)>> {
+    let mut out: Vec<(String, std::path::PathBuf)> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .filter(|(n, _)| !n.starts_with('.'))
+        .collect();
+    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Ok(out)
+}
