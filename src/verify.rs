@@ -126,8 +126,11 @@ pub(crate) async fn verify(
             // from the result cache) are left out: the row is the same
             // whatever ran first.
             if let Some(first) = run.tests.iter().position(|t| !t.verdict.is_accepted()) {
-                let later = run.tests.split_off(first + 1);
-                run.skipped.extend(later.into_iter().map(|t| t.name));
+                run.tests.truncate(first + 1);
+                run.skipped = tests.tests[run.tests.len()..]
+                    .iter()
+                    .map(|t| t.name.clone())
+                    .collect();
                 run.summary = crate::report::Summary::of(&run.tests);
             }
         }
