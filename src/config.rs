@@ -184,6 +184,27 @@ impl Language {
     }
 }
 
+/// The pseudo-language of a program that is a directory with a `build`
+/// script making a `run` script (the ICPC package format's).
+pub(crate) const BUILD_RUN: &str = "build-run";
+
+impl Language {
+    /// The language of a `build`/`run` program: `build` runs in the build
+    /// directory (in the compile sandbox, which shows the system's
+    /// directories), `run` is run.
+    pub(crate) fn build_run() -> Language {
+        Language {
+            id: BUILD_RUN.into(),
+            name: "build/run scripts".into(),
+            compile: Some(vec!["{dir}/build".into()]),
+            run: vec!["{dir}/run".into()],
+            source_name: Some("build".into()),
+            version: Some(vec!["true".into()]),
+            ..Language::executable()
+        }
+    }
+}
+
 /// The placeholders allowed in command templates.
 pub(crate) const PLACEHOLDERS: &[&str] =
     &["{src}", "{exe}", "{dir}", "{memory_mib}", "{toolchain}"];

@@ -152,24 +152,42 @@ pub(crate) async fn verify(
                 permitted.join(" or ")
             ));
         }
-        let ok = solution.expect.contains(&run.verdict) && off_limits.is_none();
-        if !solution.expect.contains(&run.verdict) {
+        // Without `permitted`, the overall verdict must be expected; with
+        // it (2025-09), every test's verdict must be permitted and some
+        // test's expected (`required`).
+        let expected_seen = match &solution.permitted {
+            None => solution.expect.contains(&run.verdict),
+            Some(_) => run
+                .tests
+                .iter()
+                .any(|t| solution.expect.contains(&t.verdict)),
+        };
+        let ok = expected_seen && off_limits.is_none();
+        if !expected_seen {
             let expected: Vec<&str> = solution.expect.iter().map(|v| v.as_str()).collect();
-            let first_bad = if run.verdict.is_accepted() {
-                " on every test: no test catches it".to_string()
+            if solution.permitted.is_some() {
+                report.failures.push(format!(
+                    "solution {} got {} on no test, and must on some",
+                    run.submission,
+                    expected.join(" or ")
+                ));
             } else {
-                run.tests
-                    .iter()
-                    .find(|t| t.verdict == run.verdict)
-                    .map(|t| format!(" (first on test `{}`: {})", t.name, t.message))
-                    .unwrap_or_default()
-            };
-            report.failures.push(format!(
-                "solution {} expected {} but got {}{first_bad}",
-                run.submission,
-                expected.join(" or "),
-                run.verdict
-            ));
+                let first_bad = if run.verdict.is_accepted() {
+                    " on every test: no test catches it".to_string()
+                } else {
+                    run.tests
+                        .iter()
+                        .find(|t| t.verdict == run.verdict)
+                        .map(|t| format!(" (first on test `{}`: {})", t.name, t.message))
+                        .unwrap_or_default()
+                };
+                report.failures.push(format!(
+                    "solution {} expected {} but got {}{first_bad}",
+                    run.submission,
+                    expected.join(" or "),
+                    run.verdict
+                ));
+            }
         }
         report.solutions.push(SolutionResult {
             expected: solution.expect.clone(),

@@ -104,6 +104,9 @@ pub(crate) enum Command {
     Stress(StressArgs),
     /// Write a problem's full test set (inputs and answers) to a directory.
     Gen(GenArgs),
+    /// Write a problem as a package of another format (an ICPC/Kattis
+    /// package, for problemtools, DOMjudge, Kattis).
+    Export(ExportArgs),
 }
 
 /// Arguments of `judge stress`.
@@ -191,6 +194,29 @@ pub(crate) struct GenArgs {
     /// Write into a non-empty DIR, replacing the `*.in`, `*.ans` and `*.out` files in it.
     #[arg(long)]
     pub(crate) force: bool,
+}
+
+/// Arguments of `judge export`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ExportArgs {
+    /// Problem id (looked up in problems/) or path to a problem package.
+    pub(crate) problem: String,
+    /// The package format to write.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Kattis)]
+    pub(crate) format: ExportFormat,
+    /// The package directory to write (created if missing; must be empty unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// Write into a non-empty DIR, replacing the package's own files and folders in it.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// Package formats `judge export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ExportFormat {
+    /// The ICPC problem package format, legacy version (problemtools, DOMjudge, Kattis).
+    Kattis,
 }
 
 /// File layout of `judge gen`.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{batch, gen, list, new, run, stress, verify};
+use super::{batch, export, gen, list, new, run, stress, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::Judge;
 use crate::error::{exit_code, render_chain, Result};
@@ -45,6 +45,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Command::Merge(args) => batch::merge(args),
         Command::Stress(args) => stress::stress(settings, args),
         Command::Gen(args) => gen::gen(settings, args),
+        Command::Export(args) => export::export(settings, args),
         Command::New(args) => new::new(&settings.config, args),
     }
 }

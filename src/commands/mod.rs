@@ -5,6 +5,7 @@
 mod arguments;
 mod batch;
 mod dispatch;
+mod export;
 mod gen;
 mod list;
 mod new;

@@ -25,6 +25,8 @@ pub(crate) struct Companion {
     pub(crate) name: String,
     /// Its content.
     pub(crate) bytes: Vec<u8>,
+    /// Whether it is executable (a script a `build` script calls).
+    pub(crate) executable: bool,
 }
 
 /// Compiles programs, caching builds and compiler versions.
@@ -71,7 +73,7 @@ impl Compiler {
         let mut companion_key = Vec::new();
         for c in companions {
             companion_key.extend_from_slice(c.name.as_bytes());
-            companion_key.push(0);
+            companion_key.push(u8::from(c.executable));
             companion_key.extend_from_slice(Key::of(&[&c.bytes]).as_str().as_bytes());
             companion_key.push(0);
         }
@@ -101,10 +103,13 @@ impl Compiler {
         for c in companions {
             let path = scratch.path().join(&c.name);
             std::fs::write(&path, &c.bytes).map_err(|e| Error::io(&path, e))?;
+            if c.executable {
+                set_mode(&path, 0o755)?;
+            }
         }
         let src = scratch.path().join(&name);
         std::fs::write(&src, &bytes).map_err(|e| Error::io(&src, e))?;
-        if language.id == crate::config::EXECUTABLE {
+        if language.id == crate::config::EXECUTABLE || language.id == crate::config::BUILD_RUN {
             set_mode(&src, 0o755)?;
         }
         let Some(compile) = &language.compile else {
@@ -132,6 +137,11 @@ impl Compiler {
             (run_program.map(OsString::from), &[][..], "runs"),
         ] {
             let Some(program) = program else { continue };
+            // A program of the build itself (a `build` script) is in the
+            // build directory, which its compilation sees.
+            if Path::new(&program).starts_with(scratch.path()) {
+                continue;
+            }
             if let Some(why) = sandbox.hidden_program(&program, dirs) {
                 return Err(Error::MissingTool {
                     language: language.id.clone(),

@@ -13,6 +13,8 @@ mod ready;
 mod runtime;
 mod scratch;
 mod sources;
+
+pub(crate) use sources::{header_files, main_source};
 mod submission;
 
 pub(crate) use judge::Judge;

@@ -139,9 +139,10 @@ impl Judge {
         spec: &ProgramSpec,
     ) -> Result<Submission> {
         let files = program_files(&problem.id, spec, self.config())?;
-        let language = match &spec.lang {
-            Some(id) => self.config().language_by_id(id, &files.main)?,
-            None => self.config().detect_language(&files.main)?,
+        let language = match (&spec.lang, files.build_run) {
+            (_, true) => crate::config::Language::build_run(),
+            (Some(id), false) => self.config().language_by_id(id, &files.main)?,
+            (None, false) => self.config().detect_language(&files.main)?,
         };
         Ok(Submission {
             path: files.main,

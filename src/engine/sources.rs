@@ -25,6 +25,23 @@ pub(crate) struct ProgramFiles {
     pub(crate) main: PathBuf,
     /// What its build sees beside it.
     pub(crate) companions: Vec<Companion>,
+    /// Whether it is a `build`/`run` program (`main` is the `build` script).
+    pub(crate) build_run: bool,
+}
+
+/// The source judge compiles for a program that is a directory.
+pub(crate) fn main_source(spec: &ProgramSpec, config: &Config) -> Result<PathBuf> {
+    Ok(program_files("", spec, config)?.main)
+}
+
+/// The headers in `dir` (what a single-file program's build sees).
+pub(crate) fn header_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut headers: Vec<PathBuf> = regular_files(dir)?
+        .into_iter()
+        .filter(|f| is_header(f))
+        .collect();
+    headers.sort();
+    Ok(headers)
 }
 
 /// The files of the program `spec` names, for the problem `problem`.
@@ -47,6 +64,16 @@ pub(crate) fn program_files(
     if spec.path.is_dir() {
         let mut files = regular_files(&spec.path).map_err(|e| read_err(&spec.path, e))?;
         files.sort();
+        let build = spec.path.join("build");
+        if crate::sandbox::is_executable_file(&build) {
+            let others: Vec<&PathBuf> = files.iter().filter(|f| **f != build).collect();
+            let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
+            return Ok(ProgramFiles {
+                main: build,
+                companions,
+                build_run: true,
+            });
+        }
         let is_source = |f: &PathBuf| match &spec.lang {
             Some(id) => config
                 .language_by_id(id, f)
@@ -82,7 +109,11 @@ pub(crate) fn program_files(
         };
         let others: Vec<&PathBuf> = files.iter().filter(|f| **f != main).collect();
         let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
-        return Ok(ProgramFiles { main, companions });
+        return Ok(ProgramFiles {
+            main,
+            companions,
+            build_run: false,
+        });
     }
     let dir = spec.path.parent().unwrap_or(Path::new("/"));
     let headers: Vec<PathBuf> = regular_files(dir)
@@ -97,6 +128,7 @@ pub(crate) fn program_files(
     Ok(ProgramFiles {
         main: spec.path.clone(),
         companions,
+        build_run: false,
     })
 }
 
@@ -152,7 +184,12 @@ fn read_companions(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        out.push(Companion { name, bytes });
+        let executable = crate::sandbox::is_executable_file(f);
+        out.push(Companion {
+            name,
+            bytes,
+            executable,
+        });
     }
     Ok(out)
 }

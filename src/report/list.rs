@@ -70,3 +70,33 @@ pub(crate) fn render_exported(written: &[Exported], problem: &str, dir: &Path) -
     ));
     out
 }
+
+/// What `judge export` wrote, and what the format could not hold.
+pub(crate) fn render_written_package(problem: &str, written: &crate::export::Written) -> String {
+    let mut out = format!(
+        "wrote {problem} as an ICPC package (legacy format) to {}: {} tests, {} input validators, {} submissions\n",
+        written.dir.display(),
+        written.tests,
+        written.validators,
+        written.submissions
+    );
+    for line in &written.left_out {
+        out.push_str(&format!("  left out: {}\n", printable_line(line)));
+    }
+    let name = written
+        .dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        || name.is_empty()
+    {
+        out.push_str(&format!(
+            "  note: problemtools wants the package's directory named with lowercase letters and digits only (not `{}`)\n",
+            printable_line(&name)
+        ));
+    }
+    out
+}

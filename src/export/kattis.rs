@@ -1,0 +1,470 @@
+//! `judge export --format kattis`: a problem written as an ICPC package in
+//! the legacy format (the one problemtools' `verifyproblem` and DOMjudge
+//! read): `problem.yaml`, `.timelimit`, the statement, `data/sample` and
+//! `data/secret`, the input validators, the output validator and the
+//! submissions by expected verdict. Programs whose protocol differs from the
+//! format's (a validator that exits 0 for valid, a testlib checker) are
+//! written as `build`/`run` directories that adapt them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::shell::{self, Protocol};
+use super::statement;
+use crate::config::{Config, Language};
+use crate::error::{Error, Result};
+use crate::problem::{CheckerSpec, Format, Problem, ProgramSpec};
+use crate::testset::TestSet;
+use crate::verdict::Verdict;
+
+/// What `judge export` wrote.
+#[derive(Debug)]
+pub(crate) struct Written {
+    /// The package directory.
+    pub(crate) dir: PathBuf,
+    /// Tests written.
+    pub(crate) tests: usize,
+    /// Input validators written.
+    pub(crate) validators: usize,
+    /// Submissions written.
+    pub(crate) submissions: usize,
+    /// What the format cannot hold, one line each.
+    pub(crate) left_out: Vec<String>,
+}
+
+/// What `judge export` owns in the package directory (replaced by --force).
+const OWNED: &[&str] = &[
+    "problem.yaml",
+    ".timelimit",
+    "problem_statement",
+    "data",
+    "input_validators",
+    "output_validators",
+    "submissions",
+];
+
+/// Writes `problem` (with its materialised `tests`) as an ICPC package in `dir`.
+pub(crate) fn write_package(
+    problem: &Problem,
+    tests: &TestSet,
+    config: &Config,
+    dir: &Path,
+    force: bool,
+) -> Result<Written> {
+    prepare(dir, force)?;
+    let mut written = Written {
+        dir: dir.to_path_buf(),
+        tests: 0,
+        validators: 0,
+        submissions: 0,
+        left_out: Vec::new(),
+    };
+    let (validation, flags) = output_validator(problem, config, dir, &mut written)?;
+    write_yaml(problem, &validation, &flags, dir)?;
+    write(dir.join(".timelimit"), &seconds(problem.limits.time))?;
+    write_statement(problem, dir)?;
+    write_data(problem, tests, dir, &mut written)?;
+    for (i, validator) in problem.validators.iter().enumerate() {
+        let name = format!("validator{}", i + 1);
+        let target = dir.join("input_validators").join(&name);
+        if validator.valid_exit == 42 && validator.args.is_empty() {
+            copy_program(&validator.program, &target)?;
+        } else {
+            let protocol = Protocol::InputValidator {
+                valid: validator.valid_exit,
+            };
+            wrap(
+                &validator.program,
+                &validator.args,
+                &protocol,
+                config,
+                &target,
+            )?;
+        }
+        written.validators += 1;
+    }
+    write_submissions(problem, dir, &mut written)?;
+    Ok(written)
+}
+
+/// Makes `dir`; one that is not empty only with `force`, which removes
+/// what an export writes there and leaves anything else alone.
+fn prepare(dir: &Path, force: bool) -> Result<()> {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        if entries.count() > 0 {
+            if !force {
+                return Err(Error::Usage(format!(
+                    "{} is not empty; pass --force to replace the package in it",
+                    dir.display()
+                )));
+            }
+            for name in OWNED {
+                let path = dir.join(name);
+                let removed = if path.is_dir() {
+                    std::fs::remove_dir_all(&path)
+                } else if path.exists() {
+                    std::fs::remove_file(&path)
+                } else {
+                    Ok(())
+                };
+                removed.map_err(|e| Error::io(&path, e))?;
+            }
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
+
+fn write(path: PathBuf, text: &str) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    std::fs::write(&path, text).map_err(|source| Error::Write { path, source })
+}
+
+fn seconds(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s}\n")
+    } else {
+        format!("{s:.3}\n")
+    }
+}
+
+/// A YAML string in double quotes.
+fn yaml_string(text: &str) -> String {
+    serde_json::to_string(text).expect("a string serialises")
+}
+
+fn write_yaml(problem: &Problem, validation: &str, flags: &str, dir: &Path) -> Result<()> {
+    let mib = |bytes: u64| bytes.div_ceil(1 << 20);
+    let mut yaml = format!(
+        "# Exported by `judge export` from {} ({} format).\nname: {}\n",
+        problem.id,
+        problem.format.as_str(),
+        yaml_string(&problem.title)
+    );
+    if let Some(source) = &problem.source {
+        yaml.push_str(&format!("source: {}\n", yaml_string(source)));
+    }
+    yaml.push_str(&format!("validation: {validation}\n"));
+    if !flags.is_empty() {
+        yaml.push_str(&format!("validator_flags: {}\n", yaml_string(flags)));
+    }
+    yaml.push_str(&format!(
+        "limits:\n  memory: {}\n  output: {}\n",
+        mib(problem.limits.memory),
+        mib(problem.limits.output)
+    ));
+    write(dir.join("problem.yaml"), &yaml)
+}
+
+fn write_statement(problem: &Problem, dir: &Path) -> Result<()> {
+    let target = dir.join("problem_statement");
+    let original = problem.dir.join("problem_statement");
+    if problem.format == Format::Kattis && original.is_dir() {
+        return copy_tree(&original, &target);
+    }
+    let markdown = std::fs::read_to_string(problem.dir.join("statement.md")).unwrap_or_default();
+    write(
+        target.join("problem.en.tex"),
+        &statement::latex(&problem.title, &markdown),
+    )
+}
+
+/// The tests: samples in `data/sample`, the rest in `data/secret`, named
+/// so that the format's order (by name) is judge's test order. Tests of an
+/// ICPC package keep their paths (and their groups' flags).
+fn write_data(problem: &Problem, tests: &TestSet, dir: &Path, written: &mut Written) -> Result<()> {
+    let width = tests.tests.len().to_string().len().max(3);
+    let mut flags: BTreeMap<PathBuf, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    for (i, test) in tests.tests.iter().enumerate() {
+        let relative = if problem.format == Format::Kattis {
+            PathBuf::from(&test.name)
+        } else {
+            let sample = test.group.starts_with("sample") || test.name.starts_with("sample");
+            let safe: String = test
+                .name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            PathBuf::from(if sample { "sample" } else { "secret" })
+                .join(format!("{:0width$}-{safe}", i + 1))
+        };
+        let base = dir.join("data").join(&relative);
+        let Some(answer) = &test.answer else {
+            written
+                .left_out
+                .push(format!("test {}: no answer", test.name));
+            continue;
+        };
+        for (from, ext) in [(&test.input, "in"), (answer, "ans")] {
+            let to = base.with_extension(ext);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            }
+            std::fs::copy(from, &to).map_err(|e| Error::io(&to, e))?;
+        }
+        if problem.format == Format::Kattis {
+            let group_dir = base.parent().map(Path::to_path_buf).unwrap_or_default();
+            flags
+                .entry(group_dir)
+                .or_insert_with(|| (Vec::new(), test.checker_args.clone()));
+        }
+        written.tests += 1;
+    }
+    // A group's output validator flags, where it has its own.
+    for (group_dir, (_, checker_args)) in flags {
+        if !checker_args.is_empty() {
+            write(
+                group_dir.join("testdata.yaml"),
+                &format!(
+                    "output_validator_flags: {}\n",
+                    yaml_string(&checker_args.join(" "))
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The output validator: the default one with flags where a built-in
+/// checker maps onto it, else a program. Gives `validation` and the flags.
+fn output_validator(
+    problem: &Problem,
+    config: &Config,
+    dir: &Path,
+    written: &mut Written,
+) -> Result<(String, String)> {
+    let target = dir.join("output_validators").join("checker");
+    Ok(match &problem.checker {
+        CheckerSpec::Tokens { case_sensitive } => (
+            "default".into(),
+            if *case_sensitive {
+                "case_sensitive"
+            } else {
+                ""
+            }
+            .into(),
+        ),
+        CheckerSpec::Exact => {
+            written.left_out.push(
+                "checker exact: the default validator with space_change_sensitive gives WA where judge gives PE"
+                    .into(),
+            );
+            (
+                "default".into(),
+                "case_sensitive space_change_sensitive".into(),
+            )
+        }
+        CheckerSpec::Float { abs, rel } => (
+            "default".into(),
+            format!("case_sensitive float_absolute_tolerance {abs} float_relative_tolerance {rel}"),
+        ),
+        CheckerSpec::KattisDefault => ("default".into(), String::new()),
+        CheckerSpec::Lines => {
+            write(target.join("lines.cpp"), LINES_VALIDATOR)?;
+            ("custom".into(), String::new())
+        }
+        CheckerSpec::Kattis(program) => {
+            copy_program(program, &target)?;
+            ("custom".into(), String::new())
+        }
+        CheckerSpec::Custom(program) => {
+            wrap(program, &[], &Protocol::Testlib, config, &target)?;
+            ("custom".into(), String::new())
+        }
+    })
+}
+
+/// The submissions by expected verdict; the reference among the accepted.
+fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Result<()> {
+    let mut programs: Vec<(&ProgramSpec, Vec<Verdict>)> = Vec::new();
+    if let Some(reference) = &problem.reference {
+        if !problem.solutions.iter().any(|s| &s.program == reference) {
+            programs.push((reference, vec![Verdict::AC]));
+        }
+    }
+    programs.extend(
+        problem
+            .solutions
+            .iter()
+            .map(|s| (&s.program, s.expect.clone())),
+    );
+    let mut used = std::collections::BTreeSet::new();
+    for (program, expect) in programs {
+        let shown = program
+            .path
+            .strip_prefix(&problem.dir)
+            .unwrap_or(&program.path)
+            .display()
+            .to_string();
+        let folder = match expect.as_slice() {
+            [Verdict::AC] => "accepted",
+            [Verdict::WA] | [Verdict::WA, Verdict::PE] => "wrong_answer",
+            [Verdict::TLE] => "time_limit_exceeded",
+            v if !v.is_empty()
+                && v.iter()
+                    .all(|x| matches!(x, Verdict::RE | Verdict::MLE | Verdict::OLE)) =>
+            {
+                "run_time_error"
+            }
+            other => {
+                let names: Vec<&str> = other.iter().map(|v| v.as_str()).collect();
+                written.left_out.push(format!(
+                    "solution {shown}: expected {}, which no submissions folder of the legacy format means",
+                    names.join(" or ")
+                ));
+                continue;
+            }
+        };
+        let name = program
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut target = dir.join("submissions").join(folder).join(&name);
+        let mut n = 2;
+        while !used.insert(target.clone()) {
+            target = dir
+                .join("submissions")
+                .join(folder)
+                .join(format!("{n}-{name}"));
+            n += 1;
+        }
+        copy_program(program, &target)?;
+        written.submissions += 1;
+    }
+    Ok(())
+}
+
+/// A program in a `build`/`run` directory adapting its protocol.
+fn wrap(
+    program: &ProgramSpec,
+    fixed: &[String],
+    protocol: &Protocol,
+    config: &Config,
+    target: &Path,
+) -> Result<()> {
+    copy_program(program, target)?;
+    let source = if program.path.is_dir() {
+        // The program's main source, as judge would pick it.
+        crate::engine::main_source(program, config)?
+    } else {
+        program.path.clone()
+    };
+    let language: Language = match &program.lang {
+        Some(id) => config.language_by_id(id, &source)?,
+        None => config.detect_language(&source)?,
+    };
+    let name = source
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = language.source_name.clone().unwrap_or(name);
+    if language.source_name.is_some() {
+        copy_file(&source, &target.join(&name))?;
+    }
+    for (script, text) in [
+        ("build", shell::build(&language, &name)),
+        ("run", shell::run(&language, &name, fixed, protocol)),
+    ] {
+        let path = target.join(script);
+        write(path.clone(), &text)?;
+        set_executable(&path)?;
+    }
+    Ok(())
+}
+
+/// Copies a program (a file, or a directory's files) to `target`: a file
+/// keeps its name inside `target` when `target` is a directory program.
+fn copy_program(program: &ProgramSpec, target: &Path) -> Result<()> {
+    if program.path.is_dir() {
+        return copy_tree(&program.path, target);
+    }
+    let is_submission = target
+        .parent()
+        .and_then(|p| p.parent())
+        .is_some_and(|p| p.ends_with("submissions"));
+    if is_submission {
+        return copy_file(&program.path, target);
+    }
+    let name = program.path.file_name().unwrap_or_default();
+    copy_file(&program.path, &target.join(name))?;
+    // The headers its build sees beside it.
+    if let Some(dir) = program.path.parent() {
+        for header in crate::engine::header_files(dir).map_err(|e| Error::io(dir, e))? {
+            copy_file(
+                &header,
+                &target.join(header.file_name().unwrap_or_default()),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+    }
+    std::fs::copy(from, to).map_err(|e| Error::io(from, e))?;
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
+        let entry = entry.map_err(|e| Error::io(from, e))?;
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target)?;
+        } else if path.is_file() {
+            copy_file(&path, &target)?;
+        }
+    }
+    Ok(())
+}
+
+fn set_executable(path: &Path) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::io(path, e))
+}
+
+/// An output validator for judge's `lines` checker: lines compared without
+/// their trailing whitespace, trailing empty lines ignored.
+const LINES_VALIDATOR: &str = r#"// Written by `judge export`: judge's `lines` checker as an output validator.
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+static std::vector<std::string> lines(std::istream& in) {
+    std::vector<std::string> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+        out.push_back(line);
+    }
+    while (!out.empty() && out.back().empty()) out.pop_back();
+    return out;
+}
+int main(int argc, char** argv) {
+    if (argc < 4) return 1;
+    std::ifstream answer_file(argv[2]);
+    std::vector<std::string> answer = lines(answer_file), output = lines(std::cin);
+    std::ofstream message(std::string(argv[3]) + "/judgemessage.txt");
+    for (size_t i = 0; i < answer.size() || i < output.size(); i++) {
+        if (i >= answer.size() || i >= output.size() || answer[i] != output[i]) {
+            message << "line " << i + 1 << " differs";
+            return 43;
+        }
+    }
+    return 42;
+}
+"#;
