@@ -6,6 +6,8 @@
 //! - [`verdicts`]: the table of fixtures and their expected verdicts;
 //! - [`bad_input`]: bad specs, files, package programs, contest folders: clear errors, no hangs;
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
+//! - [`formats`]: ICPC/Kattis and Polygon packages, testlib, `judge export`, and the
+//!   cross-check with problemtools;
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
@@ -18,6 +20,7 @@
 mod bad_input;
 mod batch;
 mod exit_codes;
+mod formats;
 mod hostile;
 mod processes;
 mod reports;

@@ -1,0 +1,464 @@
+//! Problems of other formats opened as they are: ICPC/Kattis packages
+//! (legacy, 2023-07, 2025-09), Polygon packages with testlib, testlib
+//! checkers in judge's own packages; `judge export --format kattis`; and the
+//! cross-check with the peer: on the ICPC fixtures and on the exports of the
+//! bundled problems, `judge verify` and problemtools' `verifyproblem` give
+//! every submission the same verdict.
+//!
+//! The peer and testlib.h come from PyPI (`.ci/run` installs them and sets
+//! `JUDGE_TEST_VERIFYPROBLEM` and `JUDGE_TEST_TESTLIB`); without them the
+//! tests that need them say so and stop, except in CI, where they fail.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{repo, Workspace};
+
+/// A tool from the environment (or its usual place); `None` (said on
+/// stderr) when it is missing outside CI, a failure inside CI.
+fn tool(variable: &str, usual: &str, what: &str) -> Option<PathBuf> {
+    let path = std::env::var_os(variable)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(usual));
+    if path.exists() {
+        return Some(path);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "{what} is missing at {} (set {variable}); .ci/run installs it",
+            path.display()
+        );
+    }
+    eprintln!(
+        "skipped: {what} is missing at {} (set {variable})",
+        path.display()
+    );
+    None
+}
+
+fn verifyproblem() -> Option<PathBuf> {
+    tool(
+        "JUDGE_TEST_VERIFYPROBLEM",
+        "/opt/venvs/problemtools/bin/verifyproblem",
+        "problemtools' verifyproblem",
+    )
+}
+
+fn testlib() -> Option<PathBuf> {
+    tool("JUDGE_TEST_TESTLIB", "/opt/testlib/testlib.h", "testlib.h")
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Every file under `dir` with its length and modification time.
+fn listing(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.unwrap();
+        let meta = entry.metadata().unwrap();
+        out.insert(
+            entry.path().to_path_buf(),
+            (meta.len(), meta.modified().unwrap()),
+        );
+    }
+    out
+}
+
+/// `judge verify --format json` of a package: the report.
+fn verify_json(ws: &Workspace, package: &Path) -> Value {
+    let judged = ws.judge([
+        "verify".as_ref(),
+        package.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    serde_json::from_str(judged.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {judged:#?}"))
+}
+
+/// Each solution's file name and overall verdict in a verify report.
+fn verdicts(report: &Value) -> BTreeMap<String, String> {
+    report["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let path = s["report"]["submission"].as_str().unwrap();
+            let name = Path::new(path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name, s["report"]["verdict"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// problemtools' verdict classes for judge's.
+fn class(verdict: &str) -> &str {
+    match verdict {
+        "WA" | "PE" => "WA",
+        "RE" | "MLE" | "OLE" => "RTE",
+        other => other,
+    }
+}
+
+/// Runs verifyproblem on `package` (not the statement: no TeX in CI), with
+/// `time_limit` fixed when given; each submission's file name and verdict,
+/// and the number of errors.
+fn problemtools(
+    tool: &Path,
+    package: &Path,
+    time_limit: Option<&str>,
+) -> (BTreeMap<String, String>, usize, String) {
+    // Python as judge runs it (CPython, not PyPy), through problemtools' own
+    // way of overriding languages: a languages.yaml beside the package.
+    std::fs::write(
+        package.parent().unwrap().join("languages.yaml"),
+        "python3:\n  compile: '/usr/bin/python3 -m py_compile {files}'\n  run: '/usr/bin/python3 \"{mainfile}\"'\n",
+    )
+    .unwrap();
+    let mut command = std::process::Command::new(tool);
+    command.arg(package).args([
+        "-p",
+        "config",
+        "validators",
+        "graders",
+        "data",
+        "submissions",
+    ]);
+    if let Some(t) = time_limit {
+        command.args(["-t", t]);
+    }
+    let output = command.output().expect("run verifyproblem");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    let line = regex::Regex::new(
+        r"(?m)^\s*(?:ERROR\s+)?[a-z_]+/(\S+) \(.*\) (?:OK: |OK with extra time: |got )([A-Z]+)",
+    )
+    .unwrap();
+    let got = line
+        .captures_iter(&text)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    let errors = regex::Regex::new(r"tested: (\d+) errors?")
+        .unwrap()
+        .captures(&text)
+        .map_or(usize::MAX, |c| c[1].parse().unwrap());
+    (got, errors, text)
+}
+
+/// judge's and problemtools' verdicts agree on every submission.
+fn assert_agree(judge: &BTreeMap<String, String>, peer: &BTreeMap<String, String>, log: &str) {
+    assert!(
+        !peer.is_empty(),
+        "no verdict read from verifyproblem:\n{log}"
+    );
+    for (name, verdict) in peer {
+        let ours = judge.get(name).unwrap_or_else(|| {
+            panic!("{name}: judged by problemtools, not by judge ({judge:?})\n{log}")
+        });
+        assert_eq!(
+            class(ours),
+            verdict,
+            "{name}: judge {ours}, problemtools {verdict}\n{log}"
+        );
+    }
+}
+
+#[test]
+fn icpc_packages_hold_and_problemtools_agrees_on_every_verdict() {
+    let ws = Workspace::new();
+    for name in ["sumab", "divide"] {
+        let fixture = repo().join("tests/fixtures/kattis").join(name);
+        let before = listing(&fixture);
+        let report = verify_json(&ws, &fixture);
+        assert_eq!(report["ok"], true, "{name}: {report:#}");
+        assert_eq!(
+            before,
+            listing(&fixture),
+            "{name}: judge wrote into the package"
+        );
+        let ours = verdicts(&report);
+        let Some(tool) = verifyproblem() else { return };
+        let scratch = tempfile::tempdir().unwrap();
+        let package = scratch.path().join(name);
+        copy_tree(&fixture, &package);
+        let (theirs, errors, log) = problemtools(&tool, &package, None);
+        assert_eq!(errors, 0, "{name}: verifyproblem found errors:\n{log}");
+        assert_eq!(
+            theirs.len(),
+            ours.len(),
+            "{name}: {theirs:?} / {ours:?}\n{log}"
+        );
+        assert_agree(&ours, &theirs, &log);
+    }
+}
+
+#[test]
+fn an_icpc_package_infers_its_time_limit_and_says_how() {
+    let ws = Workspace::new();
+    let judged = ws.judge([
+        "run",
+        "tests/fixtures/kattis/sumab",
+        "tests/fixtures/kattis/sumab/submissions/accepted/sum.c",
+        "--format",
+        "json",
+    ]);
+    judged.expect_code(0);
+    assert!(
+        judged.stderr.contains("time limit 1 s, inferred:") && judged.stderr.contains("x 5"),
+        "{judged:#?}"
+    );
+    let report = judged.report();
+    assert_eq!(report["limits"]["time_ms"], 1000);
+    let names: Vec<&str> = report["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["sample/1", "secret/01", "secret/02", "secret/big/1"]
+    );
+    // A fixed --time-limit needs no inference.
+    let judged = ws.judge([
+        "run",
+        "tests/fixtures/kattis/sumab",
+        "tests/fixtures/kattis/sumab/submissions/accepted/sum.c",
+        "--time-limit",
+        "3s",
+    ]);
+    judged.expect_code(0);
+    assert!(!judged.stderr.contains("inferred"), "{judged:#?}");
+}
+
+#[test]
+fn a_2025_09_package_reads_arguments_per_group_and_per_test_and_submissions_yaml() {
+    let ws = Workspace::new();
+    let package = repo().join("tests/fixtures/kattis/mean");
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let run = |file: &str| {
+        let judged = ws.judge([
+            "run".as_ref(),
+            package.as_os_str(),
+            package.join("submissions").join(file).as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ]);
+        let report = judged.report();
+        report["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t["name"].as_str().unwrap().to_string(),
+                    t["verdict"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect::<BTreeMap<_, _>>()
+    };
+    let mean = run("accepted/mean.cpp");
+    // "IMPOSSIBLE" for "impossible": the default validator ignores case;
+    // 0.3 for 0 on secret/04: its own tolerance (04.yaml), not the group's.
+    assert!(mean.values().all(|v| v == "AC"), "{mean:?}");
+    let two = run("wrong_answer/twodigits.cpp");
+    // "2.50" for "2.5": no tolerance on the samples; 1.33 for 1.3333 is
+    // within the secret group's 0.05.
+    assert_eq!(two["sample/1"], "WA");
+    assert_eq!(two["secret/01"], "AC");
+    // The limit is the package's, not inferred.
+    let judged = ws.judge([
+        "run".as_ref(),
+        package.as_os_str(),
+        package.join("submissions/accepted/mean.cpp").as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert_eq!(judged.report()["limits"]["time_ms"], 1500);
+}
+
+#[test]
+fn a_polygon_package_with_testlib_holds_and_generates_its_missing_tests() {
+    let Some(testlib) = testlib() else { return };
+    let ws = Workspace::new();
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("maxnum");
+    copy_tree(&repo().join("tests/fixtures/polygon/maxnum"), &package);
+    std::fs::copy(&testlib, package.join("files/testlib.h")).unwrap();
+    let before = listing(&package);
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    assert_eq!(report["tests"].as_array().unwrap().len(), 5);
+    let got = verdicts(&report);
+    assert_eq!(got["chatty.cpp"], "PE", "{got:?}");
+    assert_eq!(got["slow.cpp"], "TLE", "{got:?}");
+    assert_eq!(before, listing(&package), "judge wrote into the package");
+    // The generated tests, written out.
+    let out = scratch.path().join("tests-out");
+    ws.judge([
+        "gen".as_ref(),
+        package.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+    ])
+    .expect_code(0);
+    let third = std::fs::read_to_string(out.join("3.in")).unwrap();
+    assert_eq!(third.lines().next(), Some("10"));
+}
+
+#[test]
+fn a_testlib_checker_builds_with_the_header_beside_it_and_its_failure_is_not_remembered() {
+    let Some(testlib) = testlib() else { return };
+    let ws = Workspace::new();
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("testlib-sum");
+    copy_tree(
+        &repo().join("tests/fixtures/problems/testlib-sum"),
+        &package,
+    );
+    let solution = package.join("solutions/sum.py");
+    let args = ["run".as_ref(), package.as_os_str(), solution.as_os_str()];
+    // Without testlib.h: the checker does not compile, a package error.
+    let judged = ws.judge(args);
+    judged.expect_code(2);
+    assert!(
+        judged.stderr.contains("the checker") && judged.stderr.contains("testlib.h"),
+        "{judged:#?}"
+    );
+    // With it beside the checker: built now, not the remembered failure.
+    std::fs::copy(&testlib, package.join("testlib.h")).unwrap();
+    ws.judge(args).expect_code(0);
+    // testlib's points: the score is kept, the message says so.
+    let off = package.join("solutions/off-by-one.py");
+    let judged = ws.judge([
+        "run".as_ref(),
+        package.as_os_str(),
+        off.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let test = &judged.report()["tests"][0];
+    assert_eq!(test["score"], 0.5, "{test:#}");
+    assert_eq!(test["verdict"], "AC");
+    assert!(test["message"].as_str().unwrap().contains("off by one"));
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+}
+
+#[test]
+fn broken_packages_of_other_formats_say_which_file_and_key() {
+    let ws = Workspace::new();
+    let scratch = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "badversion",
+            "problem.yaml",
+            "problem_format_version: 2030-01\n",
+            &["problem.yaml", "2030-01", "not a version"],
+        ),
+        (
+            "interact",
+            "problem.yaml",
+            "name: I\nvalidation: custom interactive\n",
+            &["interactive problems are not supported yet"],
+        ),
+        (
+            "badlimit",
+            "problem.yaml",
+            "name: L\nlimits:\n  memory: lots\n",
+            &["limits.memory", "expected a number"],
+        ),
+        (
+            "badyaml",
+            "problem.yaml",
+            "name: [unclosed\n",
+            &["problem.yaml", "unclosed"],
+        ),
+        (
+            "badflags",
+            "problem.yaml",
+            "name: F\nvalidator_flags: float_tolerance\n",
+            &["output validator flags", "needs a number"],
+        ),
+        (
+            "badxml",
+            "problem.xml",
+            "<problem><judging>",
+            &["problem.xml", "not XML"],
+        ),
+    ];
+    for (name, file, text, wanted) in cases {
+        let package = scratch.path().join(name);
+        std::fs::create_dir_all(package.join("data/secret")).unwrap();
+        std::fs::write(package.join("data/secret/1.in"), "1\n").unwrap();
+        std::fs::write(package.join("data/secret/1.ans"), "1\n").unwrap();
+        std::fs::write(package.join(file), text).unwrap();
+        let judged = ws.judge(["verify".as_ref(), package.as_os_str()]);
+        judged.expect_code(2);
+        for w in *wanted {
+            assert!(
+                judged.stderr.contains(w),
+                "{name}: `{w}` not in {judged:#?}"
+            );
+        }
+        assert!(!judged.stderr.contains("panicked"), "{judged:#?}");
+    }
+}
+
+#[test]
+fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
+    let Some(tool) = verifyproblem() else { return };
+    let ws = Workspace::new();
+    let scratch = tempfile::tempdir().unwrap();
+    let ids: Vec<String> = std::fs::read_dir(repo().join("problems"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(ids.len(), 10);
+    for id in ids {
+        let report = verify_json(&ws, Path::new(&id));
+        assert_eq!(report["ok"], true, "{id}: {report:#}");
+        let ours = verdicts(&report);
+        // problemtools wants [a-z0-9]+ for the package's directory.
+        let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+        let package = scratch.path().join(&name);
+        let exported = ws.judge([
+            "export".as_ref(),
+            id.as_ref(),
+            "--out".as_ref(),
+            package.as_os_str(),
+        ]);
+        exported.expect_code(0);
+        let limit = std::fs::read_to_string(package.join(".timelimit")).unwrap();
+        let (theirs, errors, log) = problemtools(&tool, &package, Some(limit.trim()));
+        assert_eq!(errors, 0, "{id}: verifyproblem found errors:\n{log}");
+        let exported_submissions = walkdir::WalkDir::new(package.join("submissions"))
+            .into_iter()
+            .filter(|e| e.as_ref().unwrap().file_type().is_file())
+            .count();
+        assert_eq!(
+            theirs.len(),
+            exported_submissions,
+            "{id}: not every submission judged:\n{log}"
+        );
+        // The export names the reference `reference.rs`; judge reports it
+        // as such too.
+        assert_agree(&ours, &theirs, &log);
+    }
+}
