@@ -160,6 +160,9 @@ pub(crate) struct Language {
     /// More directories its compilations see (read-only), besides the
     /// system's.
     pub(crate) toolchain_dirs: Vec<PathBuf>,
+    /// Toolchain probes of other languages whose compilers its compilation
+    /// may call (shown, with their `bin` on its PATH): a `build` script's.
+    pub(crate) borrowed_toolchains: Vec<Vec<String>>,
 }
 
 /// The pseudo-language of a file that is already an executable.
@@ -180,6 +183,7 @@ impl Language {
             env: Vec::new(),
             toolchain: None,
             toolchain_dirs: Vec::new(),
+            borrowed_toolchains: Vec::new(),
         }
     }
 }
@@ -191,9 +195,22 @@ pub(crate) const BUILD_RUN: &str = "build-run";
 impl Language {
     /// The language of a `build`/`run` program: `build` runs in the build
     /// directory (in the compile sandbox, which shows the system's
-    /// directories), `run` is run.
-    pub(crate) fn build_run() -> Language {
+    /// directories and the toolchains of `config`'s languages, so that a
+    /// script may call `rustc` installed by rustup), `run` is run.
+    pub(crate) fn build_run(config: &Config) -> Language {
+        let mut toolchain_dirs: Vec<PathBuf> = Vec::new();
+        for dir in config.languages.iter().flat_map(|l| &l.toolchain_dirs) {
+            if !toolchain_dirs.contains(dir) {
+                toolchain_dirs.push(dir.clone());
+            }
+        }
         Language {
+            toolchain_dirs,
+            borrowed_toolchains: config
+                .languages
+                .iter()
+                .filter_map(|l| l.toolchain.clone())
+                .collect(),
             id: BUILD_RUN.into(),
             name: "build/run scripts".into(),
             compile: Some(vec!["{dir}/build".into()]),
@@ -355,6 +372,7 @@ impl Config {
                 env: lang.env.into_iter().collect(),
                 toolchain,
                 toolchain_dirs: lang.toolchain_dirs,
+                borrowed_toolchains: Vec::new(),
                 id,
             });
         }

@@ -460,5 +460,37 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         // The export names the reference `reference.rs`; judge reports it
         // as such too.
         assert_agree(&ours, &theirs, &log);
+        // And judge opens its own export the same way: build/run programs
+        // (a Rust validator calls `rustc`, which rustup keeps out of the
+        // system's PATH) and all.
+        let again = verify_json(&ws, &package);
+        assert_eq!(
+            again["ok"], true,
+            "{id}: judge verify of the export: {again:#}"
+        );
+        assert_agree(&verdicts(&again), &theirs, &log);
+    }
+}
+
+#[test]
+fn a_checktestdata_validator_runs_as_the_checktestdata_language_with_exit_0_valid() {
+    // checktestdata itself may not be installed: the language's command is
+    // judge.toml's, here a shell standing in for it (exit 0 = valid).
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("sumab");
+    copy_tree(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    std::fs::remove_dir_all(package.join("input_validators/checkab")).unwrap();
+    let script = package.join("input_validators/format.ctd");
+    for (body, holds) in [("exit 0\n", true), ("exit 1\n", false)] {
+        std::fs::write(&script, body).unwrap();
+        let ws = Workspace::with_config(
+            "",
+            "[languages.checktestdata]\nextensions = [\"ctd\"]\nrun = \"/bin/sh {src}\"\n",
+        );
+        let report = verify_json(&ws, &package);
+        assert_eq!(report["ok"], holds, "{body}: {report:#}");
+        if !holds {
+            assert!(report.to_string().contains("rejected"), "{report:#}");
+        }
     }
 }

@@ -14,8 +14,11 @@ fn normalise(text: &str, workspace: &Workspace) -> String {
         .replace(&workspace.path().display().to_string(), "<ws>")
         .replace(&crate::support::repo().display().to_string(), "<repo>");
     let rules: &[(&str, &str)] = &[
-        // "12 ms", "1.25 s", "0.2 s"
+        // "12 ms", "1.25 s", "0.2 s", with the padding before them (its
+        // width depends on the digits: 9.9 MiB, 10.0 MiB)
+        (r" +\d+(\.\d+)? (ms|s)\b", " <time>"),
         (r"\b\d+(\.\d+)? (ms|s)\b", "<time>"),
+        (r" +\d+(\.\d+)? (KiB|MiB|GiB)\b", " <size>"),
         (r"\b\d+(\.\d+)? (KiB|MiB|GiB)\b", "<size>"),
         (r"[\d.]+ iterations/s", "<n> iterations/s"),
         // How many iterations ran before the first failing one was known
