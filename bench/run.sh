@@ -26,6 +26,8 @@
 #              the median of several runs; against bench/spread.py, the same
 #              20 runs two at a time with no judge (the machine's own spread)
 #   stress     `judge stress` iterations per second
+#   packages   bench/packages.sh: `judge verify` against problemtools'
+#              `verifyproblem` on the same ICPC packages (when installed)
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -334,3 +336,6 @@ print(f"| (the same 20 runs, two at a time, with no judge: bench/spread.py) | {r
 print(f"| stress, -j 1 / -j 2 | {res['stress_iters_per_sec']} / {res['stress_iters_per_sec_jobs2']} it/s | {res['ratio_stress_floor_per_process']} x floor per process | |")
 PY
 note "wrote target/bench.json"
+
+# judge verify against problemtools' verifyproblem on the same packages.
+bash "$ROOT/bench/packages.sh" ${1:-}

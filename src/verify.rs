@@ -36,7 +36,8 @@ pub(crate) async fn verify(
         solutions: Vec::new(),
         notes: problem.notes.clone(),
     };
-    let problem = match judge.settle_time_limit(problem).await {
+    let (settled, ()) = tokio::join!(judge.settle_time_limit(problem), judge.prebuild(problem));
+    let problem = match settled {
         Ok((problem, note)) => {
             report.notes.extend(note);
             problem
@@ -102,11 +103,15 @@ pub(crate) async fn verify(
             .filter(|s| Some(&s.program) != problem.reference.as_ref())
             .cloned(),
     );
+    // Every solution is judged at once (a time limit waited out by one
+    // leaves the other CPUs to the rest); the results are taken in order.
+    let mut jobs = Vec::new();
+    let mut judged = Vec::new();
     for solution in solutions {
         let submission = match judge.package_submission(problem, &solution.program) {
             Ok(s) => s,
             Err(Error::Package { what, .. }) => {
-                report.failures.push(what.to_string());
+                judged.push(Err(what.to_string()));
                 continue;
             }
             Err(e) => return Err(e),
@@ -114,14 +119,33 @@ pub(crate) async fn verify(
         // The overall verdict is the first failing test's: once a test of a
         // solution expected to fail has failed, the tests after it cannot
         // change it (unless every test's verdict is checked).
+        // Its tests are run in order, so that nothing after the first
+        // failure runs at all: the CPUs go to the other solutions instead.
+        let fail_fast = !solution.expect.contains(&Verdict::AC) && solution.permitted.is_none();
         let options = RunOptions {
-            fail_fast: !solution.expect.contains(&Verdict::AC) && solution.permitted.is_none(),
+            fail_fast,
+            in_order: false,
             ..options.clone()
         };
-        let mut run = judge
-            .judge_submission(problem, &tests, &checker, &submission, &options, |_| {})
-            .await?;
-        if options.fail_fast {
+        jobs.push((submission, options));
+        judged.push(Ok(solution));
+    }
+    let fail_fast: Vec<bool> = jobs.iter().map(|(_, o)| o.fail_fast).collect();
+    let mut runs = judge
+        .judge_many(problem, &tests, &checker, jobs)
+        .await?
+        .into_iter()
+        .zip(fail_fast);
+    for solution in judged {
+        let solution = match solution {
+            Ok(s) => s,
+            Err(what) => {
+                report.failures.push(what);
+                continue;
+            }
+        };
+        let (mut run, fail_fast) = runs.next().expect("one run per solution judged");
+        if fail_fast {
             // Tests after the first failure that ran anyway (in parallel, or
             // from the result cache) are left out: the row is the same
             // whatever ran first.

@@ -41,6 +41,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     let filter = TestFilter::new(&args.tests)?;
     let options = RunOptions {
         fail_fast: args.fail_fast,
+        in_order: false,
         keep_output: args.input.is_some(),
         no_cache: settings.no_cache,
     };

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::command::{fill, Paths};
@@ -36,6 +37,9 @@ pub(crate) struct Compiler {
     limits: DefaultLimits,
     versions: tokio::sync::Mutex<HashMap<String, String>>,
     toolchains: tokio::sync::Mutex<HashMap<String, Option<PathBuf>>>,
+    /// One lock per build key: a build asked for while the same one is
+    /// under way waits for it and takes it from the cache.
+    underway: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl Compiler {
@@ -46,6 +50,7 @@ impl Compiler {
             limits,
             versions: tokio::sync::Mutex::new(HashMap::new()),
             toolchains: tokio::sync::Mutex::new(HashMap::new()),
+            underway: std::sync::Mutex::new(HashMap::new()),
         }
     }
 
@@ -64,6 +69,7 @@ impl Compiler {
         sandbox: &Sandbox,
         companions: &[Companion],
         remember_failure: bool,
+        slots: &tokio::sync::Semaphore,
     ) -> Result<Build> {
         let source = crate::config::absolute(source);
         let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
@@ -99,6 +105,18 @@ impl Compiler {
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
+        let gate = Arc::clone(
+            self.underway
+                .lock()
+                .expect("not poisoned")
+                .entry(key.as_str().to_string())
+                .or_default(),
+        );
+        let _turn = gate.lock().await;
+        if let Some(dir) = self.cache.get(Kind::Build, &key) {
+            return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
+        }
+        let _slot = slots.acquire().await.expect("never closed");
         let scratch = self.cache.scratch_dir()?;
         for c in companions {
             let path = scratch.path().join(&c.name);
@@ -124,11 +142,22 @@ impl Compiler {
             toolchain: toolchain.as_deref(),
         };
         let argv = fill(compile, &paths, None);
+        let borrowed = self.borrowed(language).await;
         let shown: Vec<PathBuf> = toolchain
             .iter()
             .chain(&language.toolchain_dirs)
+            .chain(&borrowed)
             .cloned()
             .collect();
+        let mut env = language.env.clone();
+        if !borrowed.is_empty() {
+            let bins = borrowed.iter().map(|d| d.join("bin"));
+            let path = std::env::join_paths(
+                std::env::split_paths(crate::sandbox::SYSTEM_PATH).chain(bins),
+            )
+            .map_err(|e| Error::io(&source, std::io::Error::other(e)))?;
+            env.push(("PATH".into(), path.to_string_lossy().into_owned()));
+        }
         // A program outside what the sandbox shows would fail there with a
         // confusing error: say so now, naming it.
         let run_program = language.run.first().filter(|p| !p.contains('{'));
@@ -155,7 +184,7 @@ impl Compiler {
             cwd: scratch.path().to_path_buf(),
             stdin: Stdin::Null,
             stdout_spill: None,
-            environment: Environment::Minimal(language.env.clone()),
+            environment: Environment::Minimal(env),
             limits: sandbox::Limits {
                 cpu_time: self.limits.compile_time,
                 wall_time: self.limits.compile_time,
@@ -301,19 +330,25 @@ impl Compiler {
     }
 
     /// The toolchain directory of a language with a `toolchain` probe,
-    /// asked once per language per judge run. The probe is judge.toml's
+    /// asked once per probe per judge run. The probe is judge.toml's
     /// command, trusted: it runs outside the sandbox, with the judge's
     /// environment (a version manager such as rustup needs it).
     async fn toolchain(&self, language: &Language) -> Result<Option<PathBuf>> {
+        match &language.toolchain {
+            Some(argv) => self.probe_toolchain(&language.id, argv).await.map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The directory `argv` prints (for `language`'s errors), remembered.
+    async fn probe_toolchain(&self, language: &str, argv: &[String]) -> Result<PathBuf> {
+        let memo = argv.join(" ");
         let mut toolchains = self.toolchains.lock().await;
-        if let Some(t) = toolchains.get(&language.id) {
+        if let Some(Some(t)) = toolchains.get(&memo) {
             return Ok(t.clone());
         }
-        let Some(argv) = &language.toolchain else {
-            return Ok(None);
-        };
         let missing = |program: String, why: String| Error::MissingTool {
-            language: language.id.clone(),
+            language: language.to_string(),
             program,
             source: std::io::Error::other(why),
         };
@@ -322,7 +357,7 @@ impl Compiler {
             Environment::Inherit,
         )
         .await
-        .map_err(|e| Error::from_run(e, Some(&language.id)))?;
+        .map_err(|e| Error::from_run(e, Some(language)))?;
         let text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
             .trim()
             .to_string();
@@ -345,8 +380,20 @@ impl Compiler {
                 format!("the toolchain probe printed `{text}`, not a directory"),
             ));
         };
-        toolchains.insert(language.id.clone(), Some(dir.clone()));
-        Ok(Some(dir))
+        toolchains.insert(memo, Some(dir.clone()));
+        Ok(dir)
+    }
+
+    /// The toolchains a `build` script may call: those whose probes work
+    /// (a language not installed here is no reason to fail the build).
+    async fn borrowed(&self, language: &Language) -> Vec<PathBuf> {
+        let mut dirs = Vec::new();
+        for argv in &language.borrowed_toolchains {
+            if let Ok(dir) = self.probe_toolchain(&language.id, argv).await {
+                dirs.push(dir);
+            }
+        }
+        dirs
     }
 
     /// The compiler's version text, asked once per language per judge run.

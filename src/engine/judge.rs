@@ -148,12 +148,17 @@ impl Judge {
         companions: &[Companion],
         remember_failure: bool,
     ) -> Result<Build> {
-        let _slot = self.slot().await;
         let sandbox = &self.inner.sandbox;
-        let build =
-            self.inner
-                .compiler
-                .build(path, language, sandbox, companions, remember_failure);
+        // The compiler takes a slot only to compile (not for a build in the
+        // cache, nor while the same build is under way elsewhere).
+        let build = self.inner.compiler.build(
+            path,
+            language,
+            sandbox,
+            companions,
+            remember_failure,
+            &self.inner.slots,
+        );
         build.await
     }
 }

@@ -140,7 +140,7 @@ impl Judge {
     ) -> Result<Submission> {
         let files = program_files(&problem.id, spec, self.config())?;
         let language = match (&spec.lang, files.build_run) {
-            (_, true) => crate::config::Language::build_run(),
+            (_, true) => crate::config::Language::build_run(self.config()),
             (Some(id), false) => self.config().language_by_id(id, &files.main)?,
             (None, false) => self.config().detect_language(&files.main)?,
         };

@@ -65,14 +65,15 @@ impl Judge {
         }
         let tests = Arc::new(self.materialise(problem, &TestFilter::default()).await?);
         let checker = self.prepare_checker(problem).await?;
+        let mut jobs = Vec::new();
+        for solution in &accepted {
+            let submission = self.package_submission(problem, &solution.program)?;
+            jobs.push((submission, RunOptions::default()));
+        }
+        let reports = self.judge_many(problem, &tests, &checker, jobs).await?;
         let mut slowest = Duration::ZERO;
         let mut who = String::new();
-        for solution in accepted {
-            let submission = self.package_submission(problem, &solution.program)?;
-            let options = RunOptions::default();
-            let report = self
-                .judge_submission(problem, &tests, &checker, &submission, &options, |_| {})
-                .await?;
+        for (solution, report) in accepted.iter().zip(&reports) {
             let time = Duration::from_millis(report.summary.max_time_ms);
             if time >= slowest {
                 slowest = time;
@@ -119,6 +120,64 @@ fn seconds(d: Duration) -> String {
         format!("{s} s")
     } else {
         format!("{:.3} s", s)
+    }
+}
+
+impl Judge {
+    /// Compiles the package's programs and its solutions, all at once (the
+    /// slots bound how many at a time), into the build cache: `verify` does
+    /// it while the time limit is settled, so that the CPUs do not idle
+    /// while one step compiles. The programs the first steps need come
+    /// first: validators, generators, the reference, the checker, then the
+    /// accepted solutions. What does not compile is left for the step that
+    /// needs it to report.
+    pub(crate) async fn prebuild(&self, problem: &Arc<Problem>) {
+        use crate::problem::CheckerSpec;
+        let checker = match &problem.checker {
+            CheckerSpec::Custom(spec) | CheckerSpec::Kattis(spec) => Some(spec),
+            _ => None,
+        };
+        let accepted = |s: &&crate::problem::SolutionSpec| s.expect == [Verdict::AC];
+        let package = problem
+            .validators
+            .iter()
+            .map(|v| &v.program)
+            .chain(&problem.generator)
+            .chain(problem.generators.values())
+            .chain(&problem.reference)
+            .chain(checker)
+            .chain(problem.brute.iter().map(|b| &b.program))
+            .map(|p| (p, false));
+        let solutions = problem
+            .solutions
+            .iter()
+            .filter(accepted)
+            .chain(problem.solutions.iter().filter(|s| !accepted(s)))
+            .map(|s| (&s.program, true));
+        let mut tasks = tokio::task::JoinSet::new();
+        for (spec, is_solution) in package.chain(solutions) {
+            let Ok(program) = self.package_submission(problem, spec) else {
+                continue;
+            };
+            let judge = self.clone();
+            tasks.spawn(async move {
+                // A solution's compile error is remembered (CE is its
+                // verdict), a package program's is not.
+                let _ = judge
+                    .build_with(
+                        &program.path,
+                        &program.language,
+                        &program.companions,
+                        is_solution,
+                    )
+                    .await;
+            });
+            // Started in this order, so that they queue for slots in it.
+            tokio::task::yield_now().await;
+        }
+        while let Some(done) = tasks.join_next().await {
+            done.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        }
     }
 }
 

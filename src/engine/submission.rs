@@ -57,6 +57,10 @@ pub(crate) struct Submission {
 pub(crate) struct RunOptions {
     /// Stop starting tests after the first failure (tests before it still run).
     pub(crate) fail_fast: bool,
+    /// Run the tests one after another, in order (with `fail_fast`, nothing
+    /// after the first failure is run at all): for a judging that shares
+    /// the CPUs with others, as `verify`'s solutions do.
+    pub(crate) in_order: bool,
     /// Keep each test's output in the report (for `run --input`).
     pub(crate) keep_output: bool,
     /// Do not reuse or store results in the result cache (`--no-cache`).
@@ -64,6 +68,43 @@ pub(crate) struct RunOptions {
 }
 
 impl Judge {
+    /// Judges several submissions at once (the slots bound what runs at a
+    /// time, so one waiting on a time limit leaves the other CPUs to the
+    /// rest); the reports in the order of `jobs`. Every judging is finished
+    /// before an error is returned (the first, in that order).
+    pub(crate) async fn judge_many(
+        &self,
+        problem: &Arc<Problem>,
+        tests: &Arc<TestSet>,
+        checker: &Checker,
+        jobs: Vec<(Submission, RunOptions)>,
+    ) -> Result<Vec<SubmissionReport>> {
+        let mut tasks = tokio::task::JoinSet::new();
+        let count = jobs.len();
+        for (index, (submission, options)) in jobs.into_iter().enumerate() {
+            let judge = self.clone();
+            let problem = Arc::clone(problem);
+            let tests = Arc::clone(tests);
+            let checker = checker.clone();
+            tasks.spawn(async move {
+                let report = judge
+                    .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
+                    .await;
+                (index, report)
+            });
+        }
+        let mut reports: Vec<Option<Result<SubmissionReport>>> = (0..count).map(|_| None).collect();
+        while let Some(done) = tasks.join_next().await {
+            let (index, report) =
+                done.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            reports[index] = Some(report);
+        }
+        reports
+            .into_iter()
+            .map(|r| r.expect("every judging reports"))
+            .collect()
+    }
+
     /// Judges `submission` on every test of `tests`. `on_test` is called for
     /// each test in test order as soon as it and all tests before it are done.
     pub(crate) async fn judge_submission(
@@ -118,6 +159,13 @@ impl Judge {
             }
         };
         let first_failure = Arc::new(AtomicUsize::new(usize::MAX));
+        // With `in_order`, how many tests are done: test i waits for i.
+        let (done, _) = tokio::sync::watch::channel(0usize);
+        let done = Arc::new(done);
+        // With `fail_fast`, how many tests hold or held their slot: test i
+        // takes its slot after test i - 1 (tasks start in any order).
+        let (started, _) = tokio::sync::watch::channel(0usize);
+        let started = Arc::new(started);
         let mut tasks = tokio::task::JoinSet::new();
         for index in 0..tests.tests.len() {
             let judge = self.clone();
@@ -126,16 +174,33 @@ impl Judge {
             let checker = checker.clone();
             let first_failure = Arc::clone(&first_failure);
             let options = options.clone();
+            let done = Arc::clone(&done);
+            let started = Arc::clone(&started);
             tasks.spawn(async move {
                 let test = &tests.tests[index];
+                if options.in_order {
+                    let mut turn = done.subscribe();
+                    turn.wait_for(|&n| n >= index)
+                        .await
+                        .expect("the sender outlives the tasks");
+                }
+                let finish = |done: &tokio::sync::watch::Sender<usize>| {
+                    done.send_modify(|n| *n = (*n).max(index + 1));
+                };
                 // With --fail-fast a slot is held until the verdict is
                 // known (a later test is not started before); otherwise the
                 // run is prepared ahead of its slot, which it gives up as
                 // soon as the program is gone, so that the next test's
                 // program starts while this one is checked.
                 let (kept, slot_use) = if options.fail_fast {
+                    let mut turn = started.subscribe();
+                    turn.wait_for(|&n| n >= index)
+                        .await
+                        .expect("the sender outlives the tasks");
                     let slot = judge.slot().await;
+                    started.send_modify(|n| *n = (*n).max(index + 1));
                     if index > first_failure.load(Ordering::SeqCst) {
+                        finish(&done);
                         return (index, Ok(None));
                     }
                     (Some(slot), SlotUse::Held)
@@ -152,12 +217,14 @@ impl Judge {
                     keep_output: options.keep_output,
                 };
                 let result = judge.judge_test(&run, options.no_cache, slot_use).await;
-                drop(kept);
+                // Known as failed before the slot is free for a later test.
                 if let Ok(t) = &result {
                     if !t.verdict.is_accepted() {
                         first_failure.fetch_min(index, Ordering::SeqCst);
                     }
                 }
+                drop(kept);
+                finish(&done);
                 (index, result.map(Some))
             });
         }

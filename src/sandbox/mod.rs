@@ -46,7 +46,7 @@ pub use isolated::KEEPER_COMMAND;
 pub use keeper::keeper_main;
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
-pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program};
+pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
 pub(crate) use sys::signal_name;
 pub use types::Captured;
 pub(crate) use types::{
