@@ -61,6 +61,22 @@ pub(crate) enum Checker {
     External(Box<Executable>),
     /// A compiled output validator (the ICPC package format's protocol).
     Kattis(Box<Executable>),
+    /// An interactor: the submission talks to it (see
+    /// `engine::interactive`), and what it decides is the verdict.
+    Interactive(Box<Interactive>),
+}
+
+/// An interactive problem's judge, ready to use.
+#[derive(Debug, Clone)]
+pub(crate) struct Interactive {
+    /// The compiled interactor.
+    pub(crate) interactor: Executable,
+    /// How it is called.
+    pub(crate) protocol: crate::problem::InteractorProtocol,
+    /// The checker of what a testlib interactor writes to its output file,
+    /// once it accepted (the problem's own checker program, as Polygon
+    /// packages have); `None`: the interactor's word is final.
+    pub(crate) then: Option<Checker>,
 }
 
 /// Why an output could not be checked (as opposed to being judged wrong).
@@ -110,12 +126,21 @@ impl Checker {
             Checker::Builtin(spec) => spec.describe(),
             Checker::External(program) => format!("external {}", program.key.as_str()),
             Checker::Kattis(program) => format!("icpc {}", program.key.as_str()),
+            Checker::Interactive(i) => format!(
+                "interactive {} {} then {}",
+                i.protocol.as_str(),
+                i.interactor.key.as_str(),
+                i.then.as_ref().map_or("-".into(), Checker::id)
+            ),
         }
     }
 
     /// Whether [`Checker::check`] needs a working directory.
     pub(crate) fn needs_work_dir(&self) -> bool {
-        matches!(self, Checker::External(_) | Checker::Kattis(_))
+        matches!(
+            self,
+            Checker::External(_) | Checker::Kattis(_) | Checker::Interactive(_)
+        )
     }
 
     /// Checks one output. A custom checker runs in `sandbox` as a package
@@ -142,6 +167,12 @@ impl Checker {
                 .await
                 .expect("checker thread panicked")
             }
+            // What a testlib interactor wrote (the judging of the
+            // interaction itself is `engine::interactive`'s).
+            Checker::Interactive(i) => match &i.then {
+                Some(then) => Box::pin(then.check(sandbox, limits, subject)).await,
+                None => Ok(CheckResult::accepted()),
+            },
             Checker::External(program) | Checker::Kattis(program) => {
                 let protocol = match self {
                     Checker::Kattis(_) => Protocol::Icpc,

@@ -89,6 +89,7 @@ pub(super) async fn check(
         cwd: run.scratch.to_path_buf(),
         stdin,
         stdout_spill: None,
+        stdout_to: None,
         environment: Environment::Minimal(Vec::new()),
         limits,
         program_dir: None,
@@ -98,6 +99,27 @@ pub(super) async fn check(
         None => testlib_result(&outcome),
         Some(feedback) => icpc_result(&outcome, &feedback),
     })
+}
+
+/// What an interactor's run decided: by `protocol`, as a checker's exit
+/// (testlib's codes, or 42/43 and `feedback`'s `judgemessage.txt`); a
+/// failed interactor (a crash, another code, a limit) is IE.
+pub(crate) fn interactor_result(
+    protocol: crate::problem::InteractorProtocol,
+    outcome: &RunOutcome,
+    feedback: &Path,
+) -> CheckResult {
+    let mut result = match protocol {
+        crate::problem::InteractorProtocol::Testlib => testlib_result(outcome),
+        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback),
+    };
+    if result.verdict == Verdict::IE {
+        result.message = result
+            .message
+            .replacen("checker failed", "interactor failed", 1)
+            .replacen("output validator failed", "interactor failed", 1);
+    }
+    result
 }
 
 fn testlib_result(outcome: &RunOutcome) -> CheckResult {

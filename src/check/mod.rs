@@ -11,4 +11,5 @@ mod kattis;
 
 pub use builtin::compare;
 pub(crate) use checker::CheckResult;
-pub(crate) use checker::{CheckError, Checker, Subject};
+pub(crate) use checker::{CheckError, Checker, Interactive, Subject};
+pub(crate) use external::interactor_result;

@@ -184,6 +184,7 @@ impl Compiler {
             cwd: scratch.path().to_path_buf(),
             stdin: Stdin::Null,
             stdout_spill: None,
+            stdout_to: None,
             environment: Environment::Minimal(env),
             limits: sandbox::Limits {
                 cpu_time: self.limits.compile_time,
@@ -456,6 +457,7 @@ async fn probe(
         cwd: std::env::temp_dir(),
         stdin: Stdin::Null,
         stdout_spill: None,
+        stdout_to: None,
         environment,
         limits: sandbox::Limits {
             cpu_time: Duration::from_secs(20),

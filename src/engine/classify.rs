@@ -152,6 +152,7 @@ mod tests {
         stderr: &str,
     ) -> RunOutcome {
         RunOutcome {
+            ended_ns: 0,
             exit,
             limit_hit,
             cpu_time: Duration::from_millis(cpu_ms),

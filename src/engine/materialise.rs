@@ -48,7 +48,11 @@ impl Judge {
                 Planned::Fixed { .. } => None,
             })
             .collect();
+        // An interactive problem's test needs no answer (its interactor
+        // decides; it gets the input in the answer's place).
+        let interactive = problem.interactor.is_some();
         let without_answer = planned.iter().find(|t| match &t.source {
+            _ if interactive => false,
             Planned::Fixed { answer, .. } => answer.is_none(),
             Planned::Generated { .. } => true,
         });
@@ -130,6 +134,7 @@ impl Judge {
         let input = crate::config::absolute(input);
         let input_key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
         let answer = match &problem.reference {
+            _ if problem.interactor.is_some() => Some(input.clone()),
             Some(spec) => {
                 let reference = AnswerProgram::Reference(
                     self.build_package_program(problem, spec, Role::Reference)
@@ -207,6 +212,7 @@ impl Judge {
             .collect();
         let from = match &answer {
             Some(answer) => AnswerFrom::File(answer),
+            None if problem.interactor.is_some() => AnswerFrom::File(&input),
             None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
         };
         let answer = self

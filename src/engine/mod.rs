@@ -6,6 +6,7 @@
 //! Everything here runs on the tokio runtime made by [`runtime`].
 
 mod classify;
+mod interactive;
 mod judge;
 mod materialise;
 mod programs;

@@ -177,6 +177,28 @@ impl Judge {
 
     /// The checker of a problem, compiled if it is a program.
     pub(crate) async fn prepare_checker(&self, problem: &Problem) -> Result<Checker> {
+        let checker = self.prepare_output_checker(problem).await?;
+        let Some(spec) = &problem.interactor else {
+            return Ok(checker);
+        };
+        let interactor = self
+            .build_package_program(problem, &spec.program, Role::Interactor)
+            .await?;
+        // A testlib interactor's output file goes to the problem's own
+        // checker program, when it has one; otherwise the interactor decides.
+        let then = match (&checker, spec.protocol) {
+            (Checker::External(_), crate::problem::InteractorProtocol::Testlib) => Some(checker),
+            _ => None,
+        };
+        Ok(Checker::Interactive(Box::new(crate::check::Interactive {
+            interactor,
+            protocol: spec.protocol,
+            then,
+        })))
+    }
+
+    /// The checker of outputs, compiled if it is a program.
+    async fn prepare_output_checker(&self, problem: &Problem) -> Result<Checker> {
         Ok(match &problem.checker {
             CheckerSpec::Custom(spec) => Checker::External(Box::new(
                 self.build_package_program(problem, spec, Role::Checker)
@@ -203,6 +225,7 @@ impl Judge {
             cwd: cwd.to_path_buf(),
             stdin,
             stdout_spill: Some(cwd.join("stdout")),
+            stdout_to: None,
             environment: Environment::Minimal(Vec::new()),
             limits: self.package_limits(),
             program_dir: None,
@@ -228,6 +251,7 @@ impl Judge {
             cwd: work.to_path_buf(),
             stdin: Stdin::File(input.to_path_buf()),
             stdout_spill: Some(work.join("stdout")),
+            stdout_to: None,
             environment: Environment::Minimal(exe.env().to_vec()),
             limits: sandbox::Limits {
                 memory: Some(memory),

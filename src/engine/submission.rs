@@ -26,12 +26,12 @@ use crate::testset::{TestCase, TestSet};
 use crate::verdict::Verdict;
 
 /// Stderr kept per test run.
-const STDERR_KEPT: u64 = 64 << 10;
+pub(super) const STDERR_KEPT: u64 = 64 << 10;
 /// Output shown with `run --input`.
 const SHOWN_OUTPUT_MAX: usize = 1 << 20;
 
 /// How a test's run gets its slot.
-enum SlotUse<'a> {
+pub(super) enum SlotUse<'a> {
     /// The caller holds one for the whole test.
     Held,
     /// The run is prepared holding this permit of `preparing`, then takes a
@@ -339,6 +339,9 @@ impl Judge {
     /// Runs the program on the test, classifies the outcome, and checks the
     /// output when the run went well.
     async fn run_test(&self, run: &TestRun<'_>, slot: SlotUse<'_>) -> Result<TestReport> {
+        if let Checker::Interactive(interactive) = run.checker {
+            return self.run_interactive(run, interactive, slot).await;
+        }
         let (exe, test, limits) = (run.exe, run.test, run.limits);
         // A scratch directory: the working directory of unsandboxed runs (a
         // sandboxed run works in the keeper's private /tmp), and where a large
@@ -361,6 +364,7 @@ impl Judge {
                 .map_or_else(std::env::temp_dir, |d| d.path().to_path_buf()),
             stdin: Stdin::File(test.input.clone()),
             stdout_spill: Some(spill),
+            stdout_to: None,
             environment: Environment::Minimal(exe.env().to_vec()),
             program_dir: Some(exe.dir().to_path_buf()),
             limits: sandbox::Limits {
@@ -387,6 +391,7 @@ impl Judge {
             output: None,
             cached: false,
             score: None,
+            interaction: None,
         };
         let outcome = match slot {
             SlotUse::Held => self.sandbox().run(&request, Profile::Submission).await,
@@ -482,11 +487,11 @@ impl Judge {
 }
 
 /// One program on one test, and how.
-struct TestRun<'a> {
-    exe: &'a Executable,
-    test: &'a TestCase,
-    checker: &'a Checker,
-    limits: ProblemLimits,
-    wall: Duration,
-    keep_output: bool,
+pub(super) struct TestRun<'a> {
+    pub(super) exe: &'a Executable,
+    pub(super) test: &'a TestCase,
+    pub(super) checker: &'a Checker,
+    pub(super) limits: ProblemLimits,
+    pub(super) wall: Duration,
+    pub(super) keep_output: bool,
 }

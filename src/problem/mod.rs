@@ -13,6 +13,7 @@ pub(crate) use format::Format;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
-    BruteSpec, DefaultFlags, GroupSource, Problem, ProblemLimits, Role, SolutionSpec, StressSpec,
-    TestGroup, TestSource, TestSpec, TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    BruteSpec, DefaultFlags, GroupSource, InteractorProtocol, InteractorSpec, Problem,
+    ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
+    ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };

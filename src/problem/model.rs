@@ -31,8 +31,12 @@ pub(crate) struct Problem {
     pub(crate) limits: ProblemLimits,
     /// Whether `limits.time` is final or to be inferred from the accepted solutions.
     pub(crate) time_rule: TimeRule,
-    /// How outputs are compared.
+    /// How outputs are compared (for an interactive problem, what the
+    /// interactor wrote, once it accepted: see [`Interactor`]).
     pub(crate) checker: CheckerSpec,
+    /// The interactor of an interactive problem: the submission talks to
+    /// it instead of reading a file.
+    pub(crate) interactor: Option<InteractorSpec>,
     /// The reference solution.
     pub(crate) reference: Option<ProgramSpec>,
     /// The test generator.
@@ -58,6 +62,39 @@ impl Problem {
     /// The validator `judge stress` and the brute force's bounds use.
     pub(crate) fn validator(&self) -> Option<&ValidatorSpec> {
         self.validators.first()
+    }
+}
+
+/// The interactor of an interactive problem.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct InteractorSpec {
+    /// The program.
+    pub(crate) program: ProgramSpec,
+    /// How it is called and what its exit means.
+    pub(crate) protocol: InteractorProtocol,
+}
+
+/// How an interactor is called (its stdin is the submission's stdout, its
+/// stdout the submission's stdin) and what its exit means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InteractorProtocol {
+    /// testlib's: `interactor INPUT OUTPUT [ANSWER]`; exit 0 accepted, 1
+    /// wrong answer, 2 presentation error, 7 points, else failed. OUTPUT is
+    /// a file it writes, which the problem's checker (when it has its own)
+    /// then checks.
+    Testlib,
+    /// The ICPC package format's: `validator INPUT ANSWER FEEDBACK_DIR/`;
+    /// exit 42 accepted, 43 wrong answer, else failed.
+    Icpc,
+}
+
+impl InteractorProtocol {
+    /// The name in problem.toml and reports.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            InteractorProtocol::Testlib => "testlib",
+            InteractorProtocol::Icpc => "icpc",
+        }
     }
 }
 
@@ -204,6 +241,8 @@ pub(crate) enum Role {
     Checker,
     /// A slow solution the reference is checked against.
     Brute,
+    /// Talks to submissions and judges them.
+    Interactor,
 }
 
 impl Role {
@@ -215,6 +254,7 @@ impl Role {
             Role::Validator => "validator",
             Role::Checker => "checker",
             Role::Brute => "brute force",
+            Role::Interactor => "interactor",
         }
     }
 }

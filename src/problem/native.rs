@@ -13,8 +13,9 @@ use serde::Deserialize;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    BruteSpec, CheckerSpec, Format, GroupSource, Problem, ProblemLimits, ProgramSpec, SolutionSpec,
-    StressSpec, TestGroup, TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    BruteSpec, CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, Problem,
+    ProblemLimits, ProgramSpec, SolutionSpec, StressSpec, TestGroup, TimeRule, ValidatorSpec,
+    MAX_TESTS, SEED, SIZE,
 };
 use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
@@ -33,6 +34,7 @@ struct ProblemDeserialize {
     output_limit: Option<Bytes>,
     testdata: Option<PathBuf>,
     checker: Option<CheckerDeserialize>,
+    interactor: Option<InteractorDeserialize>,
     reference: Option<ProgramDeserialize>,
     generator: Option<ProgramDeserialize>,
     validator: Option<ValidatorDeserialize>,
@@ -42,6 +44,14 @@ struct ProblemDeserialize {
     tests: Vec<GroupDeserialize>,
     #[serde(default)]
     solutions: Vec<SolutionDeserialize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InteractorDeserialize {
+    source: PathBuf,
+    lang: Option<String>,
+    protocol: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -202,6 +212,22 @@ fn validate(
         }
         ProgramSpec { path, lang }
     };
+    let interactor = raw.interactor.map(|i| {
+        let protocol = match i.protocol.as_deref() {
+            None | Some("testlib") => InteractorProtocol::Testlib,
+            Some("icpc") => InteractorProtocol::Icpc,
+            Some(other) => {
+                problems.push(format!(
+                    "interactor.protocol: unknown protocol `{other}` (known: testlib, icpc)"
+                ));
+                InteractorProtocol::Testlib
+            }
+        };
+        InteractorSpec {
+            program: program("interactor", &i.source, i.lang, &mut problems),
+            protocol,
+        }
+    });
     let checker = match raw.checker {
         None => CheckerSpec::Tokens {
             case_sensitive: true,
@@ -459,6 +485,7 @@ fn validate(
         dir,
         format: Format::Native,
         checker,
+        interactor,
         reference,
         generator,
         generators: Default::default(),

@@ -12,8 +12,8 @@ use roxmltree::{Document, Node};
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, Format, GroupSource, Problem, ProblemLimits, ProgramSpec, SolutionSpec, TestGroup,
-    TestSource, TestSpec, TimeRule, ValidatorSpec, MAX_TESTS,
+    CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, Problem, ProblemLimits,
+    ProgramSpec, SolutionSpec, TestGroup, TestSource, TestSpec, TimeRule, ValidatorSpec, MAX_TESTS,
 };
 use crate::verdict::Verdict;
 
@@ -124,9 +124,13 @@ impl Reader<'_> {
         }
         let limits = self.limits(testset, problems);
         let assets = child(root, "assets");
-        if assets.and_then(|a| child(a, "interactor")).is_some() {
-            problems.push("<interactor>: interactive problems are not supported yet".into());
-        }
+        let interactor = assets
+            .and_then(|a| child(a, "interactor"))
+            .and_then(|node| self.source(node, "interactor", problems))
+            .map(|program| InteractorSpec {
+                program,
+                protocol: InteractorProtocol::Testlib,
+            });
         let generators = self.generators(root);
         let groups = self.tests(testset, &generators, problems, notes);
         let checker = match assets.and_then(|a| child(a, "checker")) {
@@ -159,6 +163,7 @@ impl Reader<'_> {
             return None;
         }
         Some(Problem {
+            interactor,
             id,
             title,
             source: root.attribute("url").map(str::to_string),

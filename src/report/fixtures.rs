@@ -25,6 +25,7 @@ pub(super) fn test_report(
         output: None,
         cached: false,
         score: None,
+        interaction: None,
     }
 }
 

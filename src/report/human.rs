@@ -90,6 +90,17 @@ impl Human {
                     line.push_str(&format!("      {styled}\n"));
                 }
             }
+            if let Some(lines) = &t.interaction {
+                line.push_str("      the interaction's last lines:\n");
+                for l in lines {
+                    let (arrow, color) = match l.side.as_str() {
+                        "submission" => ("submission >", AnsiColor::Cyan),
+                        _ => ("interactor <", AnsiColor::Yellow),
+                    };
+                    let arrow = self.paint(Style::new().fg_color(Some(color.into())), arrow);
+                    line.push_str(&format!("      {arrow} {}\n", printable_line(&l.line)));
+                }
+            }
         }
         line
     }

@@ -85,6 +85,19 @@ pub(crate) struct TestReport {
     /// `quitp`, an output validator's `score.txt`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) score: Option<f64>,
+    /// On a failed test of an interactive problem, the last lines each side
+    /// sent, oldest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) interaction: Option<Vec<InteractionLine>>,
+}
+
+/// A line of an interaction.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub(crate) struct InteractionLine {
+    /// Who sent it: `submission` or `interactor`.
+    pub(crate) side: String,
+    /// The line, without its newline (cut when very long).
+    pub(crate) line: String,
 }
 
 /// Totals of a submission.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::drain::Drains;
-use super::plain::{open_stdin, output_pipe};
+use super::plain::{open_stdin, output_pipe, stdout_end};
 use super::pool::Shared;
 use super::program::{env_entry, minimal_env};
 use super::types::{exit_of, COMPILE_PROCESSES};
@@ -236,6 +236,7 @@ impl Shared {
         };
         let stdin = open_stdin(&request.stdin, &program).map_err(KeeperFailure::Final)?;
         let (out_read, out_write) = output_pipe().map_err(final_err)?;
+        let out_write = stdout_end(request, out_write, &program).map_err(KeeperFailure::Final)?;
         let (err_read, err_write) = output_pipe().map_err(final_err)?;
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
@@ -313,6 +314,7 @@ impl Shared {
             stderr_truncated: drained.stderr_truncated,
             memory_exceeded,
             process_limit_hit,
+            ended_ns: result.ended_ns,
         })
     }
 }

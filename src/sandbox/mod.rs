@@ -38,6 +38,7 @@ mod sys;
 #[cfg(test)]
 mod testing;
 mod types;
+mod wire;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
 pub(crate) use error::{CgroupError, SetupError, StartError, Unavailable};
@@ -53,3 +54,4 @@ pub(crate) use types::{
     address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,
     RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
 };
+pub(crate) use wire::{relay, wire, Handoff, Relay, Side};

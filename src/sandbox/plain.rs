@@ -163,6 +163,7 @@ async fn run_plain_once<T>(
     };
     let stdin = open_stdin(&request.stdin, &program)?;
     let (out_read, out_write) = output_pipe().map_err(watch_err)?;
+    let out_write = stdout_end(request, out_write, &program)?;
     let (err_read, err_write) = output_pipe().map_err(watch_err)?;
     // The gate a run started ahead of its turn waits on: the child gets the
     // read end, the judge keeps the write end.
@@ -283,6 +284,7 @@ async fn run_plain_once<T>(
         }
     }
     let wall_time = start.elapsed();
+    let ended_ns = sys::monotonic_ns();
     // The leader has exited but is not reaped: its group id is still ours, so
     // killing the group cannot hit an unrelated process. Then reap.
     sys::kill_group(pid);
@@ -324,6 +326,7 @@ async fn run_plain_once<T>(
         stderr_truncated: drained.stderr_truncated,
         memory_exceeded: false,
         process_limit_hit: false,
+        ended_ns,
     }))
 }
 
@@ -411,10 +414,34 @@ pub(crate) fn output_pipe() -> io::Result<(tokio::net::unix::pipe::Receiver, std
     ))
 }
 
+/// The program's stdout: the pipe of `request.stdout_to` when it has one
+/// (then `captured`, the capture pipe's write end, is closed: nothing is
+/// captured), else `captured`.
+pub(crate) fn stdout_end(
+    request: &RunRequest,
+    captured: std::os::fd::OwnedFd,
+    program: &str,
+) -> Result<std::os::fd::OwnedFd, RunError> {
+    let Some(end) = &request.stdout_to else {
+        return Ok(captured);
+    };
+    drop(captured);
+    end.take().ok_or_else(|| RunError::Spawn {
+        program: format!("{program} (stdout)"),
+        source: io::Error::other("its stdout pipe was already given to a run"),
+    })
+}
+
 pub(crate) fn open_stdin(stdin: &Stdin, program: &str) -> Result<File, RunError> {
     let path = match stdin {
         Stdin::Null => Path::new("/dev/null"),
         Stdin::File(path) => path.as_path(),
+        Stdin::Pipe(end) => {
+            return end.take().map(File::from).ok_or_else(|| RunError::Spawn {
+                program: format!("{program} (stdin)"),
+                source: io::Error::other("its stdin pipe was already given to a run"),
+            })
+        }
     };
     File::open(path).map_err(|source| RunError::Spawn {
         program: format!("{program} (stdin {})", path.display()),

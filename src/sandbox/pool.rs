@@ -416,6 +416,7 @@ mod tests {
             cwd: dir.to_path_buf(),
             stdin: Stdin::Null,
             stdout_spill: None,
+            stdout_to: None,
             environment: Environment::Minimal(Vec::new()),
             program_dir: None,
             limits: Limits {

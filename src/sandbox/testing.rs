@@ -11,6 +11,7 @@ pub(super) fn request(script: &str, limits: Limits) -> RunRequest {
         cwd: std::env::temp_dir(),
         stdin: Stdin::Null,
         stdout_spill: None,
+        stdout_to: None,
         environment: Environment::Minimal(Vec::new()),
         limits,
         program_dir: None,

@@ -54,6 +54,8 @@ pub(crate) enum Stdin {
     Null,
     /// A file.
     File(PathBuf),
+    /// A pipe's read end (an interaction), taken by the run.
+    Pipe(super::Handoff),
 }
 
 /// Which environment the process sees.
@@ -98,6 +100,9 @@ pub(crate) struct RunRequest {
     pub(crate) stdin: Stdin,
     /// Where stdout is spilled once it outgrows memory (kept in memory if `None`).
     pub(crate) stdout_spill: Option<PathBuf>,
+    /// A pipe's write end that is the program's stdout instead (an
+    /// interaction): nothing is captured then.
+    pub(crate) stdout_to: Option<super::Handoff>,
     /// The environment.
     pub(crate) environment: Environment,
     /// Limits.
@@ -204,12 +209,21 @@ pub(crate) struct RunOutcome {
     /// Evidence that it tried to create more processes than a run may have
     /// (the pids cgroup refused a fork).
     pub(crate) process_limit_hit: bool,
+    /// When it ended, on the system's monotonic clock (ns): which of two
+    /// programs run at once ended first.
+    pub(crate) ended_ns: u64,
 }
 
 impl RunOutcome {
     /// Whether the process exited normally with code 0 and no limit was hit.
     pub(crate) fn success(&self) -> bool {
         self.exit == Exit::Code(0) && self.limit_hit.is_none()
+    }
+
+    /// Whether SIGPIPE ended it: it wrote to a pipe nobody reads any more
+    /// (an interactor that had decided and gone).
+    pub(crate) fn broken_pipe(&self) -> bool {
+        self.exit == Exit::Signal(sys::signals::SIGPIPE)
     }
 
     /// "exit code 3" / "killed by SIGSEGV".

@@ -181,7 +181,7 @@ fn assert_agree(judge: &BTreeMap<String, String>, peer: &BTreeMap<String, String
 #[test]
 fn icpc_packages_hold_and_problemtools_agrees_on_every_verdict() {
     let ws = Workspace::new();
-    for name in ["sumab", "divide"] {
+    for name in ["sumab", "divide", "guess"] {
         let fixture = repo().join("tests/fixtures/kattis").join(name);
         let before = listing(&fixture);
         let report = verify_json(&ws, &fixture);

@@ -22,6 +22,7 @@ mod batch;
 mod exit_codes;
 mod formats;
 mod hostile;
+mod interactive;
 mod processes;
 mod reports;
 mod sandbox;

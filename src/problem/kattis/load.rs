@@ -12,7 +12,8 @@ use super::{data, submissions, Version};
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, DefaultFlags, Format, Problem, ProblemLimits, ProgramSpec, TimeRule, ValidatorSpec,
+    CheckerSpec, DefaultFlags, Format, InteractorProtocol, InteractorSpec, Problem, ProblemLimits,
+    ProgramSpec, TimeRule, ValidatorSpec,
 };
 
 /// The metadata file of an ICPC package.
@@ -138,12 +139,6 @@ fn read(
             )),
         }
     }
-    if interactive {
-        problems.push(
-            "interactive problems are not supported yet (type interactive, or validation custom interactive)"
-                .into(),
-        );
-    }
     let custom = match (version, validation.first().copied()) {
         (Version::Legacy, Some("custom")) => true,
         (Version::Legacy, Some("default") | None) => false,
@@ -162,8 +157,18 @@ fn read(
             Vec::new()
         }
     };
+    // An interactive problem's output validator is its interactor.
+    let custom = custom || interactive;
+    let mut interactor = None;
     let checker = if custom {
         match output_validator(dir) {
+            Some(program) if interactive => {
+                interactor = Some(InteractorSpec {
+                    program,
+                    protocol: InteractorProtocol::Icpc,
+                });
+                CheckerSpec::KattisDefault
+            }
             Some(program) => CheckerSpec::Kattis(program),
             None => {
                 problems.push(
@@ -216,6 +221,7 @@ fn read(
         .find(|s| s.expect == [crate::verdict::Verdict::AC])
         .map(|s| s.program.clone());
     Some(Problem {
+        interactor,
         id,
         title,
         source,

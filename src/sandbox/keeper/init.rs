@@ -30,6 +30,9 @@ pub(super) struct Ended {
     pub(super) cpu_time: std::time::Duration,
     pub(super) max_rss_kib: u64,
     pub(super) wall_time: std::time::Duration,
+    /// When it ended, on the system's monotonic clock (ns).
+    #[serde(default)]
+    pub(super) ended_ns: u64,
 }
 
 /// Runs init until the supervisor goes away; the exit code.
@@ -152,6 +155,7 @@ fn run(
         }
     }
     let wall_time = start.elapsed();
+    let ended_ns = sys::monotonic_ns();
     let reaped = loop {
         if let Some(r) = sys::try_reap(child)? {
             break r;
@@ -171,6 +175,7 @@ fn run(
         cpu_time: reaped.cpu_time,
         max_rss_kib: reaped.max_rss_kib,
         wall_time,
+        ended_ns,
     };
     send(supervisor, &Report::Ended(ended)).map(|()| true)
 }

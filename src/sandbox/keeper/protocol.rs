@@ -123,6 +123,9 @@ pub(crate) struct JobResult {
     pub(crate) cpu_time: Duration,
     /// Wall time from its start to its exit.
     pub(crate) wall_time: Duration,
+    /// When it ended, on the system's monotonic clock (ns; 0: unknown).
+    #[serde(default)]
+    pub(crate) ended_ns: u64,
     /// Peak RSS (wait4), KiB.
     pub(crate) max_rss_kib: u64,
     /// The limit the keeper enforced, if it stopped the job.

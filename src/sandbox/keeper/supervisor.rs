@@ -281,6 +281,7 @@ fn run_job(
         signal: ended.signal,
         cpu_time: ended.cpu_time,
         wall_time: ended.wall_time,
+        ended_ns: ended.ended_ns,
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,

@@ -115,6 +115,17 @@ pub(crate) fn signal_name(signal: i32) -> String {
 }
 
 /// Signal numbers the runner's classification needs to recognise.
+/// The system's monotonic clock, in ns: comparable between processes.
+pub(crate) fn monotonic_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec to write to.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+    (t.tv_sec as u64).saturating_mul(1_000_000_000) + t.tv_nsec as u64
+}
+
 pub(crate) mod signals {
     /// CPU-time rlimit exceeded.
     pub(crate) const SIGXCPU: i32 = libc::SIGXCPU;
@@ -122,6 +133,8 @@ pub(crate) mod signals {
     pub(crate) const SIGXFSZ: i32 = libc::SIGXFSZ;
     /// Killed.
     pub(crate) const SIGKILL: i32 = libc::SIGKILL;
+    /// A write to a pipe nobody reads.
+    pub(crate) const SIGPIPE: i32 = libc::SIGPIPE;
 }
 
 /// fork(2). Only for the single-threaded keeper.

@@ -1,0 +1,432 @@
+//! A test of an interactive problem: the submission and the interactor run
+//! at once, each in its own sandbox under its own limits, the submission's
+//! stdout piped into the interactor's stdin and back, end to end (the kernel
+//! connects them; the judge only waits). The verdict follows the rules of
+//! [`decide`]. When the test fails, it is played once more with the judge
+//! relaying (see [`crate::sandbox::relay`]) to show the last lines each side
+//! sent; the verdict stays the first play's.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use super::classify::classify;
+use super::submission::{SlotUse, TestRun};
+use super::Judge;
+use crate::check::{interactor_result, CheckError, CheckResult, Interactive, Subject};
+use crate::error::{Error, Result};
+use crate::problem::{InteractorProtocol, ProblemLimits};
+use crate::report::{InteractionLine, TestReport};
+use crate::sandbox::{
+    self, Captured, Environment, Exit, Handoff, Profile, RunOutcome, RunRequest, Side, Stdin,
+};
+use crate::verdict::Verdict;
+
+/// How long the interactor may go on after the submission's wall-clock
+/// limit: it is not the one waited for.
+const INTERACTOR_GRACE: Duration = Duration::from_secs(1);
+
+/// What one play of a test gave.
+struct Play {
+    submission: RunOutcome,
+    interactor: RunOutcome,
+    /// The interactor's output file (testlib) and feedback directory (ICPC).
+    output: PathBuf,
+    feedback: PathBuf,
+    /// With a relay: the last lines each side sent.
+    lines: Option<Vec<(Side, String)>>,
+}
+
+impl Judge {
+    /// Judges `run` (an interactive problem's test) with `interactive`.
+    pub(super) async fn run_interactive(
+        &self,
+        run: &TestRun<'_>,
+        interactive: &Interactive,
+        slot: SlotUse<'_>,
+    ) -> Result<TestReport> {
+        let scratch = self.inner.scratch.take()?;
+        // The submission's slot (the interactor, package code that mostly
+        // waits, runs beside it without one).
+        let _slot = match slot {
+            SlotUse::Held => None,
+            SlotUse::AfterPreparing(preparing) => {
+                let slot = self.slot().await;
+                drop(preparing);
+                Some(slot)
+            }
+        };
+        let play = self.play(run, interactive, scratch.path(), false).await?;
+        let mut report = TestReport {
+            name: run.test.name.clone(),
+            group: run.test.group.clone(),
+            verdict: Verdict::AC,
+            time_ms: play.submission.cpu_time.as_millis() as u64,
+            wall_ms: play.submission.wall_time.as_millis() as u64,
+            memory_kib: play.submission.peak_memory_kib,
+            message: String::new(),
+            diff: None,
+            exit_code: None,
+            signal: None,
+            output: None,
+            cached: false,
+            score: None,
+            interaction: None,
+        };
+        match play.submission.exit {
+            Exit::Code(c) => report.exit_code = Some(c),
+            Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
+        }
+        let said = interactor_result(interactive.protocol, &play.interactor, &play.feedback);
+        let decided = decide(
+            &play,
+            said,
+            &run.limits,
+            run.wall,
+            run.exe.address_space_limit(),
+        );
+        report.verdict = decided.verdict;
+        report.message = decided.message;
+        report.score = decided.score;
+        if report.verdict == Verdict::AC {
+            if let Some(then) = &interactive.then {
+                let checked = self.check_output(run, then, &play, scratch.path()).await?;
+                report.verdict = checked.verdict;
+                report.message = checked.message;
+                report.diff = checked.diff;
+                report.score = checked.score.or(report.score);
+            }
+        }
+        if report.verdict != Verdict::AC {
+            // Played again through the judge, to see how it ended.
+            let again = self.play(run, interactive, scratch.path(), true).await?;
+            report.interaction = again.lines.map(|lines| {
+                lines
+                    .into_iter()
+                    .map(|(side, line)| InteractionLine {
+                        side: match side {
+                            Side::Submission => "submission",
+                            Side::Interactor => "interactor",
+                        }
+                        .into(),
+                        line,
+                    })
+                    .collect()
+            });
+        }
+        Ok(report)
+    }
+
+    /// Runs the submission and the interactor together once, connected end
+    /// to end or (`relayed`) through the judge.
+    async fn play(
+        &self,
+        run: &TestRun<'_>,
+        interactive: &Interactive,
+        work: &Path,
+        relayed: bool,
+    ) -> Result<Play> {
+        let io = |path: &Path, e| Error::io(path, e);
+        // The submission works in a directory of its own (its cwd where it
+        // is not sandboxed): the interactor's files are not in it.
+        let (mine, theirs) = (work.join("submission"), work.join("interactor"));
+        for dir in [&mine, &theirs] {
+            let _ = std::fs::remove_dir_all(dir);
+            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        }
+        let feedback = theirs.join("feedback");
+        std::fs::create_dir(&feedback).map_err(|e| io(&feedback, e))?;
+        let output = theirs.join("output");
+        let (relay, ends) = if relayed {
+            let (relay, ends) = sandbox::relay().map_err(|e| io(work, e))?;
+            (Some(relay), ends)
+        } else {
+            let (to_interactor, from_submission) = sandbox::wire().map_err(|e| io(work, e))?;
+            let (to_submission, from_interactor) = sandbox::wire().map_err(|e| io(work, e))?;
+            (
+                None,
+                (
+                    to_submission,
+                    from_submission,
+                    to_interactor,
+                    from_interactor,
+                ),
+            )
+        };
+        let (sub_in, sub_out, int_in, int_out): (Handoff, Handoff, Handoff, Handoff) = ends;
+        let (exe, test, limits) = (run.exe, run.test, run.limits);
+        let submission = RunRequest {
+            argv: exe.argv(Some(limits.memory)),
+            cwd: mine.clone(),
+            stdin: Stdin::Pipe(sub_in),
+            stdout_spill: None,
+            stdout_to: Some(sub_out),
+            environment: Environment::Minimal(exe.env().to_vec()),
+            program_dir: Some(exe.dir().to_path_buf()),
+            limits: sandbox::Limits {
+                cpu_time: limits.time,
+                wall_time: run.wall,
+                memory: Some(limits.memory),
+                address_space: exe.address_space_limit(),
+                stdout: limits.output,
+                stderr: super::submission::STDERR_KEPT,
+                file_size: limits.output,
+            },
+        };
+        let interactor = &interactive.interactor;
+        let answer = test.answer.clone().unwrap_or_else(|| test.input.clone());
+        let mut argv = interactor.argv(None);
+        match interactive.protocol {
+            InteractorProtocol::Testlib => {
+                argv.extend([test.input.clone(), output.clone(), answer].map(Into::into));
+            }
+            InteractorProtocol::Icpc => {
+                let mut dir = feedback.clone().into_os_string();
+                dir.push("/");
+                argv.extend([test.input.clone().into(), answer.into(), dir]);
+            }
+        }
+        argv.extend(test.checker_args.iter().map(Into::into));
+        let mut interactor_limits = self.package_limits();
+        interactor_limits.wall_time = run.wall + INTERACTOR_GRACE;
+        interactor_limits.cpu_time = interactor_limits.cpu_time.min(interactor_limits.wall_time);
+        let interactor_request = RunRequest {
+            argv,
+            cwd: theirs.clone(),
+            stdin: Stdin::Pipe(int_in),
+            stdout_spill: None,
+            stdout_to: Some(int_out),
+            environment: Environment::Minimal(Vec::new()),
+            program_dir: None,
+            limits: interactor_limits,
+        };
+        let sandbox = self.sandbox();
+        let timed = |request: RunRequest, profile: Profile| async move {
+            let outcome = sandbox.run(&request, profile).await;
+            // The pipe ends it did not take (it could not start) are closed
+            // now, so the other side sees the end of its stream.
+            drop(request);
+            outcome
+        };
+        let (sub, int) = tokio::join!(
+            timed(submission, Profile::Submission),
+            timed(interactor_request, Profile::Package)
+        );
+        let lines = relay.map(sandbox::Relay::finish);
+        let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language.id)))?;
+        let interactor = int.map_err(|e| Error::from_run(e, None))?;
+        Ok(Play {
+            submission,
+            interactor,
+            output,
+            feedback,
+            lines,
+        })
+    }
+
+    /// The problem's checker on what a testlib interactor wrote.
+    async fn check_output(
+        &self,
+        run: &TestRun<'_>,
+        checker: &crate::check::Checker,
+        play: &Play,
+        work: &Path,
+    ) -> Result<CheckResult> {
+        let len = std::fs::metadata(&play.output).map_or(0, |m| m.len());
+        let answer = run
+            .test
+            .answer
+            .clone()
+            .unwrap_or_else(|| run.test.input.clone());
+        let dir = work.join("check");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let subject = Subject {
+            input: &run.test.input,
+            output: Captured::File {
+                path: play.output.clone(),
+                len,
+            },
+            answer: &answer,
+            work: Some(&dir),
+            args: &run.test.checker_args,
+        };
+        match checker
+            .check(self.sandbox(), self.checker_limits(), subject)
+            .await
+        {
+            Ok(result) => Ok(result),
+            Err(CheckError::Run(e)) => Ok(CheckResult {
+                verdict: Verdict::IE,
+                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
+                position: None,
+                diff: None,
+                score: None,
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// A verdict with its message.
+#[derive(Debug, PartialEq)]
+struct Decided {
+    verdict: Verdict,
+    message: String,
+    score: Option<f64>,
+}
+
+/// The verdict of one play, by these rules, in order:
+/// 1. the submission exceeding a limit is TLE, MLE or OLE (both waiting on
+///    each other ends at its wall-clock limit: TLE, "idle");
+/// 2. the interactor failing (a crash, an exit code outside its protocol,
+///    its own limit) is IE, never AC;
+/// 3. the interactor rejecting is WA (or PE), even if the submission then
+///    died, unless the submission crashed first (before the interactor
+///    decided): RE;
+/// 4. the interactor accepting is AC, unless the submission crashed: RE.
+fn decide(
+    play: &Play,
+    said: CheckResult,
+    limits: &ProblemLimits,
+    wall: Duration,
+    address_space: bool,
+) -> Decided {
+    let of = |verdict, message| Decided {
+        verdict,
+        message,
+        score: None,
+    };
+    let ran = classify(&play.submission, limits, wall, address_space);
+    match ran {
+        Some((Verdict::TLE, message)) if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime) => {
+            return of(
+                Verdict::TLE,
+                format!("{message}: idle, the submission and the interactor waited on each other (idleness limit)"),
+            )
+        }
+        Some((verdict, message)) if verdict != Verdict::RE => return of(verdict, message),
+        _ => {}
+    }
+    let crashed = ran.filter(|(v, _)| *v == Verdict::RE);
+    match said.verdict {
+        Verdict::IE => of(Verdict::IE, said.message),
+        Verdict::AC => match crashed {
+            Some((_, message)) => of(Verdict::RE, message),
+            None => Decided {
+                verdict: Verdict::AC,
+                message: said.message,
+                score: said.score,
+            },
+        },
+        rejected => match crashed {
+            Some((_, message))
+                if play.submission.ended_ns <= play.interactor.ended_ns
+                    && !play.submission.broken_pipe() =>
+            {
+                of(
+                    Verdict::RE,
+                    format!("{message} (before the interactor decided)"),
+                )
+            }
+            _ => of(rejected, said.message),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(exit: Exit, limit_hit: Option<sandbox::LimitHit>) -> RunOutcome {
+        RunOutcome {
+            exit,
+            limit_hit,
+            cpu_time: Duration::from_millis(5),
+            wall_time: Duration::from_millis(10),
+            peak_memory_kib: 1000,
+            stdout: Captured::Memory(Vec::new()),
+            stderr: Vec::new(),
+            stderr_truncated: false,
+            memory_exceeded: false,
+            process_limit_hit: false,
+            ended_ns: 0,
+        }
+    }
+
+    fn play(mut submission: RunOutcome, submission_first: bool) -> Play {
+        let mut interactor = outcome(Exit::Code(0), None);
+        (submission.ended_ns, interactor.ended_ns) = if submission_first { (1, 2) } else { (2, 1) };
+        Play {
+            submission,
+            interactor,
+            output: PathBuf::new(),
+            feedback: PathBuf::new(),
+            lines: None,
+        }
+    }
+
+    fn said(verdict: Verdict) -> CheckResult {
+        CheckResult {
+            verdict,
+            message: format!("interactor says {verdict}"),
+            position: None,
+            diff: None,
+            score: None,
+        }
+    }
+
+    fn verdict(play: &Play, interactor: Verdict) -> Verdict {
+        let limits = ProblemLimits {
+            time: Duration::from_secs(1),
+            memory: 256 << 20,
+            output: 1 << 20,
+        };
+        decide(
+            play,
+            said(interactor),
+            &limits,
+            Duration::from_secs(3),
+            true,
+        )
+        .verdict
+    }
+
+    #[test]
+    fn the_verdict_rules_hold_in_their_order() {
+        use sandbox::LimitHit::{CpuTime, WallTime};
+        let clean = outcome(Exit::Code(0), None);
+        let crash = outcome(Exit::Signal(11), None);
+        let pipe = outcome(Exit::Signal(13), None); // SIGPIPE
+                                                    // A limit of the submission first, whatever the interactor said.
+        let cpu = outcome(Exit::Signal(9), Some(CpuTime));
+        assert_eq!(verdict(&play(cpu, true), Verdict::WA), Verdict::TLE);
+        let idle = outcome(Exit::Signal(9), Some(WallTime));
+        assert_eq!(verdict(&play(idle, true), Verdict::IE), Verdict::TLE);
+        // The interactor failing is IE, never AC.
+        assert_eq!(
+            verdict(&play(outcome(Exit::Code(0), None), true), Verdict::IE),
+            Verdict::IE
+        );
+        // Rejected: WA, even if the submission died after; RE if it crashed first.
+        assert_eq!(
+            verdict(&play(outcome(Exit::Code(0), None), true), Verdict::WA),
+            Verdict::WA
+        );
+        assert_eq!(
+            verdict(&play(outcome(Exit::Signal(11), None), false), Verdict::WA),
+            Verdict::WA
+        );
+        assert_eq!(verdict(&play(pipe, true), Verdict::WA), Verdict::WA);
+        assert_eq!(
+            verdict(&play(outcome(Exit::Signal(11), None), true), Verdict::WA),
+            Verdict::RE
+        );
+        assert_eq!(
+            verdict(&play(outcome(Exit::Code(0), None), true), Verdict::PE),
+            Verdict::PE
+        );
+        // Accepted: AC, unless the submission crashed.
+        assert_eq!(verdict(&play(clean, true), Verdict::AC), Verdict::AC);
+        assert_eq!(verdict(&play(crash, false), Verdict::AC), Verdict::RE);
+    }
+}

@@ -1,0 +1,196 @@
+//! Interactive problems: the submission talks to the package's interactor
+//! (testlib protocol in judge's own packages and Polygon's, the Kattis one
+//! in ICPC packages). `tests/fixtures/problems/guess` has a player for every
+//! verdict rule; an interactor that fails is IE, never AC; a failed test
+//! shows the tail of the interaction (text and JSON).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{repo, Workspace};
+
+fn guess() -> std::path::PathBuf {
+    repo().join("tests/fixtures/problems/guess")
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn run_json(ws: &Workspace, problem: &Path, player: &Path) -> Value {
+    let judged = ws.judge([
+        "run".as_ref(),
+        problem.as_os_str(),
+        player.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    serde_json::from_str(judged.stdout.lines().next().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {judged:#?}"))
+}
+
+#[test]
+fn every_verdict_rule_of_interactive_problems_holds() {
+    // The package declares a player per rule: AC, WA (the interactor
+    // rejects; also when the player crashes after it did), RE (a crash
+    // before it decided), PE (a malformed line), TLE (CPU; both idle; a
+    // player that never flushes), MLE.
+    let ws = Workspace::new();
+    let judged = ws.judge([
+        "verify".as_ref(),
+        guess().as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let report: Value = serde_json::from_str(judged.stdout.trim()).unwrap();
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got: Vec<(String, String)> = report["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["report"]["submission"].as_str().unwrap().to_string(),
+                s["report"]["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (player, verdict) in [
+        ("players/binary.py", "AC"),
+        ("players/linear.py", "WA"),
+        ("players/crash-first.py", "RE"),
+        ("players/wrong-then-crash.py", "WA"),
+        ("players/malformed.py", "PE"),
+        ("players/silent.py", "TLE"),
+        ("players/no-flush.py", "TLE"),
+        ("players/spin.py", "TLE"),
+        ("players/hog.c", "MLE"),
+    ] {
+        assert!(
+            got.contains(&(player.to_string(), verdict.to_string())),
+            "{player} should get {verdict}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn a_failed_test_shows_the_last_lines_of_the_interaction() {
+    let ws = Workspace::new();
+    let report = run_json(&ws, &guess(), &guess().join("players/linear.py"));
+    let failed = &report["tests"].as_array().unwrap()[2];
+    assert_eq!(failed["verdict"], "WA", "{report:#}");
+    let lines = failed["interaction"]
+        .as_array()
+        .expect("an interaction field");
+    assert!(!lines.is_empty() && lines.len() <= 24, "{lines:?}");
+    let last = lines.last().unwrap();
+    assert_eq!(last["side"], "submission");
+    assert_eq!(last["line"], "? 21");
+    assert!(lines
+        .iter()
+        .any(|l| l["side"] == "interactor" && l["line"] == ">"));
+    // Passed tests carry none.
+    assert!(report["tests"][0].get("interaction").is_none());
+    let text = ws.judge([
+        "run".as_ref(),
+        guess().as_os_str(),
+        guess().join("players/linear.py").as_os_str(),
+    ]);
+    assert!(
+        text.stdout.contains("the interaction's last lines:")
+            && text.stdout.contains("submission > ? 21")
+            && text.stdout.contains("interactor < >"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn an_interactor_that_fails_is_an_internal_error_never_accepted() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("guess");
+    copy_tree(&guess(), &package);
+    let ws = Workspace::new();
+    for (body, why) in [
+        // It plays along, then exits with a code outside the protocol.
+        (
+            "import sys\nprint(10, flush=True)\nsys.stdin.readline()\nsys.exit(5)\n",
+            "exit code 5",
+        ),
+        // It crashes.
+        ("import os\nprint(10, flush=True)\nos.abort()\n", "SIGABRT"),
+        // It accepts without asking anything, but by a wrong code.
+        ("import sys\nsys.exit(42)\n", "exit code 42"),
+    ] {
+        std::fs::write(package.join("interactor.py"), body).unwrap();
+        let report = run_json(&ws, &package, &guess().join("players/binary.py"));
+        for test in report["tests"].as_array().unwrap() {
+            assert_eq!(test["verdict"], "IE", "{body}: {report:#}");
+            let message = test["message"].as_str().unwrap();
+            assert!(
+                message.contains("interactor failed") && message.contains(why),
+                "{body}: {message}"
+            );
+        }
+        assert_eq!(report["verdict"], "IE");
+    }
+}
+
+#[test]
+fn an_interactive_icpc_package_talks_through_its_output_validator() {
+    // Kattis protocol: 42/43 and judgemessage.txt. (problemtools agrees on
+    // its verdicts: tests/cli/formats.rs.)
+    let package = repo().join("tests/fixtures/kattis/guess");
+    let ws = Workspace::new();
+    let report = run_json(
+        &ws,
+        &package,
+        &package.join("submissions/wrong_answer/linear.py"),
+    );
+    let failed = &report["tests"].as_array().unwrap()[1];
+    assert_eq!(failed["verdict"], "WA", "{report:#}");
+    assert_eq!(failed["message"], "more than 20 questions");
+    assert!(failed["interaction"].as_array().is_some());
+    let accepted = run_json(
+        &ws,
+        &package,
+        &package.join("submissions/accepted/binary.py"),
+    );
+    assert_eq!(accepted["verdict"], "AC", "{accepted:#}");
+}
+
+#[test]
+fn an_interactor_protocol_judge_does_not_know_is_named() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("guess");
+    copy_tree(&guess(), &package);
+    let spec = std::fs::read_to_string(package.join("problem.toml")).unwrap();
+    let spec = spec.replace(
+        "source = \"interactor.py\"",
+        "source = \"interactor.py\"\nprotocol = \"cms\"",
+    );
+    std::fs::write(package.join("problem.toml"), spec).unwrap();
+    let judged = Workspace::new().judge([
+        "run".as_ref(),
+        package.as_os_str(),
+        guess().join("players/binary.py").as_os_str(),
+    ]);
+    judged.expect_code(2);
+    assert!(
+        judged
+            .stderr
+            .contains("interactor.protocol: unknown protocol `cms` (known: testlib, icpc)"),
+        "{}",
+        judged.stderr
+    );
+}
