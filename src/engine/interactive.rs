@@ -32,8 +32,8 @@ struct Play {
     /// The interactor's output file (testlib) and feedback directory (ICPC).
     output: PathBuf,
     feedback: PathBuf,
-    /// With a relay: the last lines each side sent.
-    lines: Option<Vec<(Side, String)>>,
+    /// With a relay: the last lines each side sent, and who ended first.
+    relayed: Option<sandbox::Relayed>,
 }
 
 impl Judge {
@@ -77,9 +77,14 @@ impl Judge {
             Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
         }
         let said = interactor_result(interactive.protocol, &play.interactor, &play.feedback);
-        let decided = decide(
+        // Which ended first, by the system's clock where each ended: close
+        // calls (a crash caused by the interactor's going) are settled by
+        // the replay below, whose relay sees the order exactly.
+        let order = Order::Clocked;
+        let mut decided = decide(
             &play,
-            said,
+            said.clone(),
+            order,
             &run.limits,
             run.wall,
             run.exe.address_space_limit(),
@@ -96,10 +101,42 @@ impl Judge {
                 report.score = checked.score.or(report.score);
             }
         }
-        if report.verdict != Verdict::AC {
+        if decided.verdict != Verdict::AC {
             // Played again through the judge, to see how it ended.
             let again = self.play(run, interactive, scratch.path(), true).await?;
-            report.interaction = again.lines.map(|lines| {
+            let relayed = again.relayed.expect("a relayed play");
+            // A crash against a rejection: who ended first, as the relay
+            // saw it, when the replay went the same way.
+            let same = classify(
+                &again.submission,
+                &run.limits,
+                run.wall,
+                run.exe.address_space_limit(),
+            )
+            .map(|(v, _)| v)
+                == classify(
+                    &play.submission,
+                    &run.limits,
+                    run.wall,
+                    run.exe.address_space_limit(),
+                )
+                .map(|(v, _)| v);
+            if same && matches!(decided.verdict, Verdict::RE | Verdict::WA | Verdict::PE) {
+                let order = Order::Seen(relayed.first_to_end);
+                decided = decide(
+                    &play,
+                    said,
+                    order,
+                    &run.limits,
+                    run.wall,
+                    run.exe.address_space_limit(),
+                );
+                report.verdict = decided.verdict;
+                report.message = decided.message.clone();
+                report.score = decided.score;
+            }
+            let lines = Some(relayed.lines);
+            report.interaction = lines.map(|lines| {
                 lines
                     .into_iter()
                     .map(|(side, line)| InteractionLine {
@@ -211,7 +248,7 @@ impl Judge {
             timed(submission, Profile::Submission),
             timed(interactor_request, Profile::Package)
         );
-        let lines = relay.map(sandbox::Relay::finish);
+        let relayed = relay.map(sandbox::Relay::finish);
         let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language.id)))?;
         let interactor = int.map_err(|e| Error::from_run(e, None))?;
         Ok(Play {
@@ -219,7 +256,7 @@ impl Judge {
             interactor,
             output,
             feedback,
-            lines,
+            relayed,
         })
     }
 
@@ -267,6 +304,15 @@ impl Judge {
     }
 }
 
+/// How to tell which program ended first.
+#[derive(Debug, Clone, Copy)]
+enum Order {
+    /// By the system's monotonic clock when each was seen to end.
+    Clocked,
+    /// As a relay saw it (exact).
+    Seen(Side),
+}
+
 /// A verdict with its message.
 #[derive(Debug, PartialEq)]
 struct Decided {
@@ -287,6 +333,7 @@ struct Decided {
 fn decide(
     play: &Play,
     said: CheckResult,
+    order: Order,
     limits: &ProblemLimits,
     wall: Duration,
     address_space: bool,
@@ -320,8 +367,11 @@ fn decide(
         },
         rejected => match crashed {
             Some((_, message))
-                if play.submission.ended_ns <= play.interactor.ended_ns
-                    && !play.submission.broken_pipe() =>
+                if !play.submission.broken_pipe()
+                    && match order {
+                        Order::Clocked => play.submission.ended_ns <= play.interactor.ended_ns,
+                        Order::Seen(first) => first == Side::Submission,
+                    } =>
             {
                 of(
                     Verdict::RE,
@@ -361,7 +411,7 @@ mod tests {
             interactor,
             output: PathBuf::new(),
             feedback: PathBuf::new(),
-            lines: None,
+            relayed: None,
         }
     }
 

@@ -242,6 +242,25 @@ fn output_validator(
     written: &mut Written,
 ) -> Result<(String, String)> {
     let target = dir.join("output_validators").join("checker");
+    if let Some(interactor) = &problem.interactor {
+        let target = dir.join("output_validators").join("interactor");
+        match interactor.protocol {
+            crate::problem::InteractorProtocol::Icpc => copy_program(&interactor.program, &target)?,
+            crate::problem::InteractorProtocol::Testlib => wrap(
+                &interactor.program,
+                &[],
+                &Protocol::TestlibInteractor,
+                config,
+                &target,
+            )?,
+        }
+        if matches!(problem.checker, CheckerSpec::Custom(_)) {
+            written.left_out.push(
+                "the checker of the interactor's output: an ICPC interactor decides alone".into(),
+            );
+        }
+        return Ok(("custom interactive".into(), String::new()));
+    }
     Ok(match &problem.checker {
         CheckerSpec::Tokens { case_sensitive } => (
             "default".into(),

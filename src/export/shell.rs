@@ -21,6 +21,10 @@ pub(super) enum Protocol {
     /// A checker of the testlib protocol, called as an output validator:
     /// `run input answer feedback_dir < output`.
     Testlib,
+    /// An interactor of the testlib protocol, called as an interactive
+    /// output validator: `run input answer feedback_dir`, talking on stdin
+    /// and stdout.
+    TestlibInteractor,
 }
 
 /// `arg` as one shell word, in double quotes.
@@ -88,6 +92,10 @@ pub(super) fn run(
         ),
         Protocol::Testlib => format!(
             "{HEADER}cat > \"$3/team_output\"\n{program} \"$1\" \"$3/team_output\" \"$2\" > \"$3/judgemessage.txt\" 2>&1\n\
+             case $? in\n  0|7) exit 42 ;;\n  1|2|8) exit 43 ;;\n  *) exit 1 ;;\nesac\n"
+        ),
+        Protocol::TestlibInteractor => format!(
+            "{HEADER}{program} \"$1\" \"$3/interactor_output\" \"$2\" 2> \"$3/judgemessage.txt\"\n\
              case $? in\n  0|7) exit 42 ;;\n  1|2|8) exit 43 ;;\n  *) exit 1 ;;\nesac\n"
         ),
     }

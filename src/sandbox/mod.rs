@@ -54,4 +54,4 @@ pub(crate) use types::{
     address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,
     RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
 };
-pub(crate) use wire::{relay, wire, Handoff, Relay, Side};
+pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

@@ -84,7 +84,17 @@ impl Tail {
 /// other, keeping the tail of what passed. Made by [`relay`].
 pub(crate) struct Relay {
     tail: Arc<Mutex<Tail>>,
-    threads: Vec<std::thread::JoinHandle<()>>,
+    threads: Vec<std::thread::JoinHandle<std::time::Instant>>,
+}
+
+/// What a relay saw.
+#[derive(Debug)]
+pub(crate) struct Relayed {
+    /// The last lines, oldest first (a last line without its newline too).
+    pub(crate) lines: Vec<(Side, String)>,
+    /// Which side closed its output first (ended): exact, as the other
+    /// side only sees the end once the relay passed it on.
+    pub(crate) first_to_end: Side,
 }
 
 /// The four ends the programs of a relayed interaction use:
@@ -117,7 +127,7 @@ pub(crate) fn relay() -> io::Result<(Relay, Ends)> {
 
 /// Copies until the writers of `from` are gone; what cannot be delivered
 /// (the reader is gone) is still read and kept, so the writer never blocks.
-fn copy(from: OwnedFd, to: OwnedFd, side: Side, tail: &Mutex<Tail>) {
+fn copy(from: OwnedFd, to: OwnedFd, side: Side, tail: &Mutex<Tail>) -> std::time::Instant {
     let mut from = std::fs::File::from(from);
     let mut to = Some(std::fs::File::from(to));
     let mut buf = vec![0u8; 64 << 10];
@@ -135,15 +145,23 @@ fn copy(from: OwnedFd, to: OwnedFd, side: Side, tail: &Mutex<Tail>) {
             }
         }
     }
+    // The end, seen before it is passed on (by closing `to`).
+    std::time::Instant::now()
 }
 
 impl Relay {
-    /// Waits for both directions to end (both programs gone) and gives the
-    /// last lines, oldest first; a last line without its newline included.
-    pub(crate) fn finish(self) -> Vec<(Side, String)> {
-        for thread in self.threads {
-            let _ = thread.join();
-        }
+    /// Waits for both directions to end (both programs gone).
+    pub(crate) fn finish(self) -> Relayed {
+        let ended: Vec<std::time::Instant> = self
+            .threads
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect();
+        let first_to_end = if ended[0] <= ended[1] {
+            Side::Submission
+        } else {
+            Side::Interactor
+        };
         let mut tail = self.tail.lock().expect("not poisoned");
         for side in [Side::Submission, Side::Interactor] {
             let rest = std::mem::take(&mut tail.partial[side as usize]);
@@ -151,7 +169,10 @@ impl Relay {
                 tail.line(side, &rest);
             }
         }
-        tail.lines.iter().cloned().collect()
+        Relayed {
+            lines: tail.lines.iter().cloned().collect(),
+            first_to_end,
+        }
     }
 }
 

@@ -110,12 +110,18 @@ impl Harness {
                 valid_exit: self.valid_exit,
             });
         }
+        // An interactive problem's interactor needs no answer: it gets the
+        // input in its place, as for the package's own tests.
+        let from = match self.problem.interactor {
+            Some(_) => AnswerFrom::File(&input_path),
+            None => AnswerFrom::Program(&self.answers),
+        };
         let case = self.judge.prepare_case(
             &self.problem.id,
             &input_path,
             &input_key,
             &gates,
-            AnswerFrom::Program(&self.answers),
+            from,
             Memo::Dir(&dir),
         );
         let answer = match case.await? {

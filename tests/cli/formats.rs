@@ -376,7 +376,7 @@ fn broken_packages_of_other_formats_say_which_file_and_key() {
             "interact",
             "problem.yaml",
             "name: I\nvalidation: custom interactive\n",
-            &["interactive problems are not supported yet"],
+            &["problem.yaml", "no output validator"],
         ),
         (
             "badlimit",
