@@ -98,6 +98,10 @@ pub(crate) struct Counterexample {
     pub(crate) saved: Option<PathBuf>,
     /// The command that replays it (filled in by the caller).
     pub(crate) replay: Option<String>,
+    /// On an interactive problem, the last lines of the interaction on the
+    /// minimal input (`expected` and `actual` are empty then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) interaction: Option<Vec<crate::report::InteractionLine>>,
 }
 
 /// An input and its size.
@@ -237,8 +241,23 @@ pub(crate) fn render_human(r: &StressReport) -> String {
         &format!("minimal input ({})", sizes_of(&c.minimal)),
         &c.minimal.input,
     );
-    block(&mut out, "expected output", &c.expected);
-    block(&mut out, "actual output", &c.actual);
+    match &c.interaction {
+        Some(lines) => {
+            out.push_str("  the interaction's last lines:\n");
+            for l in lines {
+                let arrow = if l.side == "submission" {
+                    "submission >"
+                } else {
+                    "interactor <"
+                };
+                out.push_str(&format!("    {arrow} {}\n", printable_line(&l.line)));
+            }
+        }
+        None => {
+            block(&mut out, "expected output", &c.expected);
+            block(&mut out, "actual output", &c.actual);
+        }
+    }
     out.push_str(&format!(
         "  {}: {}\n",
         c.verdict,
@@ -313,6 +332,7 @@ mod tests {
             diff: Some("--- expected (answer)\n+++ got (output)\n      1 | Yes\n-     2 | No\n+     2 | Yes\n".into()),
             saved: Some(".judge-cache/stress/luogu-p2197-1.in".into()),
             replay: Some("judge run luogu-p2197 wa-no-reset.c --input .judge-cache/stress/luogu-p2197-1.in".into()),
+            interaction: None,
         };
         insta::assert_snapshot!(render_human(&report(Some(c))));
     }

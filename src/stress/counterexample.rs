@@ -91,7 +91,11 @@ pub(super) async fn shrink_failure(
             candidates_tried: tried,
             complete,
         },
-        expected: shown(&last.expected),
+        expected: if last.report.interaction.is_some() {
+            String::new()
+        } else {
+            shown(&last.expected)
+        },
         actual: last
             .report
             .output
@@ -102,6 +106,7 @@ pub(super) async fn shrink_failure(
         diff: last.report.diff,
         saved: None,
         replay: None,
+        interaction: last.report.interaction,
     })
 }
 

@@ -430,7 +430,7 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(ids.len(), 10);
+    assert_eq!(ids.len(), 12);
     for id in ids {
         let report = verify_json(&ws, Path::new(&id));
         assert_eq!(report["ok"], true, "{id}: {report:#}");

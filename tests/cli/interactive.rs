@@ -194,3 +194,40 @@ fn an_interactor_protocol_judge_does_not_know_is_named() {
         judged.stderr
     );
 }
+
+#[test]
+fn stress_plays_generated_games_and_shrinks_a_losing_player() {
+    // The generator makes the interactor's input; a greedy Nim player loses
+    // a won position, and the minimal game shows how.
+    let ws = Workspace::new();
+    let judged = ws.judge([
+        "stress",
+        "play-nim",
+        &repo()
+            .join("problems/play-nim/solutions/wa-greedy.cpp")
+            .display()
+            .to_string(),
+        "--iterations",
+        "50",
+        "--format",
+        "json",
+    ]);
+    judged.expect_code(1);
+    let report: Value = serde_json::from_str(judged.stdout.trim()).unwrap();
+    let found = &report["counterexample"];
+    assert_eq!(found["verdict"], "WA", "{report:#}");
+    assert!(
+        found["message"]
+            .as_str()
+            .unwrap()
+            .contains("the interactor took the last stone"),
+        "{found:#}"
+    );
+    let lines = found["interaction"].as_array().expect("the interaction");
+    assert!(lines.iter().any(|l| l["side"] == "submission"), "{lines:?}");
+    // One game of two small piles is as small as a lost game gets.
+    assert!(
+        found["minimal"]["tokens"].as_u64().unwrap() <= 4,
+        "{found:#}"
+    );
+}
