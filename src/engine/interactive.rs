@@ -431,14 +431,24 @@ mod tests {
             memory: 256 << 20,
             output: 1 << 20,
         };
-        decide(
+        let wall = Duration::from_secs(3);
+        let clocked = decide(play, said(interactor), Order::Clocked, &limits, wall, true);
+        // The relay's exact order gives the same where it agrees.
+        let first = if play.submission.ended_ns <= play.interactor.ended_ns {
+            Side::Submission
+        } else {
+            Side::Interactor
+        };
+        let seen = decide(
             play,
             said(interactor),
+            Order::Seen(first),
             &limits,
-            Duration::from_secs(3),
+            wall,
             true,
-        )
-        .verdict
+        );
+        assert_eq!(clocked, seen);
+        clocked.verdict
     }
 
     #[test]
@@ -446,8 +456,9 @@ mod tests {
         use sandbox::LimitHit::{CpuTime, WallTime};
         let clean = outcome(Exit::Code(0), None);
         let crash = outcome(Exit::Signal(11), None);
-        let pipe = outcome(Exit::Signal(13), None); // SIGPIPE
-                                                    // A limit of the submission first, whatever the interactor said.
+        // SIGPIPE: it wrote after the interactor had gone.
+        let pipe = outcome(Exit::Signal(13), None);
+        // A limit of the submission first, whatever the interactor said.
         let cpu = outcome(Exit::Signal(9), Some(CpuTime));
         assert_eq!(verdict(&play(cpu, true), Verdict::WA), Verdict::TLE);
         let idle = outcome(Exit::Signal(9), Some(WallTime));
