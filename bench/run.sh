@@ -26,6 +26,8 @@
 #              the median of several runs; against bench/spread.py, the same
 #              20 runs two at a time with no judge (the machine's own spread)
 #   stress     `judge stress` iterations per second
+#   interactive bench/interactive.sh: an interactive test against the same two
+#              programs joined by a bare pipe pair (bench/pipe_pair.rs)
 #   packages   bench/packages.sh: `judge verify` against problemtools'
 #              `verifyproblem` on the same ICPC packages (when installed)
 #
@@ -339,3 +341,6 @@ note "wrote target/bench.json"
 
 # judge verify against problemtools' verifyproblem on the same packages.
 bash "$ROOT/bench/packages.sh" ${1:-}
+
+# The per-test cost of an interactive test against a bare pipe pair.
+bash "$ROOT/bench/interactive.sh" ${1:-}

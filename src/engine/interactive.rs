@@ -244,9 +244,11 @@ impl Judge {
             drop(request);
             outcome
         };
-        let (sub, int) = tokio::join!(
-            timed(submission, Profile::Submission),
-            timed(interactor_request, Profile::Package)
+        // The interactor first: it usually speaks first, and the
+        // submission's start (its slot's staging) takes longer.
+        let (int, sub) = tokio::join!(
+            timed(interactor_request, Profile::Package),
+            timed(submission, Profile::Submission)
         );
         let relayed = relay.map(sandbox::Relay::finish);
         let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language.id)))?;
