@@ -231,3 +231,33 @@ fn stress_plays_generated_games_and_shrinks_a_losing_player() {
         "{found:#}"
     );
 }
+
+#[test]
+fn batch_judges_an_interactive_problem_and_keeps_the_interaction() {
+    let contest = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let solutions = repo().join("problems/play-nim/solutions");
+    for (who, file, name) in [
+        ("alice", "accepted.py", "play-nim.py"),
+        ("bob", "wa-greedy.cpp", "play-nim.cpp"),
+    ] {
+        std::fs::create_dir_all(contest.path().join(who)).unwrap();
+        std::fs::copy(solutions.join(file), contest.path().join(who).join(name)).unwrap();
+    }
+    let judged = Workspace::new().judge([
+        "batch".as_ref(),
+        contest.path().as_os_str(),
+        "--out".as_ref(),
+        out.path().as_os_str(),
+    ]);
+    judged.expect_code(0);
+    let board = std::fs::read_to_string(out.path().join("scoreboard.txt")).unwrap();
+    assert!(board.contains("+ AC") && board.contains("-1 WA"), "{board}");
+    let results = std::fs::read_to_string(out.path().join("results.json")).unwrap();
+    assert!(results.contains("\"interaction\""), "{results}");
+    let junit = std::fs::read_to_string(out.path().join("junit.xml")).unwrap();
+    assert!(
+        junit.contains("the interactor took the last stone"),
+        "{junit}"
+    );
+}
