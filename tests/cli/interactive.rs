@@ -261,3 +261,24 @@ fn batch_judges_an_interactive_problem_and_keeps_the_interaction() {
         "{junit}"
     );
 }
+
+#[test]
+fn a_polygon_interactor_decides_and_the_checker_reads_what_it_wrote() {
+    // testlib protocol: the interactor accepts the linear player on test 1
+    // (7 questions), and the package's checker, reading the interactor's
+    // output file against the answer (at most 4), rejects it.
+    let package = repo().join("tests/fixtures/polygon/guess");
+    let ws = Workspace::new();
+    let report = run_json(&ws, &package, &package.join("solutions/linear.py"));
+    let first = &report["tests"][0];
+    assert_eq!(first["verdict"], "WA", "{report:#}");
+    assert_eq!(first["message"], "7 questions, at most 4 allowed");
+    let judged = ws.judge([
+        "verify".as_ref(),
+        package.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let verified: Value = serde_json::from_str(judged.stdout.trim()).unwrap();
+    assert_eq!(verified["ok"], true, "{verified:#}");
+}
