@@ -282,3 +282,42 @@ fn a_polygon_interactor_decides_and_the_checker_reads_what_it_wrote() {
     let verified: Value = serde_json::from_str(judged.stdout.trim()).unwrap();
     assert_eq!(verified["ok"], true, "{verified:#}");
 }
+
+/// The verdict rules again as an unprivileged user (set up by .ci/run): two
+/// programs wired together at the `namespaces` level.
+#[test]
+fn interactive_runs_work_as_an_unprivileged_user() {
+    let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") else {
+        eprintln!(
+            "skipped: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run this as root"
+        );
+        return;
+    };
+    let dir = tempfile::Builder::new()
+        .prefix("judge-unprivileged-")
+        .tempdir()
+        .unwrap();
+    let root = dir.path();
+    copy_tree(&guess(), &root.join("guess"));
+    std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
+    std::fs::write(root.join("judge.toml"), "").unwrap();
+    for (command, args) in [("chown", vec!["-R", user.as_str()]), ("chmod", vec!["755"])] {
+        let done = std::process::Command::new(command)
+            .args(args)
+            .arg(root)
+            .status()
+            .unwrap();
+        assert!(done.success());
+    }
+    let output = std::process::Command::new("runuser")
+        .args(["-u", &user, "--"])
+        .arg(root.join("judge"))
+        .args(["verify", "./guess", "--format", "json"])
+        .current_dir(root)
+        .output()
+        .expect("run judge as the unprivileged user");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(report["ok"], true, "{report:#}");
+}
