@@ -223,8 +223,14 @@ impl Language {
 }
 
 /// The placeholders allowed in command templates.
-pub(crate) const PLACEHOLDERS: &[&str] =
-    &["{src}", "{exe}", "{dir}", "{memory_mib}", "{toolchain}"];
+pub(crate) const PLACEHOLDERS: &[&str] = &[
+    "{src}",
+    "{exe}",
+    "{dir}",
+    "{name}",
+    "{memory_mib}",
+    "{toolchain}",
+];
 
 impl Config {
     /// Finds and loads judge.toml: `explicit` if given, else the nearest one

@@ -20,6 +20,12 @@ pub(super) struct Paths<'a> {
 pub(super) fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) -> Vec<OsString> {
     let memory_mib = memory.map_or(1024, |m| m.div_ceil(1 << 20)).to_string();
     let toolchain = paths.toolchain.unwrap_or(Path::new(""));
+    // `{name}`: the source's file name without its extension (a Java class).
+    let name = paths
+        .src
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     template
         .iter()
         .map(|word| match word.as_str() {
@@ -30,6 +36,7 @@ pub(super) fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) 
                 .replace("{src}", &paths.src.to_string_lossy())
                 .replace("{exe}", &paths.exe.to_string_lossy())
                 .replace("{dir}", &paths.dir.to_string_lossy())
+                .replace("{name}", &name)
                 .replace("{toolchain}", &toolchain.to_string_lossy())
                 .replace("{memory_mib}", &memory_mib)
                 .into(),
@@ -43,7 +50,7 @@ mod tests {
 
     #[test]
     fn fill_placeholders() {
-        let t: Vec<String> = ["java", "-Xmx{memory_mib}m", "-cp", "{dir}", "Main"]
+        let t: Vec<String> = ["java", "-Xmx{memory_mib}m", "-cp", "{dir}", "{name}"]
             .iter()
             .map(|s| s.to_string())
             .collect();

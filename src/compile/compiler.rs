@@ -75,7 +75,7 @@ impl Compiler {
         let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
         let toolchain = self.toolchain(language).await?;
         let version = self.version(language, toolchain.as_deref()).await?;
-        let name = source_name(&source, language);
+        let name = source_name(&source, language, &bytes);
         let mut companion_key = Vec::new();
         for c in companions {
             companion_key.extend_from_slice(c.name.as_bytes());
@@ -524,9 +524,12 @@ fn none_report() -> CompileReport {
 /// digits, `_` and `-` of its stem made `_`, so that the name cannot change a
 /// verdict (rustc names the crate after the file: `alice/p.2.rs` would not
 /// compile as it is).
-fn source_name(source: &Path, language: &Language) -> String {
+pub(crate) fn source_name(source: &Path, language: &Language, text: &[u8]) -> String {
     if let Some(name) = &language.source_name {
-        return name.clone();
+        return match name.contains("{class}") {
+            true => name.replace("{class}", &java_class(text, source)),
+            false => name.clone(),
+        };
     }
     let stem: String = source
         .file_stem()
@@ -549,6 +552,81 @@ fn source_name(source: &Path, language: &Language) -> String {
     match source.extension() {
         Some(ext) => format!("{stem}.{}", ext.to_string_lossy()),
         None => stem,
+    }
+}
+
+/// The class a Java source is run as: its public class (javac wants the
+/// file named after it), else a class named after the file, else `Main`,
+/// else the file's name. Comments are skipped; a name that is not an
+/// identifier falls back to `Main`.
+fn java_class(text: &[u8], source: &Path) -> String {
+    let text = String::from_utf8_lossy(text);
+    let mut code = String::with_capacity(text.len());
+    let mut rest = text.as_ref();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |i| &after[i..]);
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |i| &after[i + 2..]);
+            code.push(' ');
+        } else {
+            let c = rest.chars().next().expect("not empty");
+            code.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    const MODIFIERS: &[&str] = &["final", "abstract", "static", "sealed", "strictfp"];
+    const KINDS: &[&str] = &["class", "interface", "enum", "record"];
+    let declared = |public: bool| -> Vec<&str> {
+        let mut names = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            if public && *w != "public" {
+                continue;
+            }
+            if !public && !KINDS.contains(w) {
+                continue;
+            }
+            let mut j = if public { i + 1 } else { i };
+            if public {
+                while j < words.len() && MODIFIERS.contains(&words[j]) {
+                    j += 1;
+                }
+                if j >= words.len() || !KINDS.contains(&words[j]) {
+                    continue;
+                }
+            }
+            if let Some(name) = words.get(j + 1) {
+                names.push(*name);
+            }
+        }
+        names
+    };
+    let stem = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let identifier = |w: &str| {
+        w.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
+    let classes = declared(false);
+    let chosen = declared(true)
+        .first()
+        .map(|c| c.to_string())
+        .or_else(|| classes.contains(&stem.as_str()).then(|| stem.clone()))
+        .or_else(|| classes.contains(&"Main").then(|| "Main".to_string()))
+        .unwrap_or(stem);
+    if identifier(&chosen) {
+        chosen
+    } else {
+        "Main".into()
     }
 }
 
@@ -577,5 +655,33 @@ mod tests {
         let trimmed = trim_message(&text);
         assert_eq!(trimmed.lines().count(), MESSAGE_LINES + 1);
         assert!(trimmed.ends_with("... (60 more lines)"));
+    }
+
+    #[test]
+    fn a_java_source_runs_as_its_public_class_else_its_file_else_main() {
+        let class = |text: &str, file: &str| java_class(text.as_bytes(), Path::new(file));
+        assert_eq!(
+            class("public final class Different { }", "x.java"),
+            "Different"
+        );
+        // A comment does not declare anything.
+        assert_eq!(
+            class(
+                "// public class Nope\n/* public class No */ class Main {}",
+                "a.java"
+            ),
+            "Main"
+        );
+        assert_eq!(
+            class("class Helper {} class Solution {}", "Solution.java"),
+            "Solution"
+        );
+        assert_eq!(
+            class("class Helper {} class Main {}", "whatever.java"),
+            "Main"
+        );
+        assert_eq!(class("class Helper {}", "Sol.java"), "Sol");
+        // Not an identifier: Main.
+        assert_eq!(class("class A {}", "1-bad.java"), "Main");
     }
 }

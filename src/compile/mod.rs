@@ -11,5 +11,5 @@ mod command;
 mod compiler;
 mod executable;
 
-pub(crate) use compiler::{Companion, Compiler};
+pub(crate) use compiler::{source_name, Companion, Compiler};
 pub(crate) use executable::{Build, CompileReport, CompileStatus, Executable};

@@ -381,12 +381,14 @@ fn wrap(
         Some(id) => config.language_by_id(id, &source)?,
         None => config.detect_language(&source)?,
     };
-    let name = source
+    let mut name = source
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let name = language.source_name.clone().unwrap_or(name);
     if language.source_name.is_some() {
+        // The name judge would give it (Main.java, or its public class's).
+        let text = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
+        name = crate::compile::source_name(&source, &language, &text);
         copy_file(&source, &target.join(&name))?;
     }
     for (script, text) in [

@@ -49,8 +49,10 @@ fn command(template: &[String], source: &str) -> String {
             // its name, from the PATH.
             let word = word.replace("{toolchain}/bin/", "");
             let quoted = quote(&word);
+            let stem = source.rsplit_once('.').map_or(source, |(stem, _)| stem);
             quoted
                 .replace("{src}", &format!("$dir/{source}"))
+                .replace("{name}", stem)
                 .replace("{exe}", &format!("$dir/{PROGRAM}"))
                 .replace("{dir}", "$dir")
                 .replace("{memory_mib}", "1024")

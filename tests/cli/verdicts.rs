@@ -77,6 +77,12 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ac.cpp",                MIXED, "AC", ""),
     case(NIM, "acwing-891/ac.rs",                 MIXED, "AC", ""),
     case(NIM, "acwing-891/ac.py",                 MIXED, "AC", ""),
+    // As contest judges compile: GNU C (POSIX declarations), ONLINE_JUDGE
+    // and C++20; Java run as its public class, or Main.
+    case(NIM, "acwing-891/ac-posix.c",            MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac-online-judge.cpp",   MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac-Different.java",     MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac-main.java",          MIXED, "AC", ""),
     // Wrong rules.
     case(NIM, "acwing-891/wa-sum-parity.c",       MIXED, "WA", "expected `Yes`, got `No`"),
     case(NIM, "acwing-891/wa-or.cpp",             MIXED, "WA", "expected `No`, got `Yes`"),
@@ -117,6 +123,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ce-syntax.cpp",         MIXED, "CE", "expected ‘;’"),
     case(NIM, "acwing-891/ce-type-error.rs",      MIXED, "CE", "mismatched types"),
     case(NIM, "acwing-891/ce-syntax.py",          MIXED, "CE", "SyntaxError"),
+    case(NIM, "acwing-891/ce-syntax.java",        MIXED, "CE", "';' expected"),
     // Adversarial.
     case(NIM, "acwing-891/ac-closes-stdin.c",     SAMPLE, "AC", ""),
     case(NIM, "acwing-891/wa-never-reads-stdin.py", MIXED, "WA", "expected `No`, got `Yes`"),
