@@ -569,7 +569,7 @@ mod tests {
             ),
             (
                 "[languages.x]\nrun = \"{prog}\"",
-                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {memory_mib} {toolchain})",
+                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {name} {memory_mib} {toolchain})",
             ),
             (
                 "[languages.a]\nextensions=[\"c\"]\nrun=\"{exe}\"\n[languages.b]\nextensions=[\"c\"]\nrun=\"{exe}\"",
