@@ -83,6 +83,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ac-online-judge.cpp",   MIXED, "AC", ""),
     case(NIM, "acwing-891/ac-Different.java",     MIXED, "AC", ""),
     case(NIM, "acwing-891/ac-main.java",          MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.js",                 MIXED, "AC", ""),
     // Wrong rules.
     case(NIM, "acwing-891/wa-sum-parity.c",       MIXED, "WA", "expected `Yes`, got `No`"),
     case(NIM, "acwing-891/wa-or.cpp",             MIXED, "WA", "expected `No`, got `Yes`"),
@@ -124,6 +125,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ce-type-error.rs",      MIXED, "CE", "mismatched types"),
     case(NIM, "acwing-891/ce-syntax.py",          MIXED, "CE", "SyntaxError"),
     case(NIM, "acwing-891/ce-syntax.java",        MIXED, "CE", "';' expected"),
+    case(NIM, "acwing-891/ce-syntax.js",          MIXED, "CE", "SyntaxError"),
     // Adversarial.
     case(NIM, "acwing-891/ac-closes-stdin.c",     SAMPLE, "AC", ""),
     case(NIM, "acwing-891/wa-never-reads-stdin.py", MIXED, "WA", "expected `No`, got `Yes`"),
