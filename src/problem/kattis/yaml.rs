@@ -101,23 +101,27 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// A YAML list of scalars as words, or which item is not one.
+    fn list(&self, key: &str, items: &[Value]) -> Result<Vec<String>, String> {
+        items
+            .iter()
+            .map(|v| {
+                scalar(v).ok_or_else(|| {
+                    format!(
+                        "{}: expected a list of words, got {}",
+                        self.key(key),
+                        kind(v)
+                    )
+                })
+            })
+            .collect()
+    }
+
     /// Arguments: a string split on whitespace, or a list of scalars.
     pub(super) fn args(&self, key: &str) -> Result<Option<Vec<String>>, String> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    scalar(v).ok_or_else(|| {
-                        format!(
-                            "{}: expected a list of words, got {}",
-                            self.key(key),
-                            kind(v)
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
+            Some(Value::Array(items)) => self.list(key, items).map(Some),
             Some(v) => match scalar(v) {
                 Some(s) => Ok(Some(s.split_whitespace().map(str::to_string).collect())),
                 None => Err(format!(
@@ -133,19 +137,7 @@ impl<'a> Table<'a> {
     pub(super) fn words(&self, key: &str) -> Result<Option<Vec<String>>, String> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| {
-                    scalar(v).ok_or_else(|| {
-                        format!(
-                            "{}: expected a list of words, got {}",
-                            self.key(key),
-                            kind(v)
-                        )
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Some),
+            Some(Value::Array(items)) => self.list(key, items).map(Some),
             Some(v) => scalar(v).map(|s| Some(vec![s])).ok_or_else(|| {
                 format!(
                     "{}: expected a word or a list, got {}",
