@@ -76,6 +76,8 @@ struct LanguageDeserialize {
     toolchain: Option<String>,
     #[serde(default)]
     toolchain_dirs: Vec<PathBuf>,
+    debian: Option<String>,
+    time_factor: Option<f64>,
 }
 
 fn default_true() -> bool {
@@ -163,6 +165,10 @@ pub(crate) struct Language {
     /// Toolchain probes of other languages whose compilers its compilation
     /// may call (shown, with their `bin` on its PATH): a `build` script's.
     pub(crate) borrowed_toolchains: Vec<Vec<String>>,
+    /// Debian packages that provide the toolchain (named when it is missing).
+    pub(crate) debian: Vec<String>,
+    /// The problem's time limit is multiplied by this for the language.
+    pub(crate) time_factor: f64,
 }
 
 /// The pseudo-language of a file that is already an executable.
@@ -184,6 +190,22 @@ impl Language {
             toolchain: None,
             toolchain_dirs: Vec::new(),
             borrowed_toolchains: Vec::new(),
+            debian: Vec::new(),
+            time_factor: 1.0,
+        }
+    }
+}
+
+impl Language {
+    /// How to install the toolchain, for a missing-tool error: judge.toml's
+    /// `debian` packages, or nothing.
+    pub(crate) fn install_hint(&self) -> String {
+        match self.debian.is_empty() {
+            true => String::new(),
+            false => format!(
+                " (on Debian or Ubuntu: apt-get install {})",
+                self.debian.join(" ")
+            ),
         }
     }
 }
@@ -350,6 +372,12 @@ impl Config {
                     ));
                 }
             }
+            let time_factor = lang.time_factor.unwrap_or(1.0);
+            if !(0.1..=20.0).contains(&time_factor) {
+                problems.push(format!(
+                    "{at}.time_factor: must be a number from 0.1 to 20, got {time_factor}"
+                ));
+            }
             if id == EXECUTABLE {
                 problems.push(format!(
                     "{at}: `{EXECUTABLE}` is reserved for ready executables"
@@ -379,6 +407,13 @@ impl Config {
                 toolchain,
                 toolchain_dirs: lang.toolchain_dirs,
                 borrowed_toolchains: Vec::new(),
+                debian: lang
+                    .debian
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                time_factor,
                 id,
             });
         }

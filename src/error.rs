@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::config::Language;
 use crate::sandbox::{RunError, SetupError};
 
 /// Documented process exit codes (see README.md, "Exit codes").
@@ -85,12 +86,16 @@ pub(crate) enum Error {
         reason: String,
     },
     /// A compiler or interpreter named by the config is not installed.
-    #[error("language `{language}` needs `{program}`, which is not installed or not runnable")]
+    #[error(
+        "language `{language}` needs `{program}`, which is not installed or not runnable{install}"
+    )]
     MissingTool {
         /// The language name.
         language: String,
         /// The program that could not be run.
         program: String,
+        /// How to install it (judge.toml's `debian`), or empty.
+        install: String,
         /// The error from trying to run it.
         #[source]
         source: std::io::Error,
@@ -153,11 +158,12 @@ impl Error {
 
     /// A run that could not be done: a missing tool when the program that
     /// would not start is `language`'s, else the sandbox's failure.
-    pub(crate) fn from_run(e: RunError, language: Option<&str>) -> Self {
+    pub(crate) fn from_run(e: RunError, language: Option<&Language>) -> Self {
         match (e, language) {
             (RunError::Spawn { program, source }, Some(language)) => Error::MissingTool {
-                language: language.to_string(),
+                language: language.id.clone(),
                 program,
+                install: language.install_hint(),
                 source,
             },
             (RunError::Spawn { program, source } | RunError::Watch { program, source }, _) => {

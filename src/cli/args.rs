@@ -289,6 +289,10 @@ pub(crate) struct RunArgs {
 /// Arguments of `judge list`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ListArgs {
+    /// List the languages of judge.toml instead: which are usable on this
+    /// machine (compiler and runtime installed), with their versions.
+    #[arg(long)]
+    pub(crate) languages: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Human)]
     pub(crate) format: ListFormat,
@@ -299,6 +303,6 @@ pub(crate) struct ListArgs {
 pub(crate) enum ListFormat {
     /// A table.
     Human,
-    /// One JSON object per problem per line.
+    /// One JSON object per problem (or language) per line.
     Json,
 }

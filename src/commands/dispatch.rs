@@ -39,7 +39,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
     let settings = Settings::new(&cli)?;
     match cli.command {
         Command::Run(args) => run::run(settings, args),
-        Command::List(args) => list::list(&settings.config, args),
+        Command::List(args) => list::list(settings, args),
         Command::Verify(args) => verify::verify(settings, args),
         Command::Batch(args) => batch::batch(settings, args),
         Command::Merge(args) => batch::merge(args),

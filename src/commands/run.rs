@@ -73,7 +73,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                 &problem.id,
                 &problem.title,
                 &submission.path.display().to_string(),
-                &submission.language.name,
+                &Human::language_label(&submission.language, problem.limits),
             );
             let report = judge
                 .judge_submission(&problem, &tests, &checker, submission, &options, |t| {

@@ -160,7 +160,7 @@ impl Compiler {
         }
         // A program outside what the sandbox shows would fail there with a
         // confusing error: say so now, naming it.
-        let run_program = language.run.first().filter(|p| !p.contains('{'));
+        let run_program = run_program(&language.run);
         for (program, dirs, who) in [
             (argv.first().cloned(), &shown[..], "compilations"),
             (run_program.map(OsString::from), &[][..], "runs"),
@@ -175,6 +175,7 @@ impl Compiler {
                 return Err(Error::MissingTool {
                     language: language.id.clone(),
                     program: program.to_string_lossy().into_owned(),
+                    install: language.install_hint(),
                     source: std::io::Error::other(format!("{who} cannot see it: {why}")),
                 });
             }
@@ -205,7 +206,7 @@ impl Compiler {
         let outcome = sandbox
             .run(&request, profile)
             .await
-            .map_err(|e| Error::from_run(e, Some(&language.id)))?;
+            .map_err(|e| Error::from_run(e, Some(language)))?;
         let time_ms = outcome.wall_time.as_millis() as u64;
         let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(
@@ -330,27 +331,65 @@ impl Compiler {
         Build::Ready(Box::new(exe), report)
     }
 
+    /// Whether `language` can be used here: its toolchain probe works, its
+    /// compiler and run program are installed, and its version command
+    /// answers. Returns the version's first line.
+    pub(crate) async fn check_language(&self, language: &Language) -> Result<String> {
+        let toolchain = self.toolchain(language).await?;
+        let none = Path::new("");
+        let paths = Paths {
+            src: none,
+            exe: none,
+            dir: none,
+            toolchain: toolchain.as_deref(),
+        };
+        let compiler = language.compile.as_deref().and_then(|c| c.first());
+        for program in compiler.into_iter().chain(run_program(&language.run)) {
+            let program = fill(std::slice::from_ref(program), &paths, None).remove(0);
+            let resolved = sandbox::resolve_program(&program);
+            if !Path::new(&resolved).is_file() {
+                return Err(Error::MissingTool {
+                    language: language.id.clone(),
+                    program: program.to_string_lossy().into_owned(),
+                    install: language.install_hint(),
+                    source: std::io::Error::other(format!(
+                        "not found on {}",
+                        crate::sandbox::SYSTEM_PATH
+                    )),
+                });
+            }
+        }
+        let version = self.version(language, toolchain.as_deref()).await?;
+        Ok(version
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .to_string())
+    }
+
     /// The toolchain directory of a language with a `toolchain` probe,
     /// asked once per probe per judge run. The probe is judge.toml's
     /// command, trusted: it runs outside the sandbox, with the judge's
     /// environment (a version manager such as rustup needs it).
     async fn toolchain(&self, language: &Language) -> Result<Option<PathBuf>> {
         match &language.toolchain {
-            Some(argv) => self.probe_toolchain(&language.id, argv).await.map(Some),
+            Some(argv) => self.probe_toolchain(language, argv).await.map(Some),
             None => Ok(None),
         }
     }
 
     /// The directory `argv` prints (for `language`'s errors), remembered.
-    async fn probe_toolchain(&self, language: &str, argv: &[String]) -> Result<PathBuf> {
+    async fn probe_toolchain(&self, language: &Language, argv: &[String]) -> Result<PathBuf> {
         let memo = argv.join(" ");
         let mut toolchains = self.toolchains.lock().await;
         if let Some(Some(t)) = toolchains.get(&memo) {
             return Ok(t.clone());
         }
         let missing = |program: String, why: String| Error::MissingTool {
-            language: language.to_string(),
+            language: language.id.clone(),
             program,
+            install: language.install_hint(),
             source: std::io::Error::other(why),
         };
         let outcome = probe(
@@ -390,7 +429,7 @@ impl Compiler {
     async fn borrowed(&self, language: &Language) -> Vec<PathBuf> {
         let mut dirs = Vec::new();
         for argv in &language.borrowed_toolchains {
-            if let Ok(dir) = self.probe_toolchain(&language.id, argv).await {
+            if let Ok(dir) = self.probe_toolchain(language, argv).await {
                 dirs.push(dir);
             }
         }
@@ -433,7 +472,7 @@ impl Compiler {
             Environment::Minimal(language.env.clone()),
         )
         .await
-        .map_err(|e| Error::from_run(e, Some(&language.id)))?;
+        .map_err(|e| Error::from_run(e, Some(language)))?;
         let mut text = outcome.stdout.to_vec().unwrap_or_default();
         text.extend_from_slice(&outcome.stderr);
         let version = String::from_utf8_lossy(&text).into_owned();
@@ -444,6 +483,22 @@ impl Compiler {
         versions.insert(language.id.clone(), version.clone());
         Ok(version)
     }
+}
+
+/// The program a run command starts: its first word, past `env` and its
+/// `NAME=value` words; None when it is a placeholder (the build's own).
+fn run_program(run: &[String]) -> Option<&String> {
+    let mut words = run.iter().peekable();
+    if words
+        .peek()
+        .is_some_and(|w| *w == "env" || w.ends_with("/env"))
+    {
+        words.next();
+        while words.peek().is_some_and(|w| w.contains('=')) {
+            words.next();
+        }
+    }
+    words.next().filter(|p| !p.contains('{'))
 }
 
 /// Runs a probe of judge.toml (a version or toolchain command): trusted, so

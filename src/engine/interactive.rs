@@ -251,7 +251,7 @@ impl Judge {
             timed(submission, Profile::Submission)
         );
         let relayed = relay.map(sandbox::Relay::finish);
-        let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language.id)))?;
+        let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language)))?;
         let interactor = int.map_err(|e| Error::from_run(e, None))?;
         Ok(Play {
             submission,

@@ -135,6 +135,11 @@ impl Judge {
         &self.inner.cache
     }
 
+    /// Whether `language` is usable here; its version's first line.
+    pub(crate) async fn check_language(&self, language: &Language) -> Result<String> {
+        self.inner.compiler.check_language(language).await
+    }
+
     /// Compiles a submission (CE is a result, not an error).
     pub(crate) async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
         self.build_with(path, language, &[], true).await

@@ -263,7 +263,7 @@ impl Judge {
         let _slot = self.slot().await;
         let run = self.sandbox().run(&request, Profile::Submission);
         run.await
-            .map_err(|e| Error::from_run(e, Some(&exe.language.id)))
+            .map_err(|e| Error::from_run(e, Some(&exe.language)))
     }
 
     /// Runs the generator with `args` in `dir`; `Ok(Err(why))` when it failed.

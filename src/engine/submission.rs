@@ -116,7 +116,7 @@ impl Judge {
         options: &RunOptions,
         mut on_test: impl FnMut(&TestReport),
     ) -> Result<SubmissionReport> {
-        let limits = problem.limits;
+        let limits = problem.limits.for_language(&submission.language);
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
         let mut report = SubmissionReport {
             schema_version: SCHEMA_VERSION,
@@ -264,6 +264,7 @@ impl Judge {
         limits: ProblemLimits,
         keep_output: bool,
     ) -> Result<TestReport> {
+        let limits = limits.for_language(&exe.language);
         let run = TestRun {
             exe,
             test,
@@ -423,7 +424,7 @@ impl Judge {
                 report.message = format!("cannot start the program: {source}");
                 return Ok(report);
             }
-            Err(e) => return Err(Error::from_run(e, Some(&exe.language.id))),
+            Err(e) => return Err(Error::from_run(e, Some(&exe.language))),
         };
         // Declared after `scratch`, so dropped before it is emptied. (A spill
         // left by a run that failed is removed with its directory.)

@@ -128,6 +128,21 @@ pub(crate) struct ProblemLimits {
     pub(crate) output: u64,
 }
 
+impl ProblemLimits {
+    /// The limits a submission in `language` gets: the time limit times the
+    /// language's `time_factor` (whole milliseconds).
+    pub(crate) fn for_language(self, language: &crate::config::Language) -> ProblemLimits {
+        if language.time_factor == 1.0 {
+            return self;
+        }
+        let ms = (self.time.as_secs_f64() * 1000.0 * language.time_factor).round();
+        ProblemLimits {
+            time: Duration::from_millis(ms.max(1.0) as u64),
+            ..self
+        }
+    }
+}
+
 /// How outputs are compared with answers.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CheckerSpec {

@@ -6,6 +6,8 @@ use anstyle::{AnsiColor, Style};
 
 use super::{printable, printable_line, SubmissionReport, TestReport};
 use crate::compile::CompileStatus;
+use crate::config::Language;
+use crate::problem::ProblemLimits;
 use crate::units::{format_kib, format_ms};
 use crate::verdict::Verdict;
 
@@ -38,6 +40,22 @@ impl Human {
             Style::new().bold().fg_color(Some(color.into())),
             &format!("{:<3}", v.as_str()),
         )
+    }
+
+    /// The language as the header shows it: its name, and the time limit
+    /// that applies when its `time_factor` changes the problem's.
+    pub(crate) fn language_label(language: &Language, problem: ProblemLimits) -> String {
+        let effective = problem.for_language(language);
+        match effective.time == problem.time {
+            true => language.name.clone(),
+            false => format!(
+                "{}, time limit {} = {} x {}",
+                language.name,
+                format_ms(effective.time.as_millis() as u64),
+                format_ms(problem.time.as_millis() as u64),
+                language.time_factor
+            ),
+        }
     }
 
     /// The line printed when judging of a submission starts.

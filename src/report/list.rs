@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use super::printable_line;
+use crate::config::Language;
 use crate::export::Exported;
 use crate::problem::Problem;
 use crate::units::{format_kib, format_ms};
@@ -50,6 +51,102 @@ pub(crate) fn render_problems_json(rows: &[(Problem, usize)]) -> String {
             "memory_limit_kib": p.limits.memory / 1024,
             "output_limit_kib": p.limits.output / 1024,
             "tests": tests,
+        });
+        out.push_str(&format!("{line}\n"));
+    }
+    out
+}
+
+/// A language of judge.toml and whether it is usable here.
+pub(crate) struct LanguageStatus {
+    /// The language.
+    pub(crate) language: Language,
+    /// Its version's first line, or why it cannot be used (the error).
+    pub(crate) status: std::result::Result<String, String>,
+}
+
+/// The languages as a table (`judge list --languages`).
+pub(crate) fn render_languages(rows: &[LanguageStatus]) -> String {
+    let id_width = rows
+        .iter()
+        .map(|r| r.language.id.len())
+        .max()
+        .unwrap_or(2)
+        .max(2);
+    let name_width = rows
+        .iter()
+        .map(|r| r.language.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let extensions: Vec<String> = rows
+        .iter()
+        .map(|r| match r.language.extensions.is_empty() {
+            true => "(--lang)".to_string(),
+            false => r
+                .language
+                .extensions
+                .iter()
+                .map(|e| format!(".{e}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        })
+        .collect();
+    let ext_width = extensions
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(10)
+        .max(10);
+    let mut out = format!(
+        "{:<id_width$}  {:<name_width$}  {:<ext_width$}  VERSION\n",
+        "ID", "NAME", "EXTENSIONS"
+    );
+    for (row, extensions) in rows.iter().zip(&extensions) {
+        let l = &row.language;
+        let status = match &row.status {
+            Ok(version) => printable_line(version).into_owned(),
+            Err(why) => format!(
+                "not usable: {}",
+                printable_line(
+                    why.trim_start_matches("error: ")
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                )
+            ),
+        };
+        let factor = match l.time_factor == 1.0 {
+            true => String::new(),
+            false => format!(" (time x{})", l.time_factor),
+        };
+        out.push_str(&format!(
+            "{:<id_width$}  {:<name_width$}  {:<ext_width$}  {status}{factor}\n",
+            l.id, l.name, extensions
+        ));
+    }
+    let usable = rows.iter().filter(|r| r.status.is_ok()).count();
+    out.push_str(&format!(
+        "{usable} of {} languages usable here\n",
+        rows.len()
+    ));
+    out
+}
+
+/// The languages as JSON, one object per line.
+pub(crate) fn render_languages_json(rows: &[LanguageStatus]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let l = &row.language;
+        let line = serde_json::json!({
+            "id": l.id,
+            "name": l.name,
+            "extensions": l.extensions,
+            "usable": row.status.is_ok(),
+            "version": row.status.as_ref().ok(),
+            "problem": row.status.as_ref().err(),
+            "debian": l.debian,
+            "time_factor": l.time_factor,
         });
         out.push_str(&format!("{line}\n"));
     }

@@ -23,6 +23,7 @@ mod exit_codes;
 mod formats;
 mod hostile;
 mod interactive;
+mod languages;
 mod processes;
 mod reports;
 mod sandbox;

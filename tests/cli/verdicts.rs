@@ -50,6 +50,8 @@ pub(crate) struct Case {
     pub message: &'static str,
     /// More checks on the report; `Err` says what is wrong.
     pub check: Option<Check>,
+    /// `--lang` for the file, when its extension does not say.
+    pub lang: Option<&'static str>,
 }
 
 const fn case(
@@ -66,6 +68,15 @@ const fn case(
         verdict,
         message,
         check: None,
+        lang: None,
+    }
+}
+
+/// A case judged with `--lang`.
+const fn with_lang(lang: &'static str, case: Case) -> Case {
+    Case {
+        lang: Some(lang),
+        ..case
     }
 }
 
@@ -84,6 +95,17 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ac-Different.java",     MIXED, "AC", ""),
     case(NIM, "acwing-891/ac-main.java",          MIXED, "AC", ""),
     case(NIM, "acwing-891/ac.js",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.kt",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.go",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.cs",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.hs",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.rb",                 MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.pas",                MIXED, "AC", ""),
+    with_lang("pypy", case(NIM, "acwing-891/ac-pypy.py", MIXED, "AC", "")),
+    // The C++ standard chosen with --lang: C++17 code that C++20 rejects,
+    // C++23 library that C++20 hides.
+    with_lang("cpp17", case(NIM, "acwing-891/ac-u8-cpp17.cpp", MIXED, "AC", "")),
+    with_lang("cpp23", case(NIM, "acwing-891/ac-unreachable-cpp23.cpp", MIXED, "AC", "")),
     // Wrong rules.
     case(NIM, "acwing-891/wa-sum-parity.c",       MIXED, "WA", "expected `Yes`, got `No`"),
     case(NIM, "acwing-891/wa-or.cpp",             MIXED, "WA", "expected `No`, got `Yes`"),
@@ -126,6 +148,18 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ce-syntax.py",          MIXED, "CE", "SyntaxError"),
     case(NIM, "acwing-891/ce-syntax.java",        MIXED, "CE", "';' expected"),
     case(NIM, "acwing-891/ce-syntax.js",          MIXED, "CE", "SyntaxError"),
+    case(NIM, "acwing-891/ce-iostream.c",         MIXED, "CE", "iostream"),
+    case(NIM, "acwing-891/ce-type-error.kt",      MIXED, "CE", "type mismatch"),
+    case(NIM, "acwing-891/ce-unused-import.go",   MIXED, "CE", "imported and not used"),
+    // A package from the network: no download, no hang.
+    case(NIM, "acwing-891/ce-module-import.go",   MIXED, "CE", "cannot find module"),
+    case(NIM, "acwing-891/ce-type-error.cs",      MIXED, "CE", "CS0029"),
+    case(NIM, "acwing-891/ce-type-error.hs",      MIXED, "CE", "No instance for (Num String)"),
+    case(NIM, "acwing-891/ce-syntax.rb",          MIXED, "CE", "syntax error"),
+    case(NIM, "acwing-891/ce-syntax.pas",         MIXED, "CE", "Syntax error"),
+    with_lang("pypy", case(NIM, "acwing-891/ce-syntax-pypy.py", MIXED, "CE", "SyntaxError")),
+    with_lang("cpp17", case(NIM, "acwing-891/ce-concept-cpp17.cpp", MIXED, "CE", "concept")),
+    with_lang("cpp23", case(NIM, "acwing-891/ce-declare-reachable-cpp23.cpp", MIXED, "CE", "declare_reachable")),
     // Adversarial.
     case(NIM, "acwing-891/ac-closes-stdin.c",     SAMPLE, "AC", ""),
     case(NIM, "acwing-891/wa-never-reads-stdin.py", MIXED, "WA", "expected `No`, got `Yes`"),
@@ -241,23 +275,26 @@ fn every_fixture_gets_its_verdict_without_isolation() {
     );
 }
 
+/// What one invocation judges: a problem, `--tests` globs, `--lang`.
+type Group<'a> = (&'a str, &'a [&'a str], Option<&'a str>);
+
 /// Judges `rows` in one workspace, one invocation per (problem, tests) group,
 /// the groups in parallel; returns one line per thing that went wrong.
 fn judge_rows<'a>(rows: impl Iterator<Item = &'a Case>, global: &[&str]) -> Vec<String> {
     let workspace = Workspace::new();
-    let mut groups: BTreeMap<(&str, &[&str]), Vec<&Case>> = BTreeMap::new();
+    let mut groups: BTreeMap<Group, Vec<&Case>> = BTreeMap::new();
     for case in rows {
         groups
-            .entry((case.problem, case.tests))
+            .entry((case.problem, case.tests, case.lang))
             .or_default()
             .push(case);
     }
     std::thread::scope(|scope| {
         let handles: Vec<_> = groups
             .iter()
-            .map(|((problem, tests), cases)| {
+            .map(|((problem, tests, lang), cases)| {
                 let workspace = &workspace;
-                scope.spawn(move || judge_group(workspace, global, problem, tests, cases))
+                scope.spawn(move || judge_group(workspace, global, problem, tests, *lang, cases))
             })
             .collect();
         handles
@@ -274,10 +311,14 @@ fn judge_group(
     global: &[&str],
     problem: &str,
     tests: &[&str],
+    lang: Option<&str>,
     cases: &[&Case],
 ) -> Vec<String> {
     let mut args: Vec<String> = global.iter().map(|a| a.to_string()).collect();
     args.extend(["run".to_string(), problem_arg(problem)]);
+    if let Some(lang) = lang {
+        args.extend(["--lang".to_string(), lang.to_string()]);
+    }
     args.extend(cases.iter().map(|c| submission(c.file)));
     args.extend(["--format".to_string(), "json".to_string()]);
     args.extend(tests_args(tests));
@@ -334,6 +375,34 @@ fn table_covers_every_fixture_and_every_verdict() {
     let verdicts: BTreeSet<&str> = TABLE.iter().map(|c| c.verdict).collect();
     for verdict in ["AC", "WA", "PE", "TLE", "MLE", "OLE", "RE", "CE", "IE"] {
         assert!(verdicts.contains(verdict), "no fixture gets {verdict}");
+    }
+    // Every shipped language compiles an AC fixture and rejects a CE one
+    // (checktestdata is not a contest language: ICPC packages' validators).
+    let config: toml::Table = std::fs::read_to_string(repo().join("judge.toml"))
+        .expect("read judge.toml")
+        .parse()
+        .expect("judge.toml parses");
+    for (id, language) in config["languages"].as_table().expect("a table") {
+        if id == "checktestdata" {
+            continue;
+        }
+        let extensions: Vec<&str> = language
+            .get("extensions")
+            .and_then(|e| e.as_array())
+            .map(|e| e.iter().filter_map(|x| x.as_str()).collect())
+            .unwrap_or_default();
+        for verdict in ["AC", "CE"] {
+            assert!(
+                TABLE.iter().any(|c| c.verdict == verdict
+                    && match c.lang {
+                        Some(lang) => lang == id,
+                        None => Path::new(c.file)
+                            .extension()
+                            .is_some_and(|e| extensions.iter().any(|x| e == *x)),
+                    }),
+                "no fixture of language `{id}` gets {verdict}"
+            );
+        }
     }
     for (language, extension) in [("C", "c"), ("C++", "cpp"), ("Rust", "rs"), ("Python", "py")] {
         for verdict in ["AC", "WA", "RE"] {

@@ -41,21 +41,29 @@ pub(super) fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>>
     items.iter().map(|a| c_string(a)).collect()
 }
 
-/// Rewrites host paths in an argument to where they appear inside the sandbox.
+/// Rewrites host paths in an argument to where they appear inside the
+/// sandbox: every occurrence that ends the word or is followed by `/` or
+/// `:` (a class path's separator).
 pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
-    for (host, inner) in mounts {
-        let host = host.as_os_str().as_bytes();
-        if let Some(pos) = find(arg, host) {
-            let after = &arg[pos + host.len()..];
-            if after.is_empty() || after[0] == b'/' {
-                let mut out = arg[..pos].to_vec();
-                out.extend_from_slice(inner.as_bytes());
-                out.extend_from_slice(after);
-                return out;
+    let mut out = Vec::with_capacity(arg.len());
+    let mut rest = arg;
+    'scan: while !rest.is_empty() {
+        for (host, inner) in mounts {
+            let host = host.as_os_str().as_bytes();
+            if let Some(pos) = find(rest, host) {
+                let after = &rest[pos + host.len()..];
+                if after.is_empty() || after[0] == b'/' || after[0] == b':' {
+                    out.extend_from_slice(&rest[..pos]);
+                    out.extend_from_slice(inner.as_bytes());
+                    rest = after;
+                    continue 'scan;
+                }
             }
         }
+        break;
     }
-    arg.to_vec()
+    out.extend_from_slice(rest);
+    out
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
@@ -93,6 +101,20 @@ mod tests {
         assert_eq!(
             translate(b"-cp=/w/.judge-cache/builds/ab/cd", &mounts),
             b"-cp=/judge/build"
+        );
+        assert_eq!(
+            translate(
+                b"/w/.judge-cache/builds/ab/cd:/usr/share/java/k.jar",
+                &mounts
+            ),
+            b"/judge/build:/usr/share/java/k.jar"
+        );
+        assert_eq!(
+            translate(
+                b"/usr/k.jar:/w/.judge-cache/builds/ab/cd:/w/.judge-cache/builds/ab/cd/x",
+                &mounts
+            ),
+            b"/usr/k.jar:/judge/build:/judge/build/x"
         );
     }
 
