@@ -17,10 +17,22 @@ pub(super) fn wall_limit(time: Duration, factor: f64) -> Duration {
 const ALLOCATION_FAILURES: &[&str] = &[
     "std::bad_alloc",
     "memory allocation of",
-    "MemoryError",
-    "OutOfMemoryError",
     "Cannot allocate memory",
     "out of memory",
+];
+
+/// What a runtime prints when its heap, which judge.toml's heap flags set to
+/// the memory limit (`-Xmx{memory_mib}m`, `--max-old-space-size`, `+RTS -M`,
+/// `max-heap-size`, `PYPY_GC_MAX`), is full: the memory limit, whatever the
+/// address-space setting.
+const HEAP_EXHAUSTED: &[&str] = &[
+    "java.lang.OutOfMemoryError",
+    "JavaScript heap out of memory",
+    "Heap exhausted;",
+    "System.OutOfMemoryException",
+    "fatal error: runtime: out of memory",
+    "failed to allocate memory (NoMemoryError)",
+    "MemoryError",
 ];
 
 /// Turns a run's outcome into a verdict, or `None` when the output should be
@@ -103,6 +115,16 @@ pub(super) fn classify(
         return None;
     }
     let stderr = String::from_utf8_lossy(&outcome.stderr);
+    if let Some(evidence) = HEAP_EXHAUSTED.iter().find(|e| stderr.contains(**e)) {
+        return Some((
+            Verdict::MLE,
+            format!(
+                "the runtime's heap is full at the memory limit of {} ({}, `{evidence}`)",
+                crate::units::format_kib(memory_kib),
+                outcome.describe_exit()
+            ),
+        ));
+    }
     if address_space {
         if let Some(evidence) = ALLOCATION_FAILURES.iter().find(|e| stderr.contains(**e)) {
             return Some((
@@ -226,6 +248,27 @@ mod tests {
         for (o, expected) in cases {
             assert_eq!(verdict(&o), expected, "{o:?}");
         }
+    }
+
+    /// A runtime whose heap flag is the memory limit reports a full heap:
+    /// MLE also where no address-space limit applies (JVM, Node, GHC, .NET).
+    #[test]
+    fn a_full_runtime_heap_is_mle_without_an_address_space_limit() {
+        for stderr in [
+            "Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space",
+            "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+            "prog: Heap exhausted;\nprog: Current maximum heap size is 67108864 bytes (64 MB).",
+            "Unhandled Exception:\nSystem.OutOfMemoryException: Out of memory",
+        ] {
+            let o = outcome(Exit::Code(1), None, 10, 5000, stderr);
+            let got = classify(&o, &LIMITS, Duration::from_secs(3), false);
+            assert_eq!(got.map(|(v, _)| v), Some(Verdict::MLE), "{stderr}");
+        }
+        // Without the address-space limit a failed allocation of C is not
+        // evidence of the memory limit.
+        let o = outcome(Exit::Code(1), None, 10, 5000, "std::bad_alloc");
+        let got = classify(&o, &LIMITS, Duration::from_secs(3), false);
+        assert_eq!(got.map(|(v, _)| v), Some(Verdict::RE));
     }
 
     #[test]

@@ -134,6 +134,11 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/mle-vector.cpp",        MIXED, "MLE", "limit of 64.0 MiB"),
     case(NIM, "acwing-891/mle-list.py",           MIXED, "MLE", "limit of 64.0 MiB"),
     case(NIM, "acwing-891/mle-vec.rs",            MIXED, "MLE", "limit of 64.0 MiB"),
+    // Runtimes with their own heap (no address-space limit): the cgroup's
+    // kill, the full heap, or the peak after the run, but always MLE.
+    case(NIM, "acwing-891/mle-arrays.java",       SAMPLE, "MLE", "limit of 64.0 MiB"),
+    case(NIM, "acwing-891/mle-array.js",          SAMPLE, "MLE", "limit of 64.0 MiB"),
+    case(NIM, "acwing-891/mle-slices.go",         SAMPLE, "MLE", "limit of 64.0 MiB"),
     case(NIM, "acwing-891/ole-print-forever.c",   MIXED, "OLE", "limit of 1.0 MiB"),
     case(NIM, "acwing-891/ole-print-10mb.py",     MIXED, "OLE", "limit of 1.0 MiB"),
     // Crashes.
