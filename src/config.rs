@@ -502,7 +502,10 @@ impl Config {
             .iter()
             .map(|l| {
                 let exts: Vec<String> = l.extensions.iter().map(|e| format!(".{e}")).collect();
-                format!("{} ({})", l.id, exts.join(" "))
+                match exts.is_empty() {
+                    true => l.id.clone(),
+                    false => format!("{} ({})", l.id, exts.join(" ")),
+                }
             })
             .collect();
         names.push(EXECUTABLE.into());

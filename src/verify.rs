@@ -13,10 +13,11 @@ use crate::compile::Executable;
 use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions};
 use crate::error::{Error, Needed, PackageError, Result};
 use crate::problem::{Problem, ProgramSpec, Role, SolutionSpec, SEED};
-use crate::report::verify::{BruteReport, SolutionResult, VerifyReport};
+use crate::report::verify::{BruteReport, SlowestTest, SolutionResult, VerifyReport};
 use crate::report::SCHEMA_VERSION;
 use crate::sandbox::Captured;
 use crate::testset::{TestFilter, TestSet};
+use crate::units::format_ms;
 use crate::verdict::Verdict;
 
 /// Verifies one package. Package faults (invalid tests, failing programs)
@@ -213,9 +214,26 @@ pub(crate) async fn verify(
                 ));
             }
         }
+        let slowest = SlowestTest::of(&run);
+        if let Some(slow) = slowest
+            .as_ref()
+            .filter(|s| solution.expect == [Verdict::AC] && s.time_ms * 2 > s.limit_ms)
+        {
+            report.notes.push(format!(
+                "{} takes {} of the {} limit on test `{}` ({}%): under half the limit \
+                 is the usual margin (Kattis' time_multiplier 2), so a slower judge or \
+                 language may fail it",
+                run.submission,
+                format_ms(slow.time_ms),
+                format_ms(slow.limit_ms),
+                slow.test,
+                slow.percent()
+            ));
+        }
         report.solutions.push(SolutionResult {
             expected: solution.expect.clone(),
             ok,
+            slowest,
             report: run,
         });
     }

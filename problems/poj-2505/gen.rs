@@ -11,6 +11,9 @@
 //                  [1215012993, 2430025984] and [4116971521, 4294967294] and their edges,
 //                  mixed half and half with Ollie positions
 //   max SEED       1000 lines (the maximum), half Ollie, values mostly large
+//   worst SEED     1000 lines within 2^20 of the largest n (all Stan): the most work for
+//                  a search over reachable p memoised per n, which does ~3x more on
+//                  these than on `max` (the number of reachable p grows with n)
 //   small SEED [SIZE]  SIZE in 1..=8 (default 8): 30 lines, n <= min(20*18^(SIZE-1), 4294967294);
 //                  the brute force covers every legal n, so every SIZE is within its bound
 //
@@ -82,7 +85,7 @@ fn value(rng: &mut Rng, stan: bool, limit: u64) -> u64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: gen random|losing|boundary|overflow|max|small SEED [SIZE]");
+        eprintln!("usage: gen random|losing|boundary|overflow|max|worst|small SEED [SIZE]");
         std::process::exit(2);
     }
     let mode = args[1].as_str();
@@ -144,6 +147,12 @@ fn main() {
                     rng.range(306110017, 612220032)
                 };
                 ns.push(n);
+            }
+        }
+        "worst" => {
+            ns.push(MAX_N);
+            while ns.len() < MAX_LINES {
+                ns.push(rng.range(MAX_N - (1 << 20), MAX_N));
             }
         }
         "small" => {

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::{printable, printable_line, SubmissionReport};
+use crate::units::format_ms;
 use crate::verdict::Verdict;
 
 /// The verification of one package.
@@ -48,8 +49,38 @@ pub(crate) struct SolutionResult {
     pub(crate) expected: Vec<Verdict>,
     /// Whether it got one of them.
     pub(crate) ok: bool,
+    /// Its slowest test against the time limit (none when nothing ran).
+    pub(crate) slowest: Option<SlowestTest>,
     /// The full run report.
     pub(crate) report: SubmissionReport,
+}
+
+/// A solution's slowest test: the margin a setter sees.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SlowestTest {
+    /// The test.
+    pub(crate) test: String,
+    /// Its CPU time, ms.
+    pub(crate) time_ms: u64,
+    /// The time limit the solution ran under, ms.
+    pub(crate) limit_ms: u64,
+}
+
+impl SlowestTest {
+    /// The slowest of the tests `report` ran (the first of equals).
+    pub(crate) fn of(report: &SubmissionReport) -> Option<SlowestTest> {
+        let slowest = report.tests.iter().rev().max_by_key(|t| t.time_ms)?;
+        Some(SlowestTest {
+            test: slowest.name.clone(),
+            time_ms: slowest.time_ms,
+            limit_ms: report.limits.time_ms,
+        })
+    }
+
+    /// Its time as a whole percentage of the limit.
+    pub(crate) fn percent(&self) -> u64 {
+        (self.time_ms * 100).div_ceil(self.limit_ms.max(1))
+    }
 }
 
 /// One letter per verdict in the matrix.
@@ -116,13 +147,17 @@ pub(crate) fn render_human(r: &VerifyReport) -> String {
             .collect();
         let expected_width = expected.iter().map(String::len).max().unwrap_or(0).max(9);
         out.push_str(&format!(
-            "  {:<width$}  {:<expected_width$} {:<4} {}\n",
+            "  {:<width$}  {:<expected_width$} {:<4} {:>14}  {}\n",
             "solution",
             "expected",
             "got",
+            "slowest",
             ruler.trim_end()
         ));
         for (s, expected) in r.solutions.iter().zip(&expected) {
+            let slowest = s.slowest.as_ref().map_or(String::new(), |t| {
+                format!("{} {:>3}%", format_ms(t.time_ms), t.percent())
+            });
             let judged: std::collections::HashMap<&str, Verdict> = s
                 .report
                 .tests
@@ -138,7 +173,7 @@ pub(crate) fn render_human(r: &VerifyReport) -> String {
                     .collect()
             };
             out.push_str(&format!(
-                "  {:<width$}  {:<expected_width$} {:<4} {}{}\n",
+                "  {:<width$}  {:<expected_width$} {:<4} {slowest:>14}  {}{}\n",
                 s.report.submission,
                 expected,
                 s.report.verdict.as_str(),

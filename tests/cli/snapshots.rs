@@ -18,6 +18,12 @@ fn normalise(text: &str, workspace: &Workspace) -> String {
         // width depends on the digits: 9.9 MiB, 10.0 MiB)
         (r" +\d+(\.\d+)? (ms|s)\b", " <time>"),
         (r"\b\d+(\.\d+)? (ms|s)\b", "<time>"),
+        // verify's slowest test as a share of the limit, after its time
+        (r"<time> +\d+%", "<time> <share>"),
+        (
+            r#""slowest":\{"test":"[^"]*""#,
+            r#""slowest":{"test":"<test>""#,
+        ),
         (r" +\d+(\.\d+)? (KiB|MiB|GiB)\b", " <size>"),
         (r"\b\d+(\.\d+)? (KiB|MiB|GiB)\b", "<size>"),
         (r"[\d.]+ iterations/s", "<n> iterations/s"),
@@ -26,7 +32,7 @@ fn normalise(text: &str, workspace: &Workspace) -> String {
         (r"after \d+ iterations", "after <n> iterations"),
         (r#""iterations":( ?)\d+"#, r#""iterations":${1}0"#),
         (
-            r#""(time_ms|wall_ms|memory_kib|max_time_ms|max_memory_kib|elapsed_ms|iterations_per_second)":( ?)[\d.]+"#,
+            r#""(time_ms|wall_ms|memory_kib|limit_ms|max_time_ms|max_memory_kib|elapsed_ms|iterations_per_second)":( ?)[\d.]+"#,
             r#""$1":${2}0"#,
         ),
         (

@@ -166,3 +166,35 @@ fn problems_with_rising_memory_limits_verify_in_one_run() {
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert_eq!(text.matches("ok: the package holds").count(), 2, "{text}");
 }
+
+/// Each solution's slowest test is reported against the limit, and an
+/// accepted solution using more than half of it is pointed out.
+#[test]
+fn the_slowest_test_and_a_thin_margin_are_reported() {
+    let p = Package::new();
+    // Right answers after 1.1 s of CPU on every test: 55% of the 2 s limit.
+    let accepted = std::fs::read_to_string(p.path("solutions/accepted.py")).unwrap();
+    p.write(
+        "solutions/accepted.py",
+        &format!(
+            "import time\nend = time.process_time() + 1.1\nwhile time.process_time() < end:\n    pass\n{accepted}"
+        ),
+    );
+    let (code, text) = p.verify();
+    assert_eq!(code, 0, "a thin margin is a note, not a failure: {text}");
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("solutions/accepted.py"))
+        .unwrap_or_else(|| panic!("no row: {text}"));
+    assert!(row.contains(" s ") && row.contains('%'), "{row}");
+    assert!(
+        text.contains("note: solutions/accepted.py takes")
+            && text.contains("of the 2.00 s limit")
+            && text.contains("under half the limit"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("note: solutions/wa-sum.py"),
+        "only accepted solutions get the note: {text}"
+    );
+}
