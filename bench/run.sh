@@ -30,6 +30,8 @@
 #              programs joined by a bare pipe pair (bench/pipe_pair.rs)
 #   packages   bench/packages.sh: `judge verify` against problemtools'
 #              `verifyproblem` on the same ICPC packages (when installed)
+#   languages  bench/languages.sh: each shipped language's trivial program:
+#              cold compile, run CPU and wall time, peak memory
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -344,3 +346,6 @@ bash "$ROOT/bench/packages.sh" ${1:-}
 
 # The per-test cost of an interactive test against a bare pipe pair.
 bash "$ROOT/bench/interactive.sh" ${1:-}
+
+# What each shipped language's trivial program costs (compile, start-up, memory).
+bash "$ROOT/bench/languages.sh" ${1:-}

@@ -23,7 +23,7 @@ const ALLOCATION_FAILURES: &[&str] = &[
 
 /// What a runtime prints when its heap, which judge.toml's heap flags set to
 /// the memory limit (`-Xmx{memory_mib}m`, `--max-old-space-size`, `+RTS -M`,
-/// `max-heap-size`, `PYPY_GC_MAX`), is full: the memory limit, whatever the
+/// `max-heap-size`, `PYPY_GC_MAX`, PHP's `memory_limit`), is full: the memory limit, whatever the
 /// address-space setting.
 const HEAP_EXHAUSTED: &[&str] = &[
     "java.lang.OutOfMemoryError",
@@ -33,6 +33,7 @@ const HEAP_EXHAUSTED: &[&str] = &[
     "fatal error: runtime: out of memory",
     "failed to allocate memory (NoMemoryError)",
     "MemoryError",
+    "Fatal error:  Allowed memory size of",
 ];
 
 /// Turns a run's outcome into a verdict, or `None` when the output should be
@@ -259,6 +260,7 @@ mod tests {
             "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
             "prog: Heap exhausted;\nprog: Current maximum heap size is 67108864 bytes (64 MB).",
             "Unhandled Exception:\nSystem.OutOfMemoryException: Out of memory",
+            "PHP Fatal error:  Allowed memory size of 67108864 bytes exhausted",
         ] {
             let o = outcome(Exit::Code(1), None, 10, 5000, stderr);
             let got = classify(&o, &LIMITS, Duration::from_secs(3), false);

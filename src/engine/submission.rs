@@ -314,7 +314,8 @@ impl Judge {
         Ok(report)
     }
 
-    /// The key of a test's result: everything the verdict depends on.
+    /// The key of a test's result: everything the verdict depends on,
+    /// the judge's own build included (a new judge may classify anew).
     fn result_key(&self, run: &TestRun<'_>, answer: &Path) -> Result<Key> {
         let answer_key = Key::of_file(answer).map_err(|e| Error::io(answer, e))?;
         let limits = run.limits;
@@ -327,6 +328,7 @@ impl Judge {
         );
         Ok(Key::of(&[
             b"result-v2",
+            judge_identity().as_bytes(),
             run.exe.key.as_str().as_bytes(),
             run.test.input_key.as_str().as_bytes(),
             answer_key.as_str().as_bytes(),
@@ -495,4 +497,18 @@ pub(super) struct TestRun<'a> {
     pub(super) limits: ProblemLimits,
     pub(super) wall: Duration,
     pub(super) keep_output: bool,
+}
+
+/// This judge's version and the identity of its binary (size and change
+/// time), asked once: results kept by another build are not reused.
+fn judge_identity() -> &'static str {
+    use std::os::unix::fs::MetadataExt;
+    static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let binary = std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|m| format!("{} {} {}", m.len(), m.mtime(), m.mtime_nsec()))
+            .unwrap_or_default();
+        format!("{} {binary}", env!("CARGO_PKG_VERSION"))
+    })
 }
