@@ -28,6 +28,7 @@ struct ConfigDeserialize {
     jobs: Option<usize>,
     cpu: Option<CpuDeserialize>,
     cache_dir: Option<PathBuf>,
+    pch_dir: Option<PathBuf>,
     problems_dir: Option<PathBuf>,
     testdata_dir: Option<PathBuf>,
     #[serde(default)]
@@ -78,6 +79,7 @@ struct LanguageDeserialize {
     toolchain_dirs: Vec<PathBuf>,
     debian: Option<String>,
     time_factor: Option<f64>,
+    precompiled_header: Option<String>,
 }
 
 fn default_true() -> bool {
@@ -95,6 +97,8 @@ pub(crate) struct Config {
     pub(crate) cpu: CpuChoice,
     /// Where builds, generated inputs and answers are cached.
     pub(crate) cache_dir: PathBuf,
+    /// Where precompiled headers are kept (default: in the cache).
+    pub(crate) pch_dir: PathBuf,
     /// Where problems are looked up by id.
     pub(crate) problems_dir: PathBuf,
     /// Where fixed tests live, one folder per problem id.
@@ -169,6 +173,9 @@ pub(crate) struct Language {
     pub(crate) debian: Vec<String>,
     /// The problem's time limit is multiplied by this for the language.
     pub(crate) time_factor: f64,
+    /// A header (`bits/stdc++.h`) precompiled once and offered to its
+    /// compilations.
+    pub(crate) precompiled_header: Option<String>,
 }
 
 /// The pseudo-language of a file that is already an executable.
@@ -192,6 +199,7 @@ impl Language {
             borrowed_toolchains: Vec::new(),
             debian: Vec::new(),
             time_factor: 1.0,
+            precompiled_header: None,
         }
     }
 }
@@ -372,6 +380,17 @@ impl Config {
                     ));
                 }
             }
+            if let Some(header) = lang.precompiled_header.as_deref().filter(|h| !h.is_empty()) {
+                let safe = header
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_+-./".contains(c));
+                if !safe || header.starts_with('/') || header.split('/').any(|p| p == "..") {
+                    problems.push(format!(
+                        "{at}.precompiled_header: `{header}` is not a header name such as \
+                         `bits/stdc++.h` (relative, no `..`)"
+                    ));
+                }
+            }
             let time_factor = lang.time_factor.unwrap_or(1.0);
             if !(0.1..=20.0).contains(&time_factor) {
                 problems.push(format!(
@@ -414,6 +433,7 @@ impl Config {
                     .map(str::to_string)
                     .collect(),
                 time_factor,
+                precompiled_header: lang.precompiled_header.filter(|h| !h.is_empty()),
                 id,
             });
         }
@@ -437,6 +457,10 @@ impl Config {
         Ok(Config {
             jobs,
             cpu,
+            pch_dir: match raw.pch_dir {
+                Some(dir) => root.join(dir),
+                None => join(raw.cache_dir.clone(), ".judge-cache").join("pch"),
+            },
             cache_dir: join(raw.cache_dir, ".judge-cache"),
             problems_dir: join(raw.problems_dir, "problems"),
             testdata_dir: join(raw.testdata_dir, "testdata"),

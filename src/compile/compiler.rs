@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::command::{fill, Paths};
 use super::executable::{Build, CompileReport, CompileStatus, Executable, EXE_NAME};
+use super::pch::{Headers, Needs};
 use crate::cache::{Cache, Key, Kind};
 use crate::config::{DefaultLimits, Language};
 use crate::error::{Error, Result};
@@ -40,12 +41,15 @@ pub(crate) struct Compiler {
     /// One lock per build key: a build asked for while the same one is
     /// under way waits for it and takes it from the cache.
     underway: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Precompiled headers.
+    headers: Headers,
 }
 
 impl Compiler {
     /// A compiler storing builds in `cache`.
-    pub(crate) fn new(cache: Cache, limits: DefaultLimits) -> Compiler {
+    pub(crate) fn new(cache: Cache, limits: DefaultLimits, pch_dir: PathBuf) -> Compiler {
         Compiler {
+            headers: Headers::new(pch_dir),
             cache,
             limits,
             versions: tokio::sync::Mutex::new(HashMap::new()),
@@ -116,6 +120,10 @@ impl Compiler {
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
+        // Before the slot: building the header takes one of its own.
+        let header_dir = self
+            .header_dir(language, sandbox, toolchain.as_deref(), &version, slots)
+            .await;
         let _slot = slots.acquire().await.expect("never closed");
         let scratch = self.cache.scratch_dir()?;
         for c in companions {
@@ -141,7 +149,7 @@ impl Compiler {
             dir: scratch.path(),
             toolchain: toolchain.as_deref(),
         };
-        let argv = fill(compile, &paths, None);
+        let mut argv = fill(compile, &paths, None);
         let borrowed = self.borrowed(language).await;
         let shown: Vec<PathBuf> = toolchain
             .iter()
@@ -149,6 +157,11 @@ impl Compiler {
             .chain(&borrowed)
             .cloned()
             .collect();
+        if let Some(dir) = &header_dir {
+            let mut flag = OsString::from("-I");
+            flag.push(dir);
+            argv.insert(1, flag);
+        }
         let mut env = language.env.clone();
         if !borrowed.is_empty() {
             let bins = borrowed.iter().map(|d| d.join("bin"));
@@ -202,6 +215,7 @@ impl Compiler {
             memory: self.limits.compile_memory,
             disk: self.limits.compile_disk,
             toolchain: shown,
+            headers: header_dir,
         };
         let outcome = sandbox
             .run(&request, profile)
@@ -366,6 +380,41 @@ impl Compiler {
             .find(|l| !l.is_empty())
             .unwrap_or("")
             .to_string())
+    }
+
+    /// The include directory holding `language`'s precompiled header, if it
+    /// has one and it can be had (see [`pch`](super::pch)).
+    async fn header_dir(
+        &self,
+        language: &Language,
+        sandbox: &Sandbox,
+        toolchain: Option<&Path>,
+        version: &str,
+        slots: &tokio::sync::Semaphore,
+    ) -> Option<PathBuf> {
+        let compile = language.compile.as_ref()?;
+        language.precompiled_header.as_ref()?;
+        let kept = Paths {
+            src: Path::new("{src}"),
+            exe: Path::new("{exe}"),
+            dir: Path::new("{dir}"),
+            toolchain,
+        };
+        let shown: Vec<PathBuf> = toolchain
+            .map(Path::to_path_buf)
+            .into_iter()
+            .chain(language.toolchain_dirs.iter().cloned())
+            .collect();
+        let needs = Needs {
+            language,
+            compile: &fill(compile, &kept, None),
+            version,
+            shown: &shown,
+            sandbox,
+            limits: &self.limits,
+            slots,
+        };
+        self.headers.include_dir(&needs).await
     }
 
     /// The toolchain directory of a language with a `toolchain` probe,

@@ -10,6 +10,7 @@
 mod command;
 mod compiler;
 mod executable;
+mod pch;
 
 pub(crate) use compiler::{source_name, Companion, Compiler};
 pub(crate) use executable::{Build, CompileReport, CompileStatus, Executable};

@@ -46,7 +46,7 @@ impl Judge {
         also_hide: &[PathBuf],
     ) -> Result<Judge> {
         let cache = Cache::new(config.cache_dir.clone());
-        let compiler = Compiler::new(cache.clone(), config.limits);
+        let compiler = Compiler::new(cache.clone(), config.limits, config.pch_dir.clone());
         let config_jobs = config.jobs.max(1);
         let slots = Semaphore::new(config_jobs);
         let staging = cache.tmp_dir()?;

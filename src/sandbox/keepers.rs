@@ -53,18 +53,23 @@ impl Shared {
                     show: system.collect(),
                     hide: self.paths.hide.clone(),
                     build: Some(dir),
+                    headers: None,
                     work: None,
                     tmp_size: keeper::TMP_SIZE,
                 };
                 (Some(view), Some(staging))
             }
             Profile::Compile {
-                disk, toolchain, ..
+                disk,
+                toolchain,
+                headers,
+                ..
             } => {
                 let view = keeper::View {
                     show: system.chain(toolchain.iter().cloned()).collect(),
                     hide: self.paths.hide.clone(),
                     build: None,
+                    headers: headers.clone(),
                     work: Some(*disk),
                     tmp_size: *disk,
                 };
@@ -169,13 +174,15 @@ impl Shared {
                 vec![(dir.clone(), keeper::BUILD_MOUNT)]
             }
             (Profile::Submission | Profile::Package, _, _) => Vec::new(),
-            (Profile::Compile { .. }, _, _) => {
+            (Profile::Compile { headers, .. }, _, _) => {
                 let work = keeper
                     .root()
                     .join(keeper::WORK_MOUNT.trim_start_matches('/'));
                 copy_tree(&request.cwd, &work)
                     .map_err(|e| KeeperFailure::Again(Trouble::CopyIn(e)))?;
-                vec![(request.cwd.clone(), keeper::WORK_MOUNT)]
+                let mut mounts = vec![(request.cwd.clone(), keeper::WORK_MOUNT)];
+                mounts.extend(headers.iter().map(|h| (h.clone(), keeper::HEADERS_MOUNT)));
+                mounts
             }
         };
         let limits = request.limits;

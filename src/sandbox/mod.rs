@@ -49,6 +49,11 @@ pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
 pub(crate) use sys::signal_name;
+
+/// Takes an exclusive `flock` on `file` if it is free (not waiting).
+pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
+    sys::try_lock_exclusive(file)
+}
 pub use types::Captured;
 pub(crate) use types::{
     address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,

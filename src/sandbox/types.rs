@@ -287,6 +287,9 @@ pub(crate) enum Profile {
         /// Directories outside the system's it needs (a toolchain in a
         /// home directory), shown read-only at their own paths.
         toolchain: Vec<PathBuf>,
+        /// A directory of precompiled headers, shown read-only at
+        /// [`HEADERS_MOUNT`](super::keeper::HEADERS_MOUNT).
+        headers: Option<PathBuf>,
     },
     /// A package program (generator, validator, reference, checker): trusted,
     /// so it runs as the judge's user in the host's file system, but in a pid

@@ -24,6 +24,7 @@ mod formats;
 mod hostile;
 mod interactive;
 mod languages;
+mod pch;
 mod processes;
 mod reports;
 mod sandbox;

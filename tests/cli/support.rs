@@ -134,6 +134,12 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
         config.insert(key.into(), toml::Value::String(path));
     };
     set("cache_dir", &dir.join("cache"));
+    // One set of precompiled headers for every test: built once per run of
+    // the suite (a header takes seconds), used by all.
+    set(
+        "pch_dir",
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("precompiled-headers"),
+    );
     set("problems_dir", &repo().join("problems"));
     set("testdata_dir", &repo().join("testdata"));
     // Tests share two cores: give CPU-bound runs room to reach their CPU

@@ -11,6 +11,10 @@ use crate::sandbox::program::c_string;
 /// Where a run's own build directory appears inside the sandbox.
 pub(crate) const BUILD_MOUNT: &str = "/judge/build";
 
+/// Where a compilation's precompiled headers appear inside the sandbox (at a
+/// fixed place: the host's may be under /tmp, which the sandbox makes anew).
+pub(crate) const HEADERS_MOUNT: &str = "/judge/headers";
+
 /// Where a compilation's work directory appears inside the sandbox.
 pub(crate) const WORK_MOUNT: &str = "/judge/work";
 

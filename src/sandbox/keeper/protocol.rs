@@ -66,6 +66,9 @@ pub(crate) struct View {
     /// Host directory shown read-only at [`BUILD_MOUNT`](super::BUILD_MOUNT): the slot's copy of
     /// the build of the program it runs, and nothing else of the cache.
     pub(crate) build: Option<PathBuf>,
+    /// Host directory shown read-only at [`HEADERS_MOUNT`](super::HEADERS_MOUNT)
+    /// (compilations: the language's precompiled headers).
+    pub(crate) headers: Option<PathBuf>,
     /// A writable tmpfs of this many bytes at [`WORK_MOUNT`](super::WORK_MOUNT) (compilations:
     /// the judge copies the source in and the results out).
     pub(crate) work: Option<u64>,

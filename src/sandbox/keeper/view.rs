@@ -8,7 +8,9 @@
 use std::io;
 use std::path::Path;
 
-use super::{sys, KeeperConfig, BUILD_MOUNT, DEVICES, RUN_ID, TMP_INODES, WORK_MOUNT};
+use super::{
+    sys, KeeperConfig, BUILD_MOUNT, DEVICES, HEADERS_MOUNT, RUN_ID, TMP_INODES, WORK_MOUNT,
+};
 
 /// Builds the view in `config.root_dir`, joins the slot's cgroup and moves
 /// the calling process (and every process of its mount namespace whose root
@@ -66,11 +68,13 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
         None,
     )?;
     std::fs::create_dir(root.join("tmp"))?;
-    if let Some(build) = &view.build {
-        let target = inside(root, Path::new(BUILD_MOUNT));
-        std::fs::create_dir_all(&target)?;
-        sys::mount(Some(build), &target, None, BIND | REC, None)?;
-        sys::make_tree_readonly(&target)?;
+    for (host, mount) in [(&view.build, BUILD_MOUNT), (&view.headers, HEADERS_MOUNT)] {
+        if let Some(host) = host {
+            let target = inside(root, Path::new(mount));
+            std::fs::create_dir_all(&target)?;
+            sys::mount(Some(host), &target, None, BIND | REC, None)?;
+            sys::make_tree_readonly(&target)?;
+        }
     }
     if let Some(size) = view.work {
         let target = inside(root, Path::new(WORK_MOUNT));
