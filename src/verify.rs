@@ -131,12 +131,12 @@ pub(crate) async fn verify(
         jobs.push((submission, options));
         judged.push(Ok(solution));
     }
-    let fail_fast: Vec<bool> = jobs.iter().map(|(_, o)| o.fail_fast).collect();
+    // A solution judged with `fail_fast` reports the tests after its first
+    // failure as not run, whatever ran first: its row is the same each time.
     let mut runs = judge
         .judge_many(problem, &tests, &checker, jobs)
         .await?
-        .into_iter()
-        .zip(fail_fast);
+        .into_iter();
     for solution in judged {
         let solution = match solution {
             Ok(s) => s,
@@ -145,20 +145,7 @@ pub(crate) async fn verify(
                 continue;
             }
         };
-        let (mut run, fail_fast) = runs.next().expect("one run per solution judged");
-        if fail_fast {
-            // Tests after the first failure that ran anyway (in parallel, or
-            // from the result cache) are left out: the row is the same
-            // whatever ran first.
-            if let Some(first) = run.tests.iter().position(|t| !t.verdict.is_accepted()) {
-                run.tests.truncate(first + 1);
-                run.skipped = tests.tests[run.tests.len()..]
-                    .iter()
-                    .map(|t| t.name.clone())
-                    .collect();
-                run.summary = crate::report::Summary::of(&run.tests);
-            }
-        }
+        let mut run = runs.next().expect("one run per solution judged");
         run.submission = display_path(problem, &solution.program)
             .display()
             .to_string();

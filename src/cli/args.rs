@@ -161,6 +161,13 @@ pub(crate) struct BatchArgs {
     /// Judge only part K of N of the submissions (slice:K/N); merge the parts with `judge merge`.
     #[arg(long, value_name = "slice:K/N")]
     pub(crate) partition: Option<crate::partition::Partition>,
+    /// Run every test of every submission. By default judging is lazy, as
+    /// DOMjudge's and Kattis': under ICPC scoring a submission stops at its
+    /// first failing test (the verdict is decided), under IOI scoring a
+    /// subtask stops at its first failing test (its points are lost) while
+    /// the other subtasks run. Tests not run are listed as such.
+    #[arg(long)]
+    pub(crate) all_tests: bool,
     /// What to print on stdout: the scoreboard, results.json, or JUnit XML.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,

@@ -33,6 +33,8 @@ pub(super) fn batch(mut settings: Settings, args: BatchArgs) -> Result<i32> {
     settings.config.jobs = settings.config.jobs.max(1);
     let options = RunOptions {
         no_cache: settings.no_cache,
+        fail_fast: !args.all_tests,
+        per_group: spec.scoring == crate::contest::Scoring::Ioi,
         ..RunOptions::default()
     };
     let judge = start_judge(settings, &discovered.problems)?;

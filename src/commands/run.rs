@@ -41,6 +41,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     let filter = TestFilter::new(&args.tests)?;
     let options = RunOptions {
         fail_fast: args.fail_fast,
+        per_group: false,
         in_order: false,
         keep_output: args.input.is_some(),
         no_cache: settings.no_cache,
@@ -52,38 +53,76 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     let mut printer = RunPrinter::new(std::io::stdout(), args.format.into(), human);
     let judge = start_judge(settings, std::slice::from_ref(&problem))?;
     let reports = judge.block_on(async {
-        let (problem, tests, checker) = match &args.input {
-            Some(input) => {
-                regular_file(input)?;
-                let (problem, note) = judge.settle_time_limit(&problem).await?;
-                print_note(&problem.id, note.as_deref());
-                let tests = Arc::new(judge.single_test(&problem, input).await?);
-                let checker = judge.prepare_checker(&problem).await?;
-                (problem, tests, checker)
-            }
-            None => {
-                let ready = judge.ready(&problem, &filter).await?;
-                print_note(&problem.id, ready.time_note.as_deref());
-                (ready.problem, ready.tests, ready.checker)
-            }
-        };
-        let mut reports = Vec::new();
-        for submission in &submissions {
-            printer.start(
-                &problem.id,
-                &problem.title,
-                &submission.path.display().to_string(),
-                &Human::language_label(&submission.language, problem.limits),
-            );
-            let report = judge
-                .judge_submission(&problem, &tests, &checker, submission, &options, |t| {
-                    printer.test(t)
+        // Every file compiles while the tests are made and the files before
+        // it are judged (a build takes a slot: --jobs bounds them); judging
+        // a file then takes its build from the cache, or waits for it.
+        let mut builds: std::collections::VecDeque<_> = submissions
+            .iter()
+            .map(|submission| {
+                let (judge, submission) = (judge.clone(), submission.clone());
+                tokio::spawn(async move {
+                    judge
+                        .build_with(
+                            &submission.path,
+                            &submission.language,
+                            &submission.companions,
+                            true,
+                        )
+                        .await
                 })
-                .await?;
-            printer.submission(&report);
-            reports.push(report);
+            })
+            .collect();
+        let judged = async {
+            let (problem, tests, checker) = match &args.input {
+                Some(input) => {
+                    regular_file(input)?;
+                    let (problem, note) = judge.settle_time_limit(&problem).await?;
+                    print_note(&problem.id, note.as_deref());
+                    let tests = Arc::new(judge.single_test(&problem, input).await?);
+                    let checker = judge.prepare_checker(&problem).await?;
+                    (problem, tests, checker)
+                }
+                None => {
+                    let ready = judge.ready(&problem, &filter).await?;
+                    print_note(&problem.id, ready.time_note.as_deref());
+                    (ready.problem, ready.tests, ready.checker)
+                }
+            };
+            let mut reports = Vec::new();
+            for submission in &submissions {
+                printer.start(
+                    &problem.id,
+                    &problem.title,
+                    &submission.path.display().to_string(),
+                    &Human::language_label(&submission.language, problem.limits),
+                );
+                let build = builds
+                    .pop_front()
+                    .expect("one build per file")
+                    .await
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?;
+                let report = judge
+                    .judge_build(
+                        &problem,
+                        &tests,
+                        &checker,
+                        submission,
+                        build,
+                        &options,
+                        |t| printer.test(t),
+                    )
+                    .await?;
+                printer.submission(&report);
+                reports.push(report);
+            }
+            Ok(reports)
         }
-        Ok(reports)
+        .await;
+        // Builds are never cut off halfway (a failed judging ends here).
+        for build in builds {
+            let _ = build.await;
+        }
+        judged
     })?;
     printer.finish("judge run", &reports);
     Ok(exit_code_for(&reports))

@@ -33,6 +33,7 @@ fn report(verdict: Verdict) -> SubmissionReport {
         isolation: "cgroup-v1".into(),
         tests: vec![],
         skipped: vec![],
+        skip_reason: None,
         summary: Summary::of(&[]),
     }
 }

@@ -19,7 +19,8 @@ use crate::config::Language;
 use crate::error::{Error, Result};
 use crate::problem::{Problem, ProblemLimits};
 use crate::report::{
-    overall_verdict, LimitsReport, SubmissionReport, Summary, TestReport, SCHEMA_VERSION,
+    overall_verdict, LimitsReport, SkipReason, SubmissionReport, Summary, TestReport,
+    SCHEMA_VERSION,
 };
 use crate::sandbox::{self, Environment, Exit, Profile, RunError, RunRequest, Stdin};
 use crate::testset::{TestCase, TestSet};
@@ -57,6 +58,9 @@ pub(crate) struct Submission {
 pub(crate) struct RunOptions {
     /// Stop starting tests after the first failure (tests before it still run).
     pub(crate) fail_fast: bool,
+    /// With `fail_fast`: a failure stops only the later tests of its own
+    /// group (a subtask), the other groups go on (IOI scoring).
+    pub(crate) per_group: bool,
     /// Run the tests one after another, in order (with `fail_fast`, nothing
     /// after the first failure is run at all): for a judging that shares
     /// the CPUs with others, as `verify`'s solutions do.
@@ -114,6 +118,31 @@ impl Judge {
         checker: &Checker,
         submission: &Submission,
         options: &RunOptions,
+        on_test: impl FnMut(&TestReport),
+    ) -> Result<SubmissionReport> {
+        let build = self
+            .build_with(
+                &submission.path,
+                &submission.language,
+                &submission.companions,
+                true,
+            )
+            .await?;
+        self.judge_build(problem, tests, checker, submission, build, options, on_test)
+            .await
+    }
+
+    /// [`Judge::judge_submission`] of a submission already built (its build
+    /// started earlier, beside other work).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn judge_build(
+        &self,
+        problem: &Arc<Problem>,
+        tests: &Arc<TestSet>,
+        checker: &Checker,
+        submission: &Submission,
+        build: Build,
+        options: &RunOptions,
         mut on_test: impl FnMut(&TestReport),
     ) -> Result<SubmissionReport> {
         let limits = problem.limits.for_language(&submission.language);
@@ -139,15 +168,10 @@ impl Judge {
             isolation: self.sandbox().isolation().as_str().into(),
             tests: Vec::new(),
             skipped: Vec::new(),
+            skip_reason: None,
             summary: Summary::of(&[]),
         };
-        let build = self.build_with(
-            &submission.path,
-            &submission.language,
-            &submission.companions,
-            true,
-        );
-        let exe = match build.await? {
+        let exe = match build {
             Build::Ready(exe, compile) => {
                 report.compile = compile;
                 *exe
@@ -155,10 +179,32 @@ impl Judge {
             Build::Failed(compile) => {
                 report.compile = compile;
                 report.skipped = tests.tests.iter().map(|t| t.name.clone()).collect();
+                report.skip_reason = Some(SkipReason::CompileError);
                 return Ok(report);
             }
         };
-        let first_failure = Arc::new(AtomicUsize::new(usize::MAX));
+        // The first failing test, per scope: the submission, or with
+        // `per_group` each group.
+        let scope_of: Arc<Vec<usize>> = Arc::new({
+            let mut names: Vec<&str> = Vec::new();
+            tests
+                .tests
+                .iter()
+                .map(|t| match options.per_group {
+                    false => 0,
+                    true => match names.iter().position(|n| *n == t.group) {
+                        Some(i) => i,
+                        None => {
+                            names.push(&t.group);
+                            names.len() - 1
+                        }
+                    },
+                })
+                .collect()
+        });
+        let scopes = scope_of.iter().max().map_or(1, |m| m + 1);
+        let first_failure: Arc<Vec<AtomicUsize>> =
+            Arc::new((0..scopes).map(|_| AtomicUsize::new(usize::MAX)).collect());
         // With `in_order`, how many tests are done: test i waits for i.
         let (done, _) = tokio::sync::watch::channel(0usize);
         let done = Arc::new(done);
@@ -173,6 +219,7 @@ impl Judge {
             let exe = exe.clone();
             let checker = checker.clone();
             let first_failure = Arc::clone(&first_failure);
+            let scope = scope_of[index];
             let options = options.clone();
             let done = Arc::clone(&done);
             let started = Arc::clone(&started);
@@ -199,7 +246,7 @@ impl Judge {
                         .expect("the sender outlives the tasks");
                     let slot = judge.slot().await;
                     started.send_modify(|n| *n = (*n).max(index + 1));
-                    if index > first_failure.load(Ordering::SeqCst) {
+                    if index > first_failure[scope].load(Ordering::SeqCst) {
                         finish(&done);
                         return (index, Ok(None));
                     }
@@ -220,7 +267,7 @@ impl Judge {
                 // Known as failed before the slot is free for a later test.
                 if let Ok(t) = &result {
                     if !t.verdict.is_accepted() {
-                        first_failure.fetch_min(index, Ordering::SeqCst);
+                        first_failure[scope].fetch_min(index, Ordering::SeqCst);
                     }
                 }
                 drop(kept);
@@ -242,11 +289,24 @@ impl Judge {
                 next += 1;
             }
         }
-        for (test, result) in tests.tests.iter().zip(results) {
+        // With `fail_fast`, a test after a failure of its scope is reported
+        // as not run even when it ran alongside (or came from the result
+        // cache): the report is the same whatever finished first.
+        let mut failed = vec![false; scopes];
+        for ((test, result), scope) in tests.tests.iter().zip(results).zip(scope_of.iter()) {
             match result.expect("every task reported") {
-                Some(t) => report.tests.push(t),
-                None => report.skipped.push(test.name.clone()),
+                Some(t) if !(options.fail_fast && failed[*scope]) => {
+                    failed[*scope] |= !t.verdict.is_accepted();
+                    report.tests.push(t);
+                }
+                _ => report.skipped.push(test.name.clone()),
             }
+        }
+        if !report.skipped.is_empty() {
+            report.skip_reason = Some(match options.per_group {
+                true => SkipReason::AfterFailureInGroup,
+                false => SkipReason::AfterFailure,
+            });
         }
         report.verdict = overall_verdict(&report.tests);
         report.summary = Summary::of(&report.tests);

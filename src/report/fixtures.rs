@@ -53,5 +53,6 @@ pub(super) fn submission_report(tests: Vec<TestReport>, verdict: Verdict) -> Sub
         summary: Summary::of(&tests),
         tests,
         skipped: vec![],
+        skip_reason: None,
     }
 }

@@ -147,7 +147,10 @@ impl Human {
                 format_kib(r.summary.max_memory_kib)
             ));
             if !r.skipped.is_empty() {
-                line.push_str(&format!(", {} skipped", r.skipped.len()));
+                line.push_str(&format!(", {} not run", r.skipped.len()));
+                if let Some(reason) = r.skip_reason {
+                    line.push_str(&format!(" ({})", reason.describe()));
+                }
             }
         }
         let compile = match (r.compile.status, r.compile.cached) {

@@ -83,7 +83,10 @@ fn suite(s: &JunitSubmission<'_>) -> TestSuite {
     }
     for name in &r.skipped {
         let mut st = TestCaseStatus::skipped();
-        st.set_message("not run (--fail-fast after an earlier failure)");
+        st.set_message(match r.skip_reason {
+            Some(reason) => format!("not run: {}", reason.describe()),
+            None => "not run".to_string(),
+        });
         let mut case = TestCase::new(name.clone(), st);
         case.set_classname(classname.clone());
         suite.add_test_case(case);

@@ -31,10 +31,39 @@ pub(crate) struct SubmissionReport {
     pub(crate) isolation: String,
     /// Judged tests, in test order.
     pub(crate) tests: Vec<TestReport>,
-    /// Tests not run (after the first failure with `--fail-fast`).
+    /// Tests not run, in test order.
     pub(crate) skipped: Vec<String>,
+    /// Why the `skipped` tests were not run (none when all ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) skip_reason: Option<SkipReason>,
     /// Totals.
     pub(crate) summary: Summary,
+}
+
+/// Why tests were not run: they could not change the verdict (or score).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum SkipReason {
+    /// The program did not compile.
+    CompileError,
+    /// An earlier test failed: the verdict was decided (lazy judging).
+    AfterFailure,
+    /// An earlier test of the same group (subtask) failed: its points were
+    /// lost; the other groups ran.
+    AfterFailureInGroup,
+}
+
+impl SkipReason {
+    /// For reports: why they were not run.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            SkipReason::CompileError => "it did not compile",
+            SkipReason::AfterFailure => "an earlier test failed, which decided the verdict",
+            SkipReason::AfterFailureInGroup => {
+                "an earlier test of their subtask failed, which lost its points"
+            }
+        }
+    }
 }
 
 /// Limits as reported.

@@ -69,14 +69,15 @@ fn icpc_contest_is_judged_scored_and_reported() {
     // Every file is in the results: judged with its full report, or with why not.
     assert_eq!(find("bob/hdu-1846.2.cpp")["report"]["verdict"], "CE");
     assert_eq!(find("bob/hdu-1846.2.cpp")["attempt"], 2);
-    assert_eq!(find("alice/poj-2484.py")["report"]["verdict"], "WA");
-    assert!(
-        find("alice/poj-2484.py")["report"]["tests"]
-            .as_array()
-            .unwrap()
-            .len()
-            > 5
-    );
+    // Lazy judging (ICPC): the wrong answer stops the submission; the
+    // tests after it are listed as not run, and why.
+    let wrong = &find("alice/poj-2484.py")["report"];
+    assert_eq!(wrong["verdict"], "WA");
+    let ran = wrong["tests"].as_array().unwrap();
+    assert_eq!(ran.last().unwrap()["verdict"], "WA", "{wrong}");
+    assert!(ran[..ran.len() - 1].iter().all(|t| t["verdict"] == "AC"));
+    assert!(!wrong["skipped"].as_array().unwrap().is_empty(), "{wrong}");
+    assert_eq!(wrong["skip_reason"], "after_failure");
     assert!(find("dave/hdu-9999.cpp")["error"]
         .as_str()
         .unwrap()
@@ -140,6 +141,84 @@ fn ioi_contest_scores_subtasks() {
             (2, "carol".into(), 0, 0, 40)
         ]
     );
+    // Lazy by subtask: the large one stopped at its first failure, the
+    // small one ran whole.
+    let carol = results["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["file"] == "carol/subtasks.py")
+        .expect("carol's entry");
+    let report = &carol["report"];
+    assert_eq!(report["skip_reason"], "after_failure_in_group", "{report}");
+    let tests = report["tests"].as_array().unwrap();
+    let failed: Vec<&Value> = tests.iter().filter(|t| t["verdict"] != "AC").collect();
+    assert_eq!(failed.len(), 1, "one failure per lost subtask: {report}");
+    let lost = failed[0]["group"].as_str().unwrap();
+    for skipped in report["skipped"].as_array().unwrap() {
+        let name = skipped.as_str().unwrap();
+        assert!(
+            !tests.iter().any(|t| t["name"] == name),
+            "{name} both run and not run"
+        );
+    }
+    assert!(
+        tests.iter().any(|t| t["group"] != lost),
+        "the other subtasks ran: {report}"
+    );
+}
+
+/// `--all-tests` runs every test; the verdicts and scores are those of the
+/// lazy judging (ICPC and IOI alike).
+#[test]
+fn all_tests_judges_everything_with_the_same_standings() {
+    for (name, submission) in [
+        ("contest-icpc", "alice/poj-2484.py"),
+        ("contest-ioi", "carol/subtasks.py"),
+    ] {
+        let workspace = Workspace::new();
+        let mut standings = Vec::new();
+        let mut reports = Vec::new();
+        for all in [false, true] {
+            let out = workspace.path().join(format!("out-{all}"));
+            let mut args = vec![
+                "batch".to_string(),
+                contest(name),
+                "--out".to_string(),
+                out.display().to_string(),
+            ];
+            if all {
+                args.push("--all-tests".to_string());
+            }
+            workspace.judge(&args);
+            let results = read_json(&out.join("results.json"));
+            standings.push(rows(&results));
+            let entry = results["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["file"] == submission)
+                .expect("the entry")
+                .clone();
+            reports.push(entry["report"].clone());
+        }
+        assert_eq!(standings[0], standings[1], "{name}");
+        assert_eq!(reports[0]["verdict"], reports[1]["verdict"], "{name}");
+        assert!(
+            !reports[0]["skipped"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
+        assert!(
+            reports[1]["skipped"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
+        assert!(reports[1]["skip_reason"].is_null(), "{name}");
+        assert!(
+            reports[1]["tests"].as_array().unwrap().len()
+                > reports[0]["tests"].as_array().unwrap().len(),
+            "{name}"
+        );
+    }
 }
 
 /// results.json without what differs between runs of the same judging.
