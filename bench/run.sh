@@ -32,6 +32,9 @@
 #              `verifyproblem` on the same ICPC packages (when installed)
 #   languages  bench/languages.sh: each shipped language's trivial program:
 #              cold compile, run CPU and wall time, peak memory
+#   waiting    bench/waiting.py: edit to verdict against plain g++, a mock
+#              contest lazy and --all-tests (and the judge's CPU share),
+#              judge verify cold and warm (keys in target/bench.json)
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -349,3 +352,7 @@ bash "$ROOT/bench/interactive.sh" ${1:-}
 
 # What each shipped language's trivial program costs (compile, start-up, memory).
 bash "$ROOT/bench/languages.sh" ${1:-}
+
+# The time people wait: edit to verdict with the precompiled header, a mock
+# contest lazy and with --all-tests, judge verify cold and warm.
+python3 "$ROOT/bench/waiting.py" "$ROOT/target/release/judge" ${1:-}

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use super::command::{fill, Paths};
 use super::executable::{Build, CompileReport, CompileStatus, Executable, EXE_NAME};
 use super::pch::{Headers, Needs};
+use super::underway::Underway;
 use crate::cache::{Cache, Key, Kind};
 use crate::config::{DefaultLimits, Language};
 use crate::error::{Error, Result};
@@ -40,7 +40,7 @@ pub(crate) struct Compiler {
     toolchains: tokio::sync::Mutex<HashMap<String, Option<PathBuf>>>,
     /// One lock per build key: a build asked for while the same one is
     /// under way waits for it and takes it from the cache.
-    underway: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    underway: Underway,
     /// Precompiled headers.
     headers: Headers,
 }
@@ -54,7 +54,7 @@ impl Compiler {
             limits,
             versions: tokio::sync::Mutex::new(HashMap::new()),
             toolchains: tokio::sync::Mutex::new(HashMap::new()),
-            underway: std::sync::Mutex::new(HashMap::new()),
+            underway: Underway::default(),
         }
     }
 
@@ -109,14 +109,7 @@ impl Compiler {
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
-        let gate = Arc::clone(
-            self.underway
-                .lock()
-                .expect("not poisoned")
-                .entry(key.as_str().to_string())
-                .or_default(),
-        );
-        let _turn = gate.lock().await;
+        let _turn = self.underway.turn(&key).await;
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }

@@ -11,6 +11,7 @@ mod command;
 mod compiler;
 mod executable;
 mod pch;
+mod underway;
 
 pub(crate) use compiler::{source_name, Companion, Compiler};
 pub(crate) use executable::{Build, CompileReport, CompileStatus, Executable};

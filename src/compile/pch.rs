@@ -13,12 +13,11 @@
 //! kept beside it). Anything that goes wrong leaves the compilation as it
 //! would be without: a missing precompiled header is never an error.
 
-use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
+use super::underway::Underway;
 use crate::cache::Key;
 use crate::config::{DefaultLimits, Language};
 use crate::sandbox::{self, Environment, Profile, RunRequest, Sandbox, Stdin};
@@ -34,7 +33,7 @@ pub(super) struct Headers {
     root: PathBuf,
     /// One lock per entry: compilations in this judge wait for a build
     /// under way here instead of starting their own.
-    building: std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    building: Underway,
 }
 
 /// What a header build needs from the compiler.
@@ -56,7 +55,7 @@ impl Headers {
     pub(super) fn new(root: PathBuf) -> Headers {
         Headers {
             root,
-            building: std::sync::Mutex::new(HashMap::new()),
+            building: Underway::default(),
         }
     }
 
@@ -78,14 +77,7 @@ impl Headers {
         if fresh(&entry) {
             return Some(entry.join(INCLUDE));
         }
-        let gate = Arc::clone(
-            self.building
-                .lock()
-                .expect("not poisoned")
-                .entry(key.as_str().to_string())
-                .or_default(),
-        );
-        let _turn = gate.lock().await;
+        let _turn = self.building.turn(&key).await;
         if fresh(&entry) {
             return Some(entry.join(INCLUDE));
         }

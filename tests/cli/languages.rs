@@ -91,17 +91,20 @@ time_factor = 2.0
 fn time_factor_scales_the_limit_and_the_report_shows_it() {
     let workspace = Workspace::with_config("", SLOW_C);
     let busy = submission("acwing-891/tle-busy-loop.c");
-    let judged = workspace.judge([
-        "run",
-        "acwing-891",
-        &busy,
-        "--lang",
-        "c-slow",
-        "--tests",
-        "sample-1",
-        "--format",
-        "json",
-    ]);
+    let run = |format: &str| {
+        workspace.judge([
+            "run",
+            "acwing-891",
+            &busy,
+            "--lang",
+            "c-slow",
+            "--format",
+            format,
+            "--tests",
+            "sample-1",
+        ])
+    };
+    let judged = run("json");
     let reports = judged.reports();
     let report = &reports[0];
     assert_eq!(report["verdict"], "TLE", "{judged:#?}");
@@ -117,15 +120,7 @@ fn time_factor_scales_the_limit_and_the_report_shows_it() {
         "ran past the problem's 1 s to the doubled limit: {test}"
     );
 
-    let human = workspace.judge([
-        "run",
-        "acwing-891",
-        &busy,
-        "--lang",
-        "c-slow",
-        "--tests",
-        "sample-1",
-    ]);
+    let human = run("human");
     assert!(
         human
             .stdout
