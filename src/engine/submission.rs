@@ -276,29 +276,35 @@ impl Judge {
             });
         }
         let mut results: Vec<Option<Option<TestReport>>> = vec![None; tests.tests.len()];
+        // With `fail_fast`, a test after a failure of its scope is reported
+        // as not run even when it ran alongside (or came from the result
+        // cache): the report is the same whatever finished first. Tests are
+        // counted in test order, as they are streamed.
+        let mut failed = vec![false; scopes];
+        let mut counted = vec![false; tests.tests.len()];
         let mut next = 0;
         while let Some(joined) = tasks.join_next().await {
             let (index, result) = joined.expect("test task panicked");
             results[index] = Some(result?);
             while next < results.len() {
                 match &results[next] {
-                    Some(Some(t)) => on_test(t),
+                    Some(Some(t)) => {
+                        let scope = scope_of[next];
+                        if !(options.fail_fast && failed[scope]) {
+                            failed[scope] |= !t.verdict.is_accepted();
+                            counted[next] = true;
+                            on_test(t);
+                        }
+                    }
                     Some(None) => {}
                     None => break,
                 }
                 next += 1;
             }
         }
-        // With `fail_fast`, a test after a failure of its scope is reported
-        // as not run even when it ran alongside (or came from the result
-        // cache): the report is the same whatever finished first.
-        let mut failed = vec![false; scopes];
-        for ((test, result), scope) in tests.tests.iter().zip(results).zip(scope_of.iter()) {
+        for ((test, result), counted) in tests.tests.iter().zip(results).zip(counted) {
             match result.expect("every task reported") {
-                Some(t) if !(options.fail_fast && failed[*scope]) => {
-                    failed[*scope] |= !t.verdict.is_accepted();
-                    report.tests.push(t);
-                }
+                Some(t) if counted => report.tests.push(t),
                 _ => report.skipped.push(test.name.clone()),
             }
         }
