@@ -115,7 +115,14 @@ impl Compiler {
         }
         // Before the slot: building the header takes one of its own.
         let header_dir = self
-            .header_dir(language, sandbox, toolchain.as_deref(), &version, slots)
+            .header_dir(
+                language,
+                &bytes,
+                sandbox,
+                toolchain.as_deref(),
+                &version,
+                slots,
+            )
             .await;
         let _slot = slots.acquire().await.expect("never closed");
         let scratch = self.cache.scratch_dir()?;
@@ -380,13 +387,17 @@ impl Compiler {
     async fn header_dir(
         &self,
         language: &Language,
+        source: &[u8],
         sandbox: &Sandbox,
         toolchain: Option<&Path>,
         version: &str,
         slots: &tokio::sync::Semaphore,
     ) -> Option<PathBuf> {
         let compile = language.compile.as_ref()?;
-        language.precompiled_header.as_ref()?;
+        let header = language.precompiled_header.as_ref()?;
+        // Building it costs seconds: only for a source that names it (one
+        // that does not is offered it when it is there, to no effect).
+        let wanted = source.windows(header.len()).any(|w| w == header.as_bytes());
         let kept = Paths {
             src: Path::new("{src}"),
             exe: Path::new("{exe}"),
@@ -400,6 +411,7 @@ impl Compiler {
             .collect();
         let needs = Needs {
             language,
+            build: wanted,
             compile: &fill(compile, &kept, None),
             version,
             shown: &shown,

@@ -39,6 +39,8 @@ pub(super) struct Headers {
 /// What a header build needs from the compiler.
 pub(super) struct Needs<'a> {
     pub(super) language: &'a Language,
+    /// Whether to build it when it is not there yet.
+    pub(super) build: bool,
     /// The compile command, placeholders filled but `{src}`, `{exe}`, `{dir}`.
     pub(super) compile: &'a [OsString],
     /// The compiler's version text (part of the key).
@@ -76,6 +78,9 @@ impl Headers {
         let entry = self.root.join(key.as_str());
         if fresh(&entry) {
             return Some(entry.join(INCLUDE));
+        }
+        if !needs.build {
+            return None;
         }
         let _turn = self.building.turn(&key).await;
         if fresh(&entry) {

@@ -126,3 +126,25 @@ fn a_bad_precompiled_header_name_is_named() {
         judged.stderr
     );
 }
+
+/// Building the header costs seconds: a source that does not name it does
+/// not make the judge build it.
+#[test]
+fn a_source_without_the_header_does_not_build_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pch = dir.path().join("pch");
+    let workspace = Workspace::with_config("", &format!("pch_dir = \"{}\"\n", pch.display()));
+    let plain = repo().join("tests/fixtures/submissions/acwing-891/ac.cpp");
+    let judged = workspace.judge([
+        "run",
+        "acwing-891",
+        plain.to_str().unwrap(),
+        "--tests",
+        "sample-1",
+    ]);
+    assert_eq!(judged.code, Some(0), "{judged:#?}");
+    let built: Vec<_> = std::fs::read_dir(&pch)
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert!(built.is_empty(), "built for a source without it: {built:?}");
+}
