@@ -12,7 +12,7 @@
 //                  mixed half and half with Ollie positions
 //   max SEED       1000 lines (the maximum), half Ollie, values mostly large
 //   worst SEED     1000 lines within 2^20 of the largest n (all Stan): the most work for
-//                  a search over reachable p memoised per n, which does ~3x more on
+//                  a search over reachable p memoised per n, which does ~1.8x more on
 //                  these than on `max` (the number of reachable p grows with n)
 //   small SEED [SIZE]  SIZE in 1..=8 (default 8): 30 lines, n <= min(20*18^(SIZE-1), 4294967294);
 //                  the brute force covers every legal n, so every SIZE is within its bound

@@ -2,7 +2,7 @@
 // that starts empty for each n, as many accepted solutions of the original
 // (whose inputs were few) do. Right answers, but about 1.3 ms of CPU per
 // line at the largest n: 1000 such lines (the `worst` test) take ~1.3 s,
-// while the `max` test's mix takes it ~0.3 s. Memoising across lines, or
+// while the `max` tests' mix takes it ~0.75 s. Memoising across lines, or
 // the closed form (reference.rs), is fast enough.
 #include <cstdio>
 #include <map>
