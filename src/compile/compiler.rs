@@ -613,7 +613,7 @@ fn version_memo_key(argv: &[String]) -> Option<Key> {
     ]))
 }
 
-fn set_mode(path: &Path, mode: u32) -> Result<()> {
+pub(super) fn set_mode(path: &Path, mode: u32) -> Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
         .map_err(|e| Error::io(path, e))

@@ -262,8 +262,7 @@ fn identity_of(path: &Path) -> Option<String> {
 }
 
 fn set_mode(path: &Path, mode: u32) -> Option<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).ok()
+    super::compiler::set_mode(path, mode).ok()
 }
 
 #[cfg(test)]

@@ -116,22 +116,22 @@ pub(super) fn classify(
         return None;
     }
     let stderr = String::from_utf8_lossy(&outcome.stderr);
-    if let Some(evidence) = HEAP_EXHAUSTED.iter().find(|e| stderr.contains(**e)) {
-        return Some((
-            Verdict::MLE,
-            format!(
-                "the runtime's heap is full at the memory limit of {} ({}, `{evidence}`)",
-                crate::units::format_kib(memory_kib),
-                outcome.describe_exit()
-            ),
-        ));
-    }
-    if address_space {
-        if let Some(evidence) = ALLOCATION_FAILURES.iter().find(|e| stderr.contains(**e)) {
+    // Evidence in stderr that the crash was the memory limit: a runtime's
+    // full heap always, a failed allocation under the address-space limit.
+    let evidence = [
+        (HEAP_EXHAUSTED, true, "the runtime's heap is full at"),
+        (
+            ALLOCATION_FAILURES,
+            address_space,
+            "an allocation failed under",
+        ),
+    ];
+    for (messages, applies, what) in evidence {
+        if let Some(found) = messages.iter().find(|e| applies && stderr.contains(**e)) {
             return Some((
                 Verdict::MLE,
                 format!(
-                    "an allocation failed under the memory limit of {} ({}, `{evidence}`)",
+                    "{what} the memory limit of {} ({}, `{found}`)",
                     crate::units::format_kib(memory_kib),
                     outcome.describe_exit()
                 ),

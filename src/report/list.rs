@@ -67,18 +67,11 @@ pub(crate) struct LanguageStatus {
 
 /// The languages as a table (`judge list --languages`).
 pub(crate) fn render_languages(rows: &[LanguageStatus]) -> String {
-    let id_width = rows
-        .iter()
-        .map(|r| r.language.id.len())
-        .max()
-        .unwrap_or(2)
-        .max(2);
-    let name_width = rows
-        .iter()
-        .map(|r| r.language.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(4);
+    let width = |lengths: &mut dyn Iterator<Item = usize>, header: &str| {
+        lengths.max().unwrap_or(0).max(header.len())
+    };
+    let id_width = width(&mut rows.iter().map(|r| r.language.id.len()), "ID");
+    let name_width = width(&mut rows.iter().map(|r| r.language.name.len()), "NAME");
     let extensions: Vec<String> = rows
         .iter()
         .map(|r| match r.language.extensions.is_empty() {
@@ -92,12 +85,7 @@ pub(crate) fn render_languages(rows: &[LanguageStatus]) -> String {
                 .join(" "),
         })
         .collect();
-    let ext_width = extensions
-        .iter()
-        .map(String::len)
-        .max()
-        .unwrap_or(10)
-        .max(10);
+    let ext_width = width(&mut extensions.iter().map(String::len), "EXTENSIONS");
     let mut out = format!(
         "{:<id_width$}  {:<name_width$}  {:<ext_width$}  VERSION\n",
         "ID", "NAME", "EXTENSIONS"
