@@ -498,7 +498,7 @@ impl BruteContext {
         };
         let result = self
             .checker
-            .check(judge.sandbox(), judge.checker_limits(), subject)
+            .check(judge.sandbox(), subject)
             .await?;
         if result.verdict != Verdict::AC {
             return Ok(Compared::Disagreed(format!(

@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use super::CheckResult;
 use crate::compile::Executable;
-use crate::sandbox::{self, Captured, Environment, Exit, RunError, RunOutcome, RunRequest, Stdin};
+use crate::sandbox::{
+    self, Captured, Environment, Exchange, Exit, RunError, RunOutcome, RunRequest, Stdin,
+};
 use crate::verdict::Verdict;
 
 /// Longest checker message kept, in characters.
@@ -42,13 +44,13 @@ pub(super) struct Run<'a> {
     pub(super) args: &'a [String],
 }
 
-/// Runs `checker` on one output, as a package program of `sandbox`.
+/// Runs `checker` on one output, as a package program in `sandbox` (its
+/// package and limits come with it).
 pub(super) async fn check(
     sandbox: &sandbox::Sandbox,
     checker: &Executable,
     protocol: Protocol,
     run: Run<'_>,
-    limits: sandbox::Limits,
 ) -> Result<CheckResult, RunError> {
     let output_path = match run.output {
         Captured::File { path, .. } => path.clone(),
@@ -63,24 +65,28 @@ pub(super) async fn check(
             path
         }
     };
-    let mut argv = checker.argv(limits.memory);
-    let (stdin, feedback) = match protocol {
+    let package = checker
+        .package
+        .as_ref()
+        .expect("a checker is a package's program");
+    let mut argv = checker.argv(package.limits.memory);
+    let (stdin, feedback, exchange) = match protocol {
         Protocol::Testlib => {
-            argv.extend([run.input.into(), output_path.into(), run.answer.into()]);
-            (Stdin::Null, None)
+            argv.extend([run.input.into(), output_path.clone().into(), run.answer.into()]);
+            let files = vec![run.input.to_path_buf(), output_path, run.answer.to_path_buf()];
+            (Stdin::Null, None, Exchange { files, ..Exchange::default() })
         }
         Protocol::Icpc => {
-            let feedback = run.scratch.join("feedback");
-            // A fresh, empty directory: nothing of an earlier run is read.
-            let _ = std::fs::remove_dir_all(&feedback);
-            std::fs::create_dir(&feedback).map_err(|source| RunError::Spawn {
-                program: format!("output validator (making {})", feedback.display()),
-                source,
-            })?;
+            let feedback = fresh_feedback_dir(run.scratch)?;
             let mut dir = feedback.clone().into_os_string();
             dir.push("/");
             argv.extend([run.input.into(), run.answer.into(), dir]);
-            (Stdin::File(output_path), Some(feedback))
+            let exchange = Exchange {
+                files: vec![run.input.to_path_buf(), run.answer.to_path_buf()],
+                dirs: vec![FEEDBACK.into()],
+                keep: feedback_files(),
+            };
+            (Stdin::File(output_path), Some(feedback), exchange)
         }
     };
     argv.extend(run.args.iter().map(Into::into));
@@ -90,15 +96,40 @@ pub(super) async fn check(
         stdin,
         stdout_spill: None,
         stdout_to: None,
-        environment: Environment::Minimal(Vec::new()),
-        limits,
-        program_dir: None,
+        environment: Environment::Minimal(checker.env().to_vec()),
+        limits: package.limits,
+        program_dir: Some(checker.dir().to_path_buf()),
+        exchange,
     };
-    let outcome = sandbox.run(&request, sandbox::Profile::Package).await?;
+    let profile = sandbox::Profile::Package(std::sync::Arc::clone(&package.view));
+    let outcome = sandbox.run(&request, profile).await?;
     Ok(match feedback {
         None => testlib_result(&outcome),
         Some(feedback) => icpc_result(&outcome, &feedback),
     })
+}
+
+/// The feedback directory of an ICPC program, in its working directory.
+pub(crate) const FEEDBACK: &str = "feedback";
+
+/// The files of the feedback directory the judge reads.
+pub(crate) fn feedback_files() -> Vec<String> {
+    ["judgemessage.txt", "score.txt"]
+        .iter()
+        .map(|f| format!("{FEEDBACK}/{f}"))
+        .collect()
+}
+
+/// A fresh, empty feedback directory in `scratch`: nothing of an earlier
+/// run is read.
+pub(crate) fn fresh_feedback_dir(scratch: &Path) -> Result<PathBuf, RunError> {
+    let feedback = scratch.join(FEEDBACK);
+    let _ = std::fs::remove_dir_all(&feedback);
+    std::fs::create_dir(&feedback).map_err(|source| RunError::Spawn {
+        program: format!("output validator (making {})", feedback.display()),
+        source,
+    })?;
+    Ok(feedback)
 }
 
 /// What an interactor's run decided: by `protocol`, as a checker's exit
@@ -149,9 +180,14 @@ fn testlib_result(outcome: &RunOutcome) -> CheckResult {
 }
 
 fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
+    // What the program left there may be anything (at the rlimit-only
+    // level it writes there itself): read without following a link, and
+    // only the start of it.
+    let dir = sandbox::untrusted::Dir::open(feedback).ok();
     let read = |name: &str| -> Option<String> {
-        let path: PathBuf = feedback.join(name);
-        let bytes = std::fs::read(path).ok()?;
+        let file = dir.as_ref()?.file(std::ffi::OsStr::new(name)).ok()?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, 64 << 10), &mut bytes).ok()?;
         let text = String::from_utf8_lossy(&bytes).trim().to_string();
         (!text.is_empty()).then(|| cut(text))
     };

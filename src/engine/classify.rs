@@ -186,6 +186,7 @@ mod tests {
             stderr_truncated: false,
             memory_exceeded: false,
             process_limit_hit: false,
+            keep_error: None,
         }
     }
 

@@ -8,9 +8,10 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::scratch::{ScratchDirs, SpillFiles};
 use crate::cache::Cache;
-use crate::compile::{Build, Companion, Compiler};
+use crate::compile::{Build, Companion, Compiler, Executable};
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
+use crate::problem::{Problem, ProgramLimits, Role};
 use crate::sandbox::{self, IsolationMode, Sandbox, SandboxPaths};
 
 /// The judging engine. Cheap to clone (shared state behind an `Arc`).
@@ -91,28 +92,28 @@ impl Judge {
         })
     }
 
-    /// Limits for package programs (generator, reference, validator,
-    /// checker): judge.toml's `package_time` and `package_output`.
-    pub(crate) fn package_limits(&self) -> sandbox::Limits {
-        let limits = &self.config().limits;
-        sandbox::Limits {
-            cpu_time: limits.package_time,
-            wall_time: limits.package_time.saturating_mul(2),
-            memory: None,
-            address_space: false,
-            stdout: limits.package_output,
-            stderr: 64 << 10,
-            file_size: limits.package_output,
-        }
-    }
-
-    /// Limits for custom checkers: those of package programs, with little output.
-    pub(crate) fn checker_limits(&self) -> sandbox::Limits {
-        sandbox::Limits {
-            stdout: 64 << 10,
-            stderr: 64 << 10,
-            ..self.package_limits()
-        }
+    /// How a program of `problem` in `role` runs: in the sandbox, seeing its
+    /// package's folders, under the package's limits for that role (its
+    /// checker's and interactor's, or its other programs').
+    pub(crate) fn package_run(
+        &self,
+        problem: &Problem,
+        role: Role,
+        exe: &Executable,
+    ) -> Result<sandbox::PackageRun> {
+        let root = problem.root().map_err(|e| Error::io(&problem.dir, e))?;
+        let (limits, judges) = match role {
+            Role::Checker | Role::Interactor => (problem.checker_limits, true),
+            Role::Generator | Role::Reference | Role::Validator | Role::Brute => {
+                (problem.program_limits, false)
+            }
+        };
+        Ok(sandbox::PackageRun {
+            view: Arc::new(sandbox::PackageView {
+                dirs: root.dirs().to_vec(),
+            }),
+            limits: program_limits(limits, exe, judges),
+        })
     }
 
     /// Waits for a slot: a program may run while it is held.
@@ -165,5 +166,20 @@ impl Judge {
             &self.inner.slots,
         );
         build.await
+    }
+}
+
+/// The sandbox's limits of one run of a package program: the package's
+/// `limits`, the wall clock at twice the CPU time; a program that judges
+/// (a checker, an interactor) has its messages kept up to 64 KiB.
+pub(crate) fn program_limits(limits: ProgramLimits, exe: &Executable, judges: bool) -> sandbox::Limits {
+    sandbox::Limits {
+        cpu_time: limits.time,
+        wall_time: limits.time.saturating_mul(2),
+        memory: Some(limits.memory),
+        address_space: exe.address_space_limit(),
+        stdout: if judges { 64 << 10 } else { limits.output },
+        stderr: 64 << 10,
+        file_size: limits.output,
     }
 }

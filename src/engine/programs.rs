@@ -14,8 +14,10 @@ use crate::cache::{Key, Kind};
 use crate::check::Checker;
 use crate::compile::{Build, Executable};
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{CheckerSpec, Problem, ProgramSpec, Role};
-use crate::sandbox::{self, Captured, Environment, Exit, Profile, RunOutcome, RunRequest, Stdin};
+use crate::problem::{CheckerSpec, Problem, ProgramLimits, ProgramSpec, Role};
+use crate::sandbox::{
+    self, Captured, Environment, Exchange, Exit, Profile, RunOutcome, RunRequest, Stdin,
+};
 
 /// Exit code of a brute force refusing an input (outside its bounds).
 pub(crate) const BRUTE_SKIP: i32 = 3;
@@ -138,7 +140,7 @@ impl Judge {
         problem: &Problem,
         spec: &ProgramSpec,
     ) -> Result<Submission> {
-        let files = program_files(&problem.id, spec, self.config())?;
+        let files = program_files(problem, spec, self.config())?;
         let language = match (&spec.lang, files.build_run) {
             (_, true) => crate::config::Language::build_run(self.config()),
             (Some(id), false) => self.config().language_by_id(id, &files.main)?,
@@ -163,7 +165,11 @@ impl Judge {
         let program = self.package_submission(problem, spec)?;
         let build = self.build_with(&program.path, &program.language, &program.companions, false);
         match build.await? {
-            Build::Ready(exe, _) => Ok(*exe),
+            Build::Ready(exe, _) => {
+                let mut exe = *exe;
+                exe.package = Some(self.package_run(problem, role, &exe)?);
+                Ok(exe)
+            }
             Build::Failed(report) => Err(Error::package(
                 &problem.id,
                 PackageError::DoesNotCompile {
@@ -212,26 +218,23 @@ impl Judge {
         })
     }
 
-    /// Runs a package program with the limits of package programs, holding
-    /// a slot; a large stdout spills into `cwd`.
+    /// Runs a program of a package (built by
+    /// [`Judge::build_package_program`]) with `args`, in the sandbox as its
+    /// package says, holding a slot; `cwd` stands for its working directory
+    /// (a large stdout spills there), `exchange` names the files it reads
+    /// and leaves.
     pub(crate) async fn run_package_program(
         &self,
-        argv: Vec<OsString>,
+        exe: &Executable,
+        args: &[std::ffi::OsString],
         cwd: &Path,
         stdin: Stdin,
+        exchange: Exchange,
     ) -> Result<RunOutcome> {
-        let request = RunRequest {
-            argv,
-            cwd: cwd.to_path_buf(),
-            stdin,
-            stdout_spill: Some(cwd.join("stdout")),
-            stdout_to: None,
-            environment: Environment::Minimal(Vec::new()),
-            limits: self.package_limits(),
-            program_dir: None,
-        };
+        let request = package_request(exe, args, cwd, stdin, exchange);
+        let profile = Profile::Package(std::sync::Arc::clone(&package_of(exe).view));
         let _slot = self.slot().await;
-        let run = self.sandbox().run(&request, Profile::Package);
+        let run = self.sandbox().run(&request, profile);
         run.await.map_err(|e| Error::from_run(e, None))
     }
 
@@ -246,6 +249,7 @@ impl Judge {
         work: &Path,
         memory: u64,
     ) -> Result<RunOutcome> {
+        let defaults = ProgramLimits::defaults(self.config());
         let request = RunRequest {
             argv: exe.argv(Some(memory)),
             cwd: work.to_path_buf(),
@@ -255,10 +259,10 @@ impl Judge {
             environment: Environment::Minimal(exe.env().to_vec()),
             limits: sandbox::Limits {
                 memory: Some(memory),
-                address_space: exe.address_space_limit(),
-                ..self.package_limits()
+                ..super::judge::program_limits(defaults, exe, false)
             },
             program_dir: Some(exe.dir().to_path_buf()),
+            exchange: Exchange::default(),
         };
         let _slot = self.slot().await;
         let run = self.sandbox().run(&request, Profile::Submission);
@@ -273,9 +277,10 @@ impl Judge {
         args: &[String],
         dir: &Path,
     ) -> Result<std::result::Result<Captured, String>> {
-        let mut argv = generator.argv(None);
-        argv.extend(args.iter().map(OsString::from));
-        let outcome = self.run_package_program(argv, dir, Stdin::Null).await?;
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let outcome = self
+            .run_package_program(generator, &args, dir, Stdin::Null, Exchange::default())
+            .await?;
         if !outcome.success() {
             return Ok(Err(describe_failure(&outcome)));
         }
@@ -357,11 +362,11 @@ impl Judge {
                 return Ok(Validity::Valid);
             }
         }
-        let mut argv = gate.validator.argv(None);
-        argv.extend(gate.args.iter().map(OsString::from));
+        let args: Vec<OsString> = gate.args.iter().map(OsString::from).collect();
         let scratch = self.cache().scratch_dir()?;
+        let stdin = Stdin::File(input.to_path_buf());
         let outcome = self
-            .run_package_program(argv, scratch.path(), Stdin::File(input.to_path_buf()))
+            .run_package_program(gate.validator, &args, scratch.path(), stdin, Exchange::default())
             .await?;
         let validity = match (outcome.exit, outcome.limit_hit) {
             (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,
@@ -417,7 +422,7 @@ impl Judge {
         let stdin = Stdin::File(input.to_path_buf());
         let outcome = match program {
             AnswerProgram::Reference(exe) | AnswerProgram::Brute(exe) => {
-                self.run_package_program(exe.argv(None), &run_dir, stdin)
+                self.run_package_program(exe, &[], &run_dir, stdin, Exchange::default())
                     .await?
             }
             AnswerProgram::Untrusted { exe, memory } => {
@@ -451,6 +456,37 @@ impl Judge {
             Captured::Memory(bytes) => self.cache().put_bytes(kind, key, bytes),
             Captured::File { path, .. } => self.cache().put_file(kind, key, path),
         }
+    }
+}
+
+/// The package program `exe` is: what it sees and its limits.
+pub(crate) fn package_of(exe: &Executable) -> &sandbox::PackageRun {
+    exe.package
+        .as_ref()
+        .expect("a package's programs are built by build_package_program")
+}
+
+/// The request that runs the package program `exe` with `args`.
+pub(crate) fn package_request(
+    exe: &Executable,
+    args: &[OsString],
+    cwd: &Path,
+    stdin: Stdin,
+    exchange: Exchange,
+) -> RunRequest {
+    let package = package_of(exe);
+    let mut argv = exe.argv(package.limits.memory);
+    argv.extend(args.iter().cloned());
+    RunRequest {
+        argv,
+        cwd: cwd.to_path_buf(),
+        stdin,
+        stdout_spill: Some(cwd.join("stdout")),
+        stdout_to: None,
+        environment: Environment::Minimal(exe.env().to_vec()),
+        limits: package.limits,
+        program_dir: Some(exe.dir().to_path_buf()),
+        exchange,
     }
 }
 

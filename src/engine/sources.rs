@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::compile::Companion;
 use crate::config::Config;
 use crate::error::{Error, PackageError, Result};
-use crate::problem::ProgramSpec;
+use crate::problem::{EntryKind, PackageRoot, Problem, ProgramSpec};
 
 /// File extensions of headers: a single-file program's build sees those of
 /// its directory.
@@ -29,14 +29,15 @@ pub(crate) struct ProgramFiles {
     pub(crate) build_run: bool,
 }
 
-/// The source judge compiles for a program that is a directory.
-pub(crate) fn main_source(spec: &ProgramSpec, config: &Config) -> Result<PathBuf> {
-    Ok(program_files("", spec, config)?.main)
+/// The source judge compiles for a program of `problem` that is a directory.
+pub(crate) fn main_source(problem: &Problem, spec: &ProgramSpec, config: &Config) -> Result<PathBuf> {
+    Ok(program_files(problem, spec, config)?.main)
 }
 
-/// The headers in `dir` (what a single-file program's build sees).
-pub(crate) fn header_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut headers: Vec<PathBuf> = regular_files(dir)?
+/// The headers in `dir`, a folder of the package `root` (what a single-file
+/// program's build sees).
+pub(crate) fn header_files(root: &PackageRoot, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut headers: Vec<PathBuf> = regular_files(root, dir)?
         .into_iter()
         .filter(|f| is_header(f))
         .collect();
@@ -44,15 +45,16 @@ pub(crate) fn header_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(headers)
 }
 
-/// The files of the program `spec` names, for the problem `problem`.
+/// The files of the program `spec` names, for the problem `problem`: links
+/// are followed inside its package only.
 pub(crate) fn program_files(
-    problem: &str,
+    problem: &Problem,
     spec: &ProgramSpec,
     config: &Config,
 ) -> Result<ProgramFiles> {
     let fail = |why: String| {
         Error::package(
-            problem,
+            &problem.id,
             PackageError::Program {
                 path: spec.path.clone(),
                 why,
@@ -61,8 +63,9 @@ pub(crate) fn program_files(
     };
     let read_err =
         |path: &Path, e: std::io::Error| fail(format!("cannot read {}: {e}", path.display()));
-    if spec.path.is_dir() {
-        let mut files = regular_files(&spec.path).map_err(|e| read_err(&spec.path, e))?;
+    let root = problem.root().map_err(|e| read_err(&problem.dir, e))?;
+    if root.is_dir(&spec.path) {
+        let mut files = regular_files(&root, &spec.path).map_err(|e| read_err(&spec.path, e))?;
         files.sort();
         let build = spec.path.join("build");
         if crate::sandbox::is_executable_file(&build) {
@@ -116,7 +119,7 @@ pub(crate) fn program_files(
         });
     }
     let dir = spec.path.parent().unwrap_or(Path::new("/"));
-    let headers: Vec<PathBuf> = regular_files(dir)
+    let headers: Vec<PathBuf> = regular_files(&root, dir)
         .map_err(|e| read_err(dir, e))?
         .into_iter()
         .filter(|f| is_header(f) && *f != spec.path)
@@ -144,22 +147,16 @@ fn has_extension_of(f: &Path, extensions: &[String]) -> bool {
         .is_some_and(|e| extensions.iter().any(|x| x == e))
 }
 
-/// The regular files directly in `dir` (links to regular files count; no
-/// hidden files).
-fn regular_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        if path.is_file() {
-            out.push(path);
-        }
-    }
-    Ok(out)
+/// The regular files directly in `dir` (links to regular files of the
+/// package count, a link leading out of it is an error; no hidden files).
+fn regular_files(root: &PackageRoot, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    Ok(root
+        .entries(dir)
+        .map_err(std::io::Error::other)?
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| dir.join(e.name))
+        .collect())
 }
 
 fn read_companions(
@@ -179,7 +176,9 @@ fn read_companions(
                 )),
             ));
         }
-        let bytes = std::fs::read(f).map_err(|e| ((*f).clone(), e))?;
+        let bytes = crate::sandbox::untrusted::open_regular(f)
+            .and_then(|file| crate::sandbox::untrusted::read_capped(file, COMPANIONS_MAX))
+            .map_err(|e| ((*f).clone(), e))?;
         let name = f
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

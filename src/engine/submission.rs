@@ -445,6 +445,7 @@ impl Judge {
                 stderr: STDERR_KEPT,
                 file_size: limits.output,
             },
+            exchange: Default::default(),
         };
         let mut report = TestReport {
             name: test.name.clone(),
@@ -534,7 +535,7 @@ impl Judge {
         };
         let checked = run
             .checker
-            .check(self.sandbox(), self.checker_limits(), subject)
+            .check(self.sandbox(), subject)
             .await;
         let result = match checked {
             Ok(result) => result,

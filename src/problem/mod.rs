@@ -7,13 +7,15 @@ mod format;
 mod kattis;
 mod model;
 mod native;
+mod package;
 mod polygon;
 
 pub(crate) use format::Format;
+pub(crate) use package::{EntryKind, PackageRoot, MAX_DEPTH};
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
     BruteSpec, DefaultFlags, GroupSource, InteractorProtocol, InteractorSpec, Problem,
-    ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
+    ProblemLimits, ProgramLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
     ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };

@@ -15,7 +15,7 @@
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
-//!   emptying directories.
+//!   emptying directories; [`untrusted`]: reading what others control.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -38,6 +38,7 @@ mod sys;
 #[cfg(test)]
 mod testing;
 mod types;
+pub(crate) mod untrusted;
 mod wire;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
@@ -56,7 +57,8 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
 }
 pub use types::Captured;
 pub(crate) use types::{
-    address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,
-    RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
+    address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,
+    Limits, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest, SandboxPaths, Stdin,
+    RUN_PROCESSES,
 };
 pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use globset::Glob;
 
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{GroupSource, Problem, TestSource, SEED};
+use crate::problem::{EntryKind, GroupSource, PackageRoot, Problem, TestSource, SEED};
 
 /// A test before its input and answer exist: its name, its group, and
 /// where it comes from.
@@ -143,7 +143,7 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
 /// test (that was a millisecond of every `judge run` on 200 tests).
 fn list_tests(problem: &Problem) -> Result<(Vec<String>, HashSet<String>)> {
     let dir = &problem.testdata_dir;
-    scan_tests(dir).map_err(|cause| {
+    let fail = |cause: std::io::Error| {
         Error::package(
             &problem.id,
             PackageError::TestData {
@@ -151,25 +151,37 @@ fn list_tests(problem: &Problem) -> Result<(Vec<String>, HashSet<String>)> {
                 cause,
             },
         )
-    })
+    };
+    let root = problem.root().map_err(fail)?;
+    scan_tests(&root, dir).map_err(|why| fail(std::io::Error::other(why)))
 }
 
-fn scan_tests(dir: &Path) -> std::io::Result<(Vec<String>, HashSet<String>)> {
-    let entries = std::fs::read_dir(dir)?;
+/// The tests of `dir`, a folder of the package: links are followed inside
+/// the package only, and an `.in` or `.ans` that is not a regular file is an
+/// error naming it.
+fn scan_tests(
+    root: &PackageRoot,
+    dir: &Path,
+) -> std::result::Result<(Vec<String>, HashSet<String>), String> {
     let (mut names, mut answers) = (Vec::new(), HashSet::new());
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".in") {
-            names.push(stem.to_string());
-        } else if let Some(stem) = name.strip_suffix(".ans") {
-            let is_file = match entry.file_type() {
-                Ok(t) if t.is_symlink() => entry.path().is_file(),
-                Ok(t) => t.is_file(),
-                Err(_) => entry.path().is_file(),
-            };
-            if is_file {
+    for entry in root.entries(dir)? {
+        let stem = entry.name.strip_suffix(".in").map(|s| (s, true));
+        let Some((stem, input)) = stem.or_else(|| entry.name.strip_suffix(".ans").map(|s| (s, false)))
+        else {
+            continue;
+        };
+        match entry.kind {
+            EntryKind::File if input => names.push(stem.to_string()),
+            EntryKind::File => {
                 answers.insert(stem.to_string());
             }
+            EntryKind::Other => {
+                return Err(format!(
+                    "{}: not a regular file (a pipe, socket or device)",
+                    entry.name
+                ))
+            }
+            EntryKind::Dir => {}
         }
     }
     names.sort_by(|a, b| natural_cmp(a, b));
@@ -250,10 +262,23 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("1.ans"), dir.path().join("3.ans")).unwrap();
         std::fs::create_dir(dir.path().join("4.ans")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("gone"), dir.path().join("10.ans")).unwrap();
-        let (names, answers) = scan_tests(dir.path()).unwrap();
+        let root = PackageRoot::new(dir.path()).unwrap();
+        let (names, answers) = scan_tests(&root, dir.path()).unwrap();
         assert_eq!(names, ["1", "2", "3", "4", "10"]);
         let mut answers: Vec<_> = answers.into_iter().collect();
         answers.sort();
         assert_eq!(answers, ["1", "3"]);
+        // A link out of the package, a pipe: errors naming them.
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("5.in")).unwrap();
+        let error = scan_tests(&root, dir.path()).unwrap_err();
+        assert!(error.contains("5.in") && error.contains("leaves the package"), "{error}");
+        std::fs::remove_file(dir.path().join("5.in")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("6.in"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = scan_tests(&root, dir.path()).unwrap_err();
+        assert!(error.contains("6.in: not a regular file"), "{error}");
     }
 }

@@ -18,6 +18,9 @@ pub(crate) const HEADERS_MOUNT: &str = "/judge/headers";
 /// Where a compilation's work directory appears inside the sandbox.
 pub(crate) const WORK_MOUNT: &str = "/judge/work";
 
+/// Where the files a package program's job names appear inside the sandbox.
+pub(crate) const FILES_MOUNT: &str = "/judge/files";
+
 /// The top-level host directories every sandbox shows (read-only, where
 /// they exist): the system's programs, libraries and configuration. Home
 /// directories, the workspace, /var, /srv, /mnt, /run, /media, the host's
@@ -48,7 +51,7 @@ pub(super) fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>>
 /// Rewrites host paths in an argument to where they appear inside the
 /// sandbox: every occurrence that ends the word or is followed by `/` or
 /// `:` (a class path's separator).
-pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
+pub(crate) fn translate<S: AsRef<str>>(arg: &[u8], mounts: &[(PathBuf, S)]) -> Vec<u8> {
     let mut out = Vec::with_capacity(arg.len());
     let mut rest = arg;
     'scan: while !rest.is_empty() {
@@ -58,7 +61,7 @@ pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
                 let after = &rest[pos + host.len()..];
                 if after.is_empty() || after[0] == b'/' || after[0] == b':' {
                     out.extend_from_slice(&rest[..pos]);
-                    out.extend_from_slice(inner.as_bytes());
+                    out.extend_from_slice(inner.as_ref().as_bytes());
                     rest = after;
                     continue 'scan;
                 }

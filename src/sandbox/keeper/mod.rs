@@ -36,7 +36,7 @@ use start::fail;
 use super::{cgroup, sys};
 
 pub(crate) use layout::{
-    translate, BUILD_MOUNT, DEVICES, HEADERS_MOUNT, RUN_ID, SYSTEM_DIRS, TMP_INODES, TMP_SIZE,
+    translate, BUILD_MOUNT, DEVICES, FILES_MOUNT, HEADERS_MOUNT, RUN_ID, SYSTEM_DIRS, TMP_INODES, TMP_SIZE,
     WORK_MOUNT,
 };
 pub(crate) use protocol::{

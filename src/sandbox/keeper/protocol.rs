@@ -69,6 +69,14 @@ pub(crate) struct View {
     /// Host directory shown read-only at [`HEADERS_MOUNT`](super::HEADERS_MOUNT)
     /// (compilations: the language's precompiled headers).
     pub(crate) headers: Option<PathBuf>,
+    /// Host directory shown read-only at [`FILES_MOUNT`](super::FILES_MOUNT)
+    /// (package programs: the files a job names).
+    #[serde(default)]
+    pub(crate) files: Option<PathBuf>,
+    /// Host directories shown read-only at their own paths, over what is
+    /// hidden (package programs: their package's folders).
+    #[serde(default)]
+    pub(crate) package: Vec<PathBuf>,
     /// A writable tmpfs of this many bytes at [`WORK_MOUNT`](super::WORK_MOUNT) (compilations:
     /// the judge copies the source in and the results out).
     pub(crate) work: Option<u64>,
@@ -100,6 +108,18 @@ pub(crate) struct Job {
     /// init that starts it.
     #[serde(default)]
     pub(crate) pids: u64,
+    /// Folders made in `cwd` before the program starts (relative), owned by
+    /// the run's uid.
+    #[serde(default)]
+    pub(crate) make_dirs: Vec<String>,
+    /// Files of `cwd` (relative) copied, once the program ended, into the
+    /// directory sent as the job's fourth descriptor, at the same relative
+    /// paths; each at most `keep_max` bytes.
+    #[serde(default)]
+    pub(crate) keep: Vec<String>,
+    /// See `keep`.
+    #[serde(default)]
+    pub(crate) keep_max: u64,
 }
 
 /// Why the keeper stopped a job.
@@ -135,6 +155,9 @@ pub(crate) struct JobResult {
     pub(crate) stopped: Option<Stopped>,
     /// What the run used, from the slot's cgroup.
     pub(crate) usage: Option<cgroup::Usage>,
+    /// Why a file to keep could not be kept.
+    #[serde(default)]
+    pub(crate) keep_error: Option<String>,
 }
 
 /// The keeper's first message: ready, or why not.

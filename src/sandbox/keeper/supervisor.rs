@@ -162,9 +162,9 @@ fn serve(
             continue; // a kill that arrived after its job ended
         }
         let result = match serde_json::from_slice::<Job>(&buf[..n]) {
-            Ok(job) if fds.len() == 3 => {
+            Ok(job) if fds.len() == 3 + usize::from(!job.keep.is_empty()) => {
                 let counters = counters.as_deref_mut();
-                match run_job(judge, init, &buf[..n], &job, fds, counters, pids) {
+                match run_job(judge, init, config, &buf[..n], &job, fds, counters, pids) {
                     Ok(Some(r)) => r,
                     // The judge went away, or init failed: a keeper that
                     // exits is replaced, and the job run again.
@@ -197,12 +197,17 @@ fn serve(
 
 /// Runs one job through init; `Ok(None)` when the judge closed the socket
 /// meanwhile. An `Err` means the keeper cannot be trusted with another job.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one job: its sockets, settings, descriptors and counters"
+)]
 fn run_job(
     judge: &OwnedFd,
     init: &OwnedFd,
+    config: &KeeperConfig,
     message: &[u8],
     job: &Job,
-    fds: Vec<OwnedFd>,
+    mut fds: Vec<OwnedFd>,
     mut counters: Option<&mut cgroup::Counters>,
     pids: Pids,
 ) -> io::Result<Option<JobResult>> {
@@ -214,6 +219,13 @@ fn run_job(
             }));
         }
     }
+    if let Err(e) = make_dirs(job, config) {
+        return Ok(Some(not_started(format!(
+            "cannot prepare the working directory: {e}"
+        ))));
+    }
+    // The fourth descriptor, if any, is where kept files go: not init's.
+    let keep_into = (fds.len() > 3).then(|| fds.remove(3));
     let raw: Vec<_> = fds.iter().map(|f| f.as_raw_fd()).collect();
     sys::send_with_fds(init.as_raw_fd(), message, &raw)?;
     drop(fds);
@@ -275,6 +287,7 @@ fn run_job(
         None => return Err(io::Error::other("the sandbox's init exited")),
     };
     let usage = counters.map(|c| c.usage()).transpose()?;
+    let keep_error = keep_into.and_then(|into| keep_files(job, into).err());
     Ok(Some(JobResult {
         spawn_error: None,
         code: ended.code,
@@ -285,7 +298,63 @@ fn run_job(
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,
+        keep_error,
     }))
+}
+
+/// Makes the job's folders in its working directory, owned by the uid it
+/// runs as.
+fn make_dirs(job: &Job, config: &KeeperConfig) -> io::Result<()> {
+    for dir in &job.make_dirs {
+        let relative = Path::new(dir);
+        if relative.is_absolute() || relative.components().any(|c| c.as_os_str() == "..") {
+            return Err(io::Error::other(format!("`{dir}` leaves the working directory")));
+        }
+        let path = job.cwd.join(relative);
+        std::fs::create_dir_all(&path)?;
+        if let Some((uid, gid)) = config.run_as {
+            for made in path.ancestors().take(relative.components().count()) {
+                std::os::unix::fs::chown(made, Some(uid), Some(gid))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies the files the job keeps from its working directory into `into`
+/// (the judge's directory), never through a link, each at most
+/// `job.keep_max` bytes; a file the program did not leave is no error.
+fn keep_files(job: &Job, into: OwnedFd) -> Result<(), String> {
+    use crate::sandbox::untrusted::{read_capped, Dir};
+    let into = Dir::from_fd(into);
+    let work = Dir::open(&job.cwd).map_err(|e| format!("cannot open the working directory: {e}"))?;
+    for name in &job.keep {
+        let relative = Path::new(name);
+        let file = match work.file_at(relative) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("`{name}`: {e}")),
+        };
+        let bytes = read_capped(file, job.keep_max).map_err(|e| format!("`{name}`: {e}"))?;
+        let mut dir = None;
+        let parents: Vec<_> = relative.parent().into_iter().flat_map(Path::iter).collect();
+        for part in parents {
+            let next = dir
+                .as_ref()
+                .unwrap_or(&into)
+                .create_dir(part, 0o755)
+                .map_err(|e| format!("`{name}`: {e}"))?;
+            dir = Some(next);
+        }
+        let file_name = relative.file_name().unwrap_or_default();
+        let mut out = dir
+            .as_ref()
+            .unwrap_or(&into)
+            .create_file(file_name, 0o644)
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        std::io::Write::write_all(&mut out, &bytes).map_err(|e| format!("`{name}`: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The result of a job whose program could not be started.

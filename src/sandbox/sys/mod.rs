@@ -4,8 +4,10 @@
 //! [`process`]: rlimits, waiting, signals; [`mod@mount`]: namespaces and mounts;
 //! [`fdpass`]: pipes, sockets, passing descriptors; [`cpu`]: affinity;
 //! [`mod@spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
-//! what a run may leave behind; [`ffi`]: the C boundary's conversions.
+//! what a run may leave behind; [`at`]: files relative to an open directory;
+//! [`ffi`]: the C boundary's conversions.
 
+mod at;
 mod cpu;
 mod fdpass;
 mod ffi;
@@ -15,6 +17,7 @@ mod process;
 mod seccomp;
 mod spawn;
 
+pub(super) use at::*;
 pub(super) use cpu::*;
 pub(super) use fdpass::*;
 use ffi::{check, cstr};
