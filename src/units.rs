@@ -262,7 +262,9 @@ mod tests {
         }
         assert_eq!(
             seconds(1e300),
-            Err("must be a number of seconds above 0 and at most 7 days (604800), got 1e300".into())
+            Err(
+                "must be a number of seconds above 0 and at most 7 days (604800), got 1e300".into()
+            )
         );
         assert_eq!(mebibytes(2.0), Ok(2 << 20));
         for bad in [0.0, 1e300, f64::NAN, 2e6] {

@@ -496,10 +496,7 @@ impl BruteContext {
             work: Some(scratch.path()),
             args: checker_args,
         };
-        let result = self
-            .checker
-            .check(judge.sandbox(), subject)
-            .await?;
+        let result = self.checker.check(judge.sandbox(), subject).await?;
         if result.verdict != Verdict::AC {
             return Ok(Compared::Disagreed(format!(
                 "the reference and the brute force disagree on {} ({}): {}",

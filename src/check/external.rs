@@ -72,9 +72,24 @@ pub(super) async fn check(
     let mut argv = checker.argv(package.limits.memory);
     let (stdin, feedback, exchange) = match protocol {
         Protocol::Testlib => {
-            argv.extend([run.input.into(), output_path.clone().into(), run.answer.into()]);
-            let files = vec![run.input.to_path_buf(), output_path, run.answer.to_path_buf()];
-            (Stdin::Null, None, Exchange { files, ..Exchange::default() })
+            argv.extend([
+                run.input.into(),
+                output_path.clone().into(),
+                run.answer.into(),
+            ]);
+            let files = vec![
+                run.input.to_path_buf(),
+                output_path,
+                run.answer.to_path_buf(),
+            ];
+            (
+                Stdin::Null,
+                None,
+                Exchange {
+                    files,
+                    ..Exchange::default()
+                },
+            )
         }
         Protocol::Icpc => {
             let feedback = fresh_feedback_dir(run.scratch)?;

@@ -40,6 +40,7 @@ pub(super) fn submission_of(
         path: file.to_path_buf(),
         language,
         companions: Vec::new(),
+        text: None,
     })
 }
 

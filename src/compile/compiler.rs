@@ -17,6 +17,8 @@ use crate::sandbox::{self, Environment, LimitHit, Profile, RunError, RunRequest,
 
 /// Marks a cached compile error inside a build directory.
 const ERROR_FILE: &str = "compile-error.txt";
+/// The largest source compiled.
+const MAX_SOURCE: u64 = 64 << 20;
 /// Files a build may keep.
 const BUILD_FILES: u64 = 1024;
 /// How deep a build's folders may nest.
@@ -70,9 +72,14 @@ impl Compiler {
     /// build's key. A compile error is remembered only with `remember_failure`
     /// (not for package programs: one may fail for want of something outside
     /// what the key sees, a system header, and be fixed without a change here).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a build: what, in which language, where, beside what, how remembered"
+    )]
     pub(crate) async fn build(
         &self,
         source: &Path,
+        text: Option<&[u8]>,
         language: &Language,
         sandbox: &Sandbox,
         companions: &[Companion],
@@ -80,7 +87,13 @@ impl Compiler {
         slots: &tokio::sync::Semaphore,
     ) -> Result<Build> {
         let source = crate::config::absolute(source);
-        let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
+        let bytes = match text {
+            Some(text) => text.to_vec(),
+            // Never waiting on a pipe, never reading a device forever.
+            None => sandbox::untrusted::open_regular(&source)
+                .and_then(|f| sandbox::untrusted::read_capped(f, MAX_SOURCE))
+                .map_err(|e| Error::io(&source, e))?,
+        };
         let toolchain = self.toolchain(language).await?;
         let version = self.version(language, toolchain.as_deref()).await?;
         let name = source_name(&source, language, &bytes);

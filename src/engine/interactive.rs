@@ -76,6 +76,7 @@ impl Judge {
             cached: false,
             score: None,
             interaction: None,
+            unchecked: false,
         };
         match play.submission.exit {
             Exit::Code(c) => report.exit_code = Some(c),
@@ -242,8 +243,13 @@ impl Judge {
         args.extend(test.checker_args.iter().map(Into::into));
         // The package's limits, but a wall clock one second beyond the
         // submission's: an interactor waits for it.
-        let mut interactor_request =
-            super::programs::package_request(interactor, &args, &theirs, Stdin::Pipe(int_in), exchange);
+        let mut interactor_request = super::programs::package_request(
+            interactor,
+            &args,
+            &theirs,
+            Stdin::Pipe(int_in),
+            exchange,
+        );
         interactor_request.stdout_spill = None;
         interactor_request.stdout_to = Some(int_out);
         let interactor_limits = &mut interactor_request.limits;
@@ -304,8 +310,7 @@ impl Judge {
             work: Some(&dir),
             args: &run.test.checker_args,
         };
-        match checker.check(self.sandbox(), subject).await
-        {
+        match checker.check(self.sandbox(), subject).await {
             Ok(result) => Ok(result),
             Err(CheckError::Run(e)) => Ok(CheckResult {
                 verdict: Verdict::IE,

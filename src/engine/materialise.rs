@@ -91,24 +91,34 @@ impl Judge {
             validators,
         });
         let mut tasks = tokio::task::JoinSet::new();
+        let mut handles = Vec::new();
         for (index, planned) in planned.into_iter().enumerate() {
             let judge = self.clone();
             let problem = Arc::clone(problem);
             let shared = Arc::clone(&shared);
-            tasks.spawn(async move {
+            handles.push(tasks.spawn(async move {
                 let test = judge.make_test(&problem, &shared, planned).await;
                 (index, test)
-            });
+            }));
         }
         let mut tests: Vec<Option<TestCase>> = vec![None; tasks.len()];
         let mut first_error: Option<(usize, Error)> = None;
         while let Some(joined) = tasks.join_next().await {
-            let (index, result) = joined.expect("test materialisation panicked");
+            let (index, result) = match joined {
+                Ok(done) => done,
+                Err(e) if e.is_cancelled() => continue,
+                Err(e) => std::panic::resume_unwind(e.into_panic()),
+            };
             match result {
                 Ok(t) => tests[index] = Some(t),
-                // Report the error of the earliest test, whatever finished first.
+                // Report the error of the earliest test, whatever finished
+                // first; the tests after it are not made (a package program
+                // that hangs is waited for once, not once per test).
                 Err(e) if first_error.as_ref().is_none_or(|(i, _)| index < *i) => {
-                    first_error = Some((index, e))
+                    for later in &handles[index + 1..] {
+                        later.abort();
+                    }
+                    first_error = Some((index, e));
                 }
                 Err(_) => {}
             }

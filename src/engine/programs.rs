@@ -150,6 +150,7 @@ impl Judge {
             path: files.main,
             language,
             companions: files.companions,
+            text: None,
         })
     }
 
@@ -163,7 +164,13 @@ impl Judge {
         role: Role,
     ) -> Result<Executable> {
         let program = self.package_submission(problem, spec)?;
-        let build = self.build_with(&program.path, &program.language, &program.companions, false);
+        let build = self.build_with(
+            &program.path,
+            None,
+            &program.language,
+            &program.companions,
+            false,
+        );
         match build.await? {
             Build::Ready(exe, _) => {
                 let mut exe = *exe;
@@ -366,7 +373,13 @@ impl Judge {
         let scratch = self.cache().scratch_dir()?;
         let stdin = Stdin::File(input.to_path_buf());
         let outcome = self
-            .run_package_program(gate.validator, &args, scratch.path(), stdin, Exchange::default())
+            .run_package_program(
+                gate.validator,
+                &args,
+                scratch.path(),
+                stdin,
+                Exchange::default(),
+            )
             .await?;
         let validity = match (outcome.exit, outcome.limit_hit) {
             (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,

@@ -172,6 +172,7 @@ impl Judge {
                 let _ = judge
                     .build_with(
                         &program.path,
+                        None,
                         &program.language,
                         &program.companions,
                         is_solution,

@@ -30,7 +30,11 @@ pub(crate) struct ProgramFiles {
 }
 
 /// The source judge compiles for a program of `problem` that is a directory.
-pub(crate) fn main_source(problem: &Problem, spec: &ProgramSpec, config: &Config) -> Result<PathBuf> {
+pub(crate) fn main_source(
+    problem: &Problem,
+    spec: &ProgramSpec,
+    config: &Config,
+) -> Result<PathBuf> {
     Ok(program_files(problem, spec, config)?.main)
 }
 

@@ -452,7 +452,10 @@ fn root(problem: &Problem) -> Result<PackageRoot> {
 /// leads out is an error), folders nested at most [`MAX_DEPTH`] deep.
 fn copy_tree(root: &PackageRoot, from: &Path, to: &Path, depth: usize) -> Result<()> {
     if depth > crate::problem::MAX_DEPTH {
-        let why = format!("folders nested more than {} deep", crate::problem::MAX_DEPTH);
+        let why = format!(
+            "folders nested more than {} deep",
+            crate::problem::MAX_DEPTH
+        );
         return Err(Error::io(from, std::io::Error::other(why)));
     }
     std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;

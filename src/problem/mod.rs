@@ -11,11 +11,11 @@ mod package;
 mod polygon;
 
 pub(crate) use format::Format;
-pub(crate) use package::{EntryKind, PackageRoot, MAX_DEPTH};
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
     BruteSpec, DefaultFlags, GroupSource, InteractorProtocol, InteractorSpec, Problem,
-    ProblemLimits, ProgramLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
-    ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    ProblemLimits, ProgramLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec,
+    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
+pub(crate) use package::{EntryKind, PackageRoot, MAX_DEPTH};

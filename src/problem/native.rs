@@ -14,8 +14,8 @@ use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
     BruteSpec, CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, PackageRoot,
-    Problem, ProblemLimits, ProgramLimits, ProgramSpec, SolutionSpec, StressSpec, TestGroup, TimeRule, ValidatorSpec,
-    MAX_TESTS, SEED, SIZE,
+    Problem, ProblemLimits, ProgramLimits, ProgramSpec, SolutionSpec, StressSpec, TestGroup,
+    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
 use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
@@ -195,8 +195,8 @@ fn validate(
         }
     }
     let dir = crate::config::absolute(dir);
-    let package = PackageRoot::new(&dir)
-        .map_err(|e| SpecError::one(format!("{}: {e}", dir.display())))?;
+    let package =
+        PackageRoot::new(&dir).map_err(|e| SpecError::one(format!("{}: {e}", dir.display())))?;
     let dir = package.dir().to_path_buf();
     let dir_name = dir
         .file_name()

@@ -283,7 +283,11 @@ mod tests {
                 ("3.in".to_string(), EntryKind::File)
             ]
         );
-        for named in ["../../etc/hostname", "/etc/shadow", "data/../../outside.txt"] {
+        for named in [
+            "../../etc/hostname",
+            "/etc/shadow",
+            "data/../../outside.txt",
+        ] {
             let error = root.resolve(root.dir(), Path::new(named)).unwrap_err();
             assert!(
                 error.contains("leaves the package") || error.contains("absolute"),

@@ -31,7 +31,9 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         path: spec_path.clone(),
         source: SpecError { problems },
     };
-    let text = package.read_text(&spec_path).map_err(|e| invalid(vec![e]))?;
+    let text = package
+        .read_text(&spec_path)
+        .map_err(|e| invalid(vec![e]))?;
     let doc = Document::parse(&text).map_err(|e| invalid(vec![format!("not XML: {e}")]))?;
     let root = doc.root_element();
     if root.tag_name().name() != "problem" {

@@ -207,7 +207,9 @@ impl Shared {
                 let readable = |meta: &std::fs::Metadata| {
                     use std::os::unix::fs::MetadataExt;
                     meta.mode() & 0o004 != 0
-                        || (user_namespace && meta.uid() == sys::ids().0 && meta.mode() & 0o400 != 0)
+                        || (user_namespace
+                            && meta.uid() == sys::ids().0
+                            && meta.mode() & 0o400 != 0)
                 };
                 // Files of the package it may read are where they are.
                 let staged: Vec<PathBuf> = request
@@ -319,7 +321,8 @@ impl Shared {
         let (err_read, err_write) = output_pipe().map_err(final_err)?;
         let mut fds = vec![stdin.into(), out_write, err_write];
         if !job.keep.is_empty() {
-            let into = untrusted::Dir::open(&request.cwd).map_err(|e| cannot_show(&request.cwd, e))?;
+            let into =
+                untrusted::Dir::open(&request.cwd).map_err(|e| cannot_show(&request.cwd, e))?;
             fds.push(into.into_fd());
         }
         let (mut drains, mut exceeded) =
@@ -348,11 +351,12 @@ impl Shared {
                 let work = keeper
                     .root()
                     .join(keeper::WORK_MOUNT.trim_start_matches('/'));
-                keep_error = copy_out(&work, &request.cwd, keep)
-                    .map_err(|e| final_err(io::Error::new(
+                keep_error = copy_out(&work, &request.cwd, keep).map_err(|e| {
+                    final_err(io::Error::new(
                         e.kind(),
                         format!("cannot copy the compilation's files out of the sandbox: {e}"),
-                    )))?;
+                    ))
+                })?;
             }
             // A keeper that could not clean up after this run exits; its
             // next job then fails and is run again by a new keeper.

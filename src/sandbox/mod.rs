@@ -45,11 +45,12 @@ pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
 pub(crate) use error::{CgroupError, SetupError, StartError, Unavailable};
 pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
+pub(crate) use keeper::cannot_hide;
 pub use keeper::keeper_main;
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
-pub(crate) use sys::signal_name;
+pub(crate) use sys::{arm_interrupt_watchdog, signal_name};
 
 /// Takes an exclusive `flock` on `file` if it is free (not waiting).
 pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
@@ -58,7 +59,7 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
 pub use types::Captured;
 pub(crate) use types::{
     address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,
-    Limits, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest, SandboxPaths, Stdin,
-    RUN_PROCESSES,
+    Limits, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest, SandboxPaths,
+    Stdin, RUN_PROCESSES,
 };
 pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

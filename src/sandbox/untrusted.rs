@@ -13,7 +13,8 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::sys::{self, EntryKind};
+use super::sys;
+pub(crate) use super::sys::EntryKind;
 
 /// A directory, open.
 #[derive(Debug)]
@@ -75,7 +76,12 @@ impl Dir {
     /// Opens the directory at `path` (links in `path` are followed: the
     /// caller named it).
     pub(crate) fn open(path: &Path) -> io::Result<Dir> {
-        let fd = sys::open_at(None, path.as_os_str(), libc::O_RDONLY | libc::O_DIRECTORY, 0)?;
+        let fd = sys::open_at(
+            None,
+            path.as_os_str(),
+            libc::O_RDONLY | libc::O_DIRECTORY,
+            0,
+        )?;
         Ok(Dir { fd })
     }
 
@@ -102,7 +108,8 @@ impl Dir {
             return Err(not_regular(kind));
         }
         let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY;
-        let file = File::from(sys::open_at(Some(self.as_raw_fd()), name, flags, 0).map_err(explain)?);
+        let file =
+            File::from(sys::open_at(Some(self.as_raw_fd()), name, flags, 0).map_err(explain)?);
         // Checked again on the descriptor: it may have been swapped meanwhile.
         match kind_of(&file)? {
             EntryKind::File => Ok(file),
@@ -148,7 +155,8 @@ impl Dir {
     pub(crate) fn create_file(&self, name: &OsStr, mode: u32) -> io::Result<File> {
         check_name(name)?;
         let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC | libc::O_NOFOLLOW;
-        let file = File::from(sys::open_at(Some(self.as_raw_fd()), name, flags, mode).map_err(explain)?);
+        let file =
+            File::from(sys::open_at(Some(self.as_raw_fd()), name, flags, mode).map_err(explain)?);
         sys::fchmod(&file, mode)?;
         Ok(file)
     }
@@ -306,10 +314,12 @@ impl Copier {
         };
         // Enough entries to exceed the file limit, and no more, are listed.
         let max = usize::try_from(self.limits.files.saturating_add(1)).unwrap_or(usize::MAX);
-        let entries = from.entries(max.saturating_mul(4)).map_err(|source| TreeError::Entry {
-            path: at.to_path_buf(),
-            source,
-        })?;
+        let entries = from
+            .entries(max.saturating_mul(4))
+            .map_err(|source| TreeError::Entry {
+                path: at.to_path_buf(),
+                source,
+            })?;
         for (name, kind) in entries {
             if select.is_some_and(|s| !s.takes(&name)) {
                 continue;
@@ -322,7 +332,9 @@ impl Copier {
                         });
                     }
                     let source = from.dir(&name).map_err(|e| entry_err(&name, e))?;
-                    let target = to.create_dir(&name, 0o755).map_err(|e| entry_err(&name, e))?;
+                    let target = to
+                        .create_dir(&name, 0o755)
+                        .map_err(|e| entry_err(&name, e))?;
                     self.copy(&source, &target, None, &at.join(&name), depth + 1)?;
                 }
                 EntryKind::File => {
@@ -332,13 +344,12 @@ impl Copier {
                             limit: self.limits.files,
                         });
                     }
-                    self.copy_file(from, to, &name)
-                        .map_err(|e| match e {
-                            Copied::Over => TreeError::TooLarge {
-                                limit: self.limits.bytes,
-                            },
-                            Copied::Failed(source) => entry_err(&name, source),
-                        })?;
+                    self.copy_file(from, to, &name).map_err(|e| match e {
+                        Copied::Over => TreeError::TooLarge {
+                            limit: self.limits.bytes,
+                        },
+                        Copied::Failed(source) => entry_err(&name, source),
+                    })?;
                 }
                 EntryKind::Link | EntryKind::Other => {}
             }
@@ -440,7 +451,10 @@ mod tests {
         let sparse = std::fs::File::create(from.path().join("sparse")).unwrap();
         sparse.set_len(4 << 20).unwrap();
         let to = tempfile::tempdir().unwrap();
-        let (a, b) = (Dir::open(from.path()).unwrap(), Dir::open(to.path()).unwrap());
+        let (a, b) = (
+            Dir::open(from.path()).unwrap(),
+            Dir::open(to.path()).unwrap(),
+        );
         assert!(matches!(
             copy_tree(&a, &b, &all(), limits()),
             Err(TreeError::TooLarge { .. })

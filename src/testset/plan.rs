@@ -166,7 +166,8 @@ fn scan_tests(
     let (mut names, mut answers) = (Vec::new(), HashSet::new());
     for entry in root.entries(dir)? {
         let stem = entry.name.strip_suffix(".in").map(|s| (s, true));
-        let Some((stem, input)) = stem.or_else(|| entry.name.strip_suffix(".ans").map(|s| (s, false)))
+        let Some((stem, input)) =
+            stem.or_else(|| entry.name.strip_suffix(".ans").map(|s| (s, false)))
         else {
             continue;
         };
@@ -271,7 +272,10 @@ mod tests {
         // A link out of the package, a pipe: errors naming them.
         std::os::unix::fs::symlink("/etc/passwd", dir.path().join("5.in")).unwrap();
         let error = scan_tests(&root, dir.path()).unwrap_err();
-        assert!(error.contains("5.in") && error.contains("leaves the package"), "{error}");
+        assert!(
+            error.contains("5.in") && error.contains("leaves the package"),
+            "{error}"
+        );
         std::fs::remove_file(dir.path().join("5.in")).unwrap();
         let made = std::process::Command::new("mkfifo")
             .arg(dir.path().join("6.in"))

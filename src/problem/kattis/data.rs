@@ -95,9 +95,8 @@ impl Walker<'_> {
         }
         let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
         if !self.seen.insert(real) {
-            self.problems.push(format!(
-                "data/{name}: a link back to a folder already read"
-            ));
+            self.problems
+                .push(format!("data/{name}: a link back to a folder already read"));
             return;
         }
         let settings = apply_config(self.package, dir, parent, self.problems, self.notes);
@@ -136,7 +135,12 @@ impl Walker<'_> {
                     continue;
                 }
                 self.flush(name, &settings, &mut run);
-                self.group(path, &format!("{name}/{entry}"), settings.clone(), depth + 1);
+                self.group(
+                    path,
+                    &format!("{name}/{entry}"),
+                    settings.clone(),
+                    depth + 1,
+                );
                 continue;
             }
             let Some(stem) = entry.strip_suffix(".in") else {

@@ -10,13 +10,12 @@ use std::time::Duration;
 use super::yaml::{self, Table};
 use super::{data, submissions, Version};
 use crate::config::Config;
-use crate::units;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
     CheckerSpec, DefaultFlags, EntryKind, Format, InteractorProtocol, InteractorSpec, PackageRoot,
-    Problem,
-    ProblemLimits, ProgramLimits, ProgramSpec, TimeRule, ValidatorSpec,
+    Problem, ProblemLimits, ProgramLimits, ProgramSpec, TimeRule, ValidatorSpec,
 };
+use crate::units;
 
 /// The metadata file of an ICPC package.
 pub(crate) const SPEC_FILE: &str = "problem.yaml";
@@ -362,8 +361,13 @@ fn limits(
                         None
                     }
                 });
-            let ac = checked(multipliers.as_ref(), "ac_to_time_limit", multiplier, problems)
-                .unwrap_or(2.0);
+            let ac = checked(
+                multipliers.as_ref(),
+                "ac_to_time_limit",
+                multiplier,
+                problems,
+            )
+            .unwrap_or(2.0);
             if let Some(m) = &multipliers {
                 m.known(&["time_limit_to_tle"]);
             }

@@ -30,6 +30,45 @@ pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "opt",
 ];
 
+/// Why `dir` (canonical) cannot be hidden from runs, if it cannot: it is
+/// `/`, holds a directory every sandbox shows (`/usr`, `/etc`, ...), or is
+/// one of the directories programs are found in (`/usr/bin`, `/usr/lib`,
+/// ...): covering it would leave runs without a system.
+pub(crate) fn cannot_hide(dir: &std::path::Path) -> Option<String> {
+    let system = std::path::Path::new("/");
+    if dir == system {
+        return Some("it is the root directory".into());
+    }
+    if let Some(held) = SYSTEM_DIRS
+        .iter()
+        .map(|d| system.join(d))
+        .find(|d| d.starts_with(dir))
+    {
+        return Some(format!(
+            "it holds {}, which every run needs",
+            held.display()
+        ));
+    }
+    const PROGRAMS: &[&str] = &[
+        "/usr/bin",
+        "/usr/sbin",
+        "/usr/lib",
+        "/usr/lib32",
+        "/usr/lib64",
+        "/usr/libx32",
+        "/usr/libexec",
+        "/usr/include",
+        "/usr/share",
+        "/usr/local",
+        "/usr/local/bin",
+        "/usr/local/lib",
+    ];
+    PROGRAMS
+        .iter()
+        .find(|p| std::path::Path::new(p) == dir)
+        .map(|p| format!("it is {p}, where programs and their files live"))
+}
+
 /// The device nodes a sandbox has in its /dev.
 pub(crate) const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 

@@ -308,7 +308,9 @@ fn make_dirs(job: &Job, config: &KeeperConfig) -> io::Result<()> {
     for dir in &job.make_dirs {
         let relative = Path::new(dir);
         if relative.is_absolute() || relative.components().any(|c| c.as_os_str() == "..") {
-            return Err(io::Error::other(format!("`{dir}` leaves the working directory")));
+            return Err(io::Error::other(format!(
+                "`{dir}` leaves the working directory"
+            )));
         }
         let path = job.cwd.join(relative);
         std::fs::create_dir_all(&path)?;
@@ -327,7 +329,8 @@ fn make_dirs(job: &Job, config: &KeeperConfig) -> io::Result<()> {
 fn keep_files(job: &Job, into: OwnedFd) -> Result<(), String> {
     use crate::sandbox::untrusted::{read_capped, Dir};
     let into = Dir::from_fd(into);
-    let work = Dir::open(&job.cwd).map_err(|e| format!("cannot open the working directory: {e}"))?;
+    let work =
+        Dir::open(&job.cwd).map_err(|e| format!("cannot open the working directory: {e}"))?;
     for name in &job.keep {
         let relative = Path::new(name);
         let file = match work.file_at(relative) {

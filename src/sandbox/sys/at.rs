@@ -115,8 +115,7 @@ pub(crate) fn list(dir: &impl AsRawFd, max: usize) -> io::Result<Vec<(OsString, 
             return Ok(out);
         }
         // SAFETY: any initialised u64 slice is a valid byte slice of 8x its length.
-        let bytes =
-            unsafe { std::slice::from_raw_parts(buf.as_ptr() as *const u8, buf.len() * 8) };
+        let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr() as *const u8, buf.len() * 8) };
         let bytes = &bytes[..n as usize];
         // struct linux_dirent64: ino (8), off (8), reclen (2), type (1), name.
         let mut at = 0;
