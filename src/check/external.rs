@@ -119,8 +119,8 @@ pub(super) async fn check(
     let profile = sandbox::Profile::Package(std::sync::Arc::clone(&package.view));
     let outcome = sandbox.run(&request, profile).await?;
     Ok(match feedback {
-        None => testlib_result(&outcome),
-        Some(feedback) => icpc_result(&outcome, &feedback),
+        None => testlib_result(&outcome, &package.limits),
+        Some(feedback) => icpc_result(&outcome, &feedback, &package.limits),
     })
 }
 
@@ -154,10 +154,11 @@ pub(crate) fn interactor_result(
     protocol: crate::problem::InteractorProtocol,
     outcome: &RunOutcome,
     feedback: &Path,
+    limits: &sandbox::Limits,
 ) -> CheckResult {
     let mut result = match protocol {
-        crate::problem::InteractorProtocol::Testlib => testlib_result(outcome),
-        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback),
+        crate::problem::InteractorProtocol::Testlib => testlib_result(outcome, limits),
+        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback, limits),
     };
     if result.verdict == Verdict::IE {
         result.message = result
@@ -168,9 +169,24 @@ pub(crate) fn interactor_result(
     result
 }
 
-fn testlib_result(outcome: &RunOutcome) -> CheckResult {
+/// Whether a package program failed whatever its exit says: it ran out of
+/// its memory (a runtime's failed allocation exits with a code of the
+/// protocol), or what it left could not be kept.
+fn failed_anyway(outcome: &RunOutcome, limits: &sandbox::Limits) -> bool {
+    out_of_memory(outcome, limits) || outcome.keep_error.is_some()
+}
+
+/// Whether a package program ran out of its memory.
+pub(crate) fn out_of_memory(outcome: &RunOutcome, limits: &sandbox::Limits) -> bool {
+    limits
+        .memory
+        .is_some_and(|m| outcome.memory_evidence(m, limits.address_space).is_some())
+}
+
+fn testlib_result(outcome: &RunOutcome, limits: &sandbox::Limits) -> CheckResult {
     let text = message_of(outcome);
     let (verdict, score) = match (outcome.exit, outcome.limit_hit) {
+        _ if failed_anyway(outcome, limits) => (Verdict::IE, None),
         (Exit::Code(0), None) => (Verdict::AC, None),
         (Exit::Code(1), None) => (Verdict::WA, None),
         (Exit::Code(2 | 8), None) => (Verdict::PE, None),
@@ -183,7 +199,7 @@ fn testlib_result(outcome: &RunOutcome) -> CheckResult {
     };
     CheckResult {
         message: if verdict == Verdict::IE {
-            failed("checker", outcome, &text)
+            failed("checker", outcome, &text, limits)
         } else {
             text
         },
@@ -194,7 +210,7 @@ fn testlib_result(outcome: &RunOutcome) -> CheckResult {
     }
 }
 
-fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
+fn icpc_result(outcome: &RunOutcome, feedback: &Path, limits: &sandbox::Limits) -> CheckResult {
     // What the program left there may be anything (at the rlimit-only
     // level it writes there itself): read without following a link, and
     // only the start of it.
@@ -207,6 +223,7 @@ fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
         (!text.is_empty()).then(|| cut(text))
     };
     let verdict = match (outcome.exit, outcome.limit_hit) {
+        _ if failed_anyway(outcome, limits) => Verdict::IE,
         (Exit::Code(42), None) => Verdict::AC,
         (Exit::Code(43), None) => Verdict::WA,
         _ => Verdict::IE,
@@ -223,7 +240,7 @@ fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
             } else {
                 message
             };
-            failed("output validator", outcome, &said)
+            failed("output validator", outcome, &said, limits)
         } else {
             message
         },
@@ -254,10 +271,16 @@ fn cut(text: String) -> String {
 }
 
 /// "checker failed (exit 3): why".
-fn failed(what: &str, outcome: &RunOutcome, said: &str) -> String {
+fn failed(what: &str, outcome: &RunOutcome, said: &str, limits: &sandbox::Limits) -> String {
     let how = match outcome.limit_hit {
         Some(hit) => format!("{hit:?} limit"),
-        None => outcome.describe_exit(),
+        None if out_of_memory(outcome, limits) => {
+            format!("memory limit, {}", outcome.describe_exit())
+        }
+        None => match &outcome.keep_error {
+            Some(why) => format!("{}; {why}", outcome.describe_exit()),
+            None => outcome.describe_exit(),
+        },
     };
     if said.is_empty() {
         format!("{what} failed ({how})")

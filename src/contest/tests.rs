@@ -199,3 +199,63 @@ fn merged_parts_equal_the_whole() {
         .to_string()
         .contains("again"));
 }
+
+#[test]
+fn judge_errors_cost_no_penalty() {
+    use Verdict::*;
+    let entries = vec![
+        entry("alice", "a", 1, IE, 0),
+        entry("alice", "a", 2, AC, 100),
+    ];
+    let rows = standings(&contest(Scoring::Icpc, &["alice"]), &entries);
+    assert_eq!((rows[0].solved, rows[0].penalty), (1, 0));
+}
+
+/// A contestant's file is read when judged, by name from the contest
+/// folder's descriptor: swapped since the listing for a link to a secret, a
+/// pipe nobody writes or a folder, or its folder swapped for a link, it is
+/// refused at once, saying why; nothing is read through the link.
+#[test]
+fn a_file_swapped_after_the_listing_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    std::fs::create_dir_all(contest.join("alice")).unwrap();
+    std::fs::write(contest.join("alice/p.py"), "print(1)\n").unwrap();
+    std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
+    let located = run::Located {
+        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
+        folder: "alice".into(),
+        file: "p.py".into(),
+        path: contest.join("alice/p.py"),
+    };
+    assert_eq!(located.read().unwrap(), b"print(1)\n");
+    let file = contest.join("alice/p.py");
+    let swap = |make: &dyn Fn()| {
+        let _ = std::fs::remove_file(&file);
+        let _ = std::fs::remove_dir(&file);
+        make();
+    };
+    swap(&|| std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap());
+    let error = located.read().unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+    swap(&|| {
+        let made = std::process::Command::new("mkfifo")
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    });
+    let started = std::time::Instant::now();
+    let error = located.read().unwrap_err().to_string();
+    assert!(error.contains("pipe"), "{error}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    swap(&|| std::fs::create_dir(&file).unwrap());
+    assert!(located.read().is_err());
+    // The contestant's folder itself swapped for a link.
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    std::fs::write(dir.path().join("elsewhere/p.py"), "the secret\n").unwrap();
+    std::fs::remove_dir_all(contest.join("alice")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), contest.join("alice")).unwrap();
+    let error = located.read().unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+}

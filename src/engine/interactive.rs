@@ -82,7 +82,13 @@ impl Judge {
             Exit::Code(c) => report.exit_code = Some(c),
             Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
         }
-        let said = interactor_result(interactive.protocol, &play.interactor, &play.feedback);
+        let limits = &super::programs::package_of(&interactive.interactor).limits;
+        let said = interactor_result(
+            interactive.protocol,
+            &play.interactor,
+            &play.feedback,
+            limits,
+        );
         // Which ended first, by the system's clock where each ended: close
         // calls (a crash caused by the interactor's going) are settled by
         // the replay below, whose relay sees the order exactly.

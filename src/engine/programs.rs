@@ -381,9 +381,12 @@ impl Judge {
                 Exchange::default(),
             )
             .await?;
+        // A validator that ran out of memory has not rejected the input.
+        let out_of_memory =
+            crate::check::out_of_memory(&outcome, &package_of(gate.validator).limits);
         let validity = match (outcome.exit, outcome.limit_hit) {
             (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,
-            (Exit::Code(_), None) => Validity::Invalid(rejection(&outcome)),
+            (Exit::Code(_), None) if !out_of_memory => Validity::Invalid(rejection(&outcome)),
             _ => {
                 return Err(Error::package(
                     problem,
@@ -525,6 +528,10 @@ fn rejection(outcome: &RunOutcome) -> String {
 pub(crate) fn describe_failure(outcome: &RunOutcome) -> String {
     let how = match outcome.limit_hit {
         Some(hit) => format!("stopped by the {hit:?} limit for package programs"),
+        None if outcome.memory_exceeded => format!(
+            "stopped by the memory limit for package programs ({})",
+            outcome.describe_exit()
+        ),
         None => outcome.describe_exit(),
     };
     let stderr = String::from_utf8_lossy(&outcome.stderr);

@@ -89,7 +89,11 @@ impl Staging {
         }
         self.holds = None;
         super::empty_dir(&self.dir)?;
-        link_tree(build, &self.dir)?;
+        let (from, to) = (
+            super::untrusted::Dir::open(build)?,
+            super::untrusted::Dir::open(&self.dir)?,
+        );
+        super::untrusted::link_tree(&from, &to, 0)?;
         self.holds = Some(build.to_path_buf());
         Ok(())
     }
@@ -149,25 +153,6 @@ impl Drop for Staging {
 fn set_mode(path: &std::path::Path, mode: u32) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-}
-
-/// Links every file of `from` into `to` (which exists), recreating its
-/// directories; files are copied where a link cannot be made. Only regular
-/// files and directories: a build holds nothing else.
-fn link_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            std::fs::create_dir(&target)?;
-            set_mode(&target, 0o755)?;
-            link_tree(&source, &target)?;
-        } else if kind.is_file() && std::fs::hard_link(&source, &target).is_err() {
-            std::fs::copy(&source, &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// The hidden subcommand that starts a keeper.

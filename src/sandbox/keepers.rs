@@ -226,6 +226,12 @@ impl Shared {
                     .files
                     .hold_files(&staged, keeper::FILES_MOUNT, readable)
                     .map_err(|e| cannot_show(&request.cwd, e))?;
+                mounts.extend(
+                    view.dirs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| (d.clone(), keeper::package_mount(i))),
+                );
                 if let Some(dir) = &request.program_dir {
                     staging.build.hold(dir).map_err(|e| cannot_show(dir, e))?;
                     mounts.push((dir.clone(), keeper::BUILD_MOUNT.to_string()));

@@ -59,7 +59,7 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
 pub use types::Captured;
 pub(crate) use types::{
     address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,
-    Limits, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest, SandboxPaths,
-    Stdin, RUN_PROCESSES,
+    Limits, MemoryEvidence, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest,
+    SandboxPaths, Stdin, RUN_PROCESSES,
 };
 pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

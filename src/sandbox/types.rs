@@ -248,6 +248,35 @@ impl RunOutcome {
         self.exit == Exit::Signal(sys::signals::SIGPIPE)
     }
 
+    /// What shows that the run failed at its memory limit of `limit`
+    /// bytes, if anything does: the cgroup's OOM kill, a peak above the
+    /// limit, or (when it did not exit cleanly) a runtime's message that its
+    /// heap is full (its heap flags are the limit) or, under an
+    /// address-space limit (`address_space`), that an allocation failed.
+    pub(crate) fn memory_evidence(
+        &self,
+        limit: u64,
+        address_space: bool,
+    ) -> Option<MemoryEvidence> {
+        if self.memory_exceeded {
+            return Some(MemoryEvidence::OomKill);
+        }
+        if self.peak_memory_kib > limit / 1024 {
+            return Some(MemoryEvidence::Peak);
+        }
+        if self.exit == Exit::Code(0) {
+            return None;
+        }
+        let stderr = String::from_utf8_lossy(&self.stderr);
+        if let Some(found) = HEAP_EXHAUSTED.iter().find(|m| stderr.contains(**m)) {
+            return Some(MemoryEvidence::HeapFull(found));
+        }
+        ALLOCATION_FAILURES
+            .iter()
+            .find(|m| address_space && stderr.contains(**m))
+            .map(|found| MemoryEvidence::AllocationFailed(found))
+    }
+
     /// "exit code 3" / "killed by SIGSEGV".
     pub(crate) fn describe_exit(&self) -> String {
         match self.exit {
@@ -256,6 +285,43 @@ impl RunOutcome {
         }
     }
 }
+
+/// What shows that a run failed at its memory limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemoryEvidence {
+    /// The cgroup's OOM killer stopped it.
+    OomKill,
+    /// Its peak memory is above the limit.
+    Peak,
+    /// Its runtime said its heap is full (this message).
+    HeapFull(&'static str),
+    /// Its runtime said an allocation failed (this message).
+    AllocationFailed(&'static str),
+}
+
+/// Messages a runtime prints when an allocation fails: evidence that a crash
+/// under the address-space limit was the memory limit.
+const ALLOCATION_FAILURES: &[&str] = &[
+    "std::bad_alloc",
+    "memory allocation of",
+    "Cannot allocate memory",
+    "out of memory",
+];
+
+/// What a runtime prints when its heap, which judge.toml's heap flags set to
+/// the memory limit (`-Xmx{memory_mib}m`, `--max-old-space-size`, `+RTS -M`,
+/// `max-heap-size`, `PYPY_GC_MAX`, PHP's `memory_limit`), is full: the memory limit, whatever the
+/// address-space setting.
+const HEAP_EXHAUSTED: &[&str] = &[
+    "java.lang.OutOfMemoryError",
+    "JavaScript heap out of memory",
+    "Heap exhausted;",
+    "System.OutOfMemoryException",
+    "fatal error: runtime: out of memory",
+    "failed to allocate memory (NoMemoryError)",
+    "MemoryError",
+    "Fatal error:  Allowed memory size of",
+];
 
 /// Why a process could not be run at all.
 #[derive(Debug, thiserror::Error)]
@@ -318,10 +384,10 @@ pub(crate) enum Profile {
     /// A package program (generator, validator, reference, brute force,
     /// checker, interactor): as hostile as a submission, so uid 65534 like a
     /// run, in a cgroup slot with its own limits, no network, and a view of
-    /// the system's directories and its own package's folders, read-only; the
-    /// files it names ([`Exchange::files`]) read-only at `/judge/files`, its
-    /// build at `/judge/build`, and a private `/tmp` as its working
-    /// directory.
+    /// the system's directories and its own package's folders (at
+    /// `/judge/package`), read-only; the files it names
+    /// ([`Exchange::files`]) read-only at `/judge/files`, its build at
+    /// `/judge/build`, and a private `/tmp` as its working directory.
     Package(std::sync::Arc<PackageView>),
 }
 
@@ -329,7 +395,8 @@ pub(crate) enum Profile {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct PackageView {
     /// The package's folders (its directory, and its test data where that
-    /// is elsewhere), shown read-only at their own paths.
+    /// is elsewhere), shown read-only at `/judge/package` (and
+    /// `/judge/package-1`); their paths in a command line are rewritten.
     pub(crate) dirs: Vec<PathBuf>,
 }
 

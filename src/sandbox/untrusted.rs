@@ -212,6 +212,34 @@ pub(crate) fn read_capped(file: File, max: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Makes `to` hold every regular file of `from` (a build: bounded when it
+/// was made) as a hard link, or a copy where a link cannot be made, and
+/// its folders (mode 0755), one name at a time: no path grows with the
+/// tree.
+pub(crate) fn link_tree(from: &Dir, to: &Dir, depth: usize) -> io::Result<()> {
+    if depth > 64 {
+        return Err(io::Error::other("folders nested more than 64 deep"));
+    }
+    for (name, kind) in from.entries(usize::MAX)? {
+        match kind {
+            EntryKind::Dir => {
+                let inner = to.create_dir(&name, 0o755)?;
+                link_tree(&from.dir(&name)?, &inner, depth + 1)?;
+            }
+            EntryKind::File => {
+                if sys::link_at(from, to, &name).is_err() {
+                    let mut input = from.file(&name)?;
+                    let mode = input.metadata()?.permissions().mode() & 0o755;
+                    let mut output = to.create_file(&name, mode)?;
+                    io::copy(&mut input, &mut output)?;
+                }
+            }
+            EntryKind::Link | EntryKind::Other => {}
+        }
+    }
+    Ok(())
+}
+
 /// Which names of a tree's top level are copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Select {

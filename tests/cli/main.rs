@@ -13,6 +13,8 @@
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
+//! - [`untrusted`]: package programs and contest folders are hostile too: contained,
+//!   bounded, and one submission never ends a contest;
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
@@ -31,5 +33,6 @@ mod sandbox;
 mod snapshots;
 mod stress;
 mod support;
+mod untrusted;
 mod verdicts;
 mod verify;

@@ -21,6 +21,18 @@ pub(crate) const WORK_MOUNT: &str = "/judge/work";
 /// Where the files a package program's job names appear inside the sandbox.
 pub(crate) const FILES_MOUNT: &str = "/judge/files";
 
+/// Where a package program sees its package's folder number `index` (its
+/// directory is the first: `/judge/package`; its test data folder, when
+/// that is elsewhere, `/judge/package-1`). A fixed place, not the folder's
+/// own path, which may lie where the sandbox shows something else (the
+/// host's /tmp).
+pub(crate) fn package_mount(index: usize) -> String {
+    match index {
+        0 => "/judge/package".into(),
+        n => format!("/judge/package-{n}"),
+    }
+}
+
 /// The top-level host directories every sandbox shows (read-only, where
 /// they exist): the system's programs, libraries and configuration. Home
 /// directories, the workspace, /var, /srv, /mnt, /run, /media, the host's

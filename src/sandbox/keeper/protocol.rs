@@ -73,8 +73,8 @@ pub(crate) struct View {
     /// (package programs: the files a job names).
     #[serde(default)]
     pub(crate) files: Option<PathBuf>,
-    /// Host directories shown read-only at their own paths, over what is
-    /// hidden (package programs: their package's folders).
+    /// Host directories shown read-only at [`package_mount`](super::package_mount)
+    /// of their index (package programs: their package's folders).
     #[serde(default)]
     pub(crate) package: Vec<PathBuf>,
     /// A writable tmpfs of this many bytes at [`WORK_MOUNT`](super::WORK_MOUNT) (compilations:

@@ -111,9 +111,9 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
             covers.push(target);
         }
     }
-    // A package program's own folders, over what hides them.
-    for host in &view.package {
-        let target = inside(root, host);
+    // A package program's own folders.
+    for (index, host) in view.package.iter().enumerate() {
+        let target = inside(root, Path::new(&super::package_mount(index)));
         std::fs::create_dir_all(&target)?;
         sys::mount(Some(host), &target, None, BIND | REC, None)?;
         sys::make_tree_readonly(&target)?;

@@ -66,6 +66,23 @@ pub(crate) fn unlink_at(dir: &impl AsRawFd, name: &OsStr, is_dir: bool) -> io::R
     check(unsafe { libc::unlinkat(dir.as_raw_fd(), name.as_ptr(), flags) }).map(|_| ())
 }
 
+/// `linkat(from, name, to, name)`: a hard link of `name` in `from` made as
+/// `name` in `to`, not following a link.
+pub(crate) fn link_at(from: &impl AsRawFd, to: &impl AsRawFd, name: &OsStr) -> io::Result<()> {
+    let name = name_cstr(name)?;
+    // SAFETY: valid C strings and the caller's descriptors.
+    check(unsafe {
+        libc::linkat(
+            from.as_raw_fd(),
+            name.as_ptr(),
+            to.as_raw_fd(),
+            name.as_ptr(),
+            0,
+        )
+    })
+    .map(|_| ())
+}
+
 /// `fchmod(fd, mode)`.
 pub(crate) fn fchmod(fd: &impl AsRawFd, mode: u32) -> io::Result<()> {
     // SAFETY: fchmod on the caller's descriptor.
