@@ -159,7 +159,7 @@ fn regular_files(root: &PackageRoot, dir: &Path) -> std::io::Result<Vec<PathBuf>
         .map_err(std::io::Error::other)?
         .into_iter()
         .filter(|e| e.kind == EntryKind::File)
-        .map(|e| dir.join(e.name))
+        .map(|e| e.at)
         .collect())
 }
 

@@ -39,7 +39,9 @@ pub(crate) enum EntryKind {
 pub(crate) struct Entry {
     /// Its name (lossy where it is not UTF-8).
     pub(crate) name: String,
-    /// Its path: canonical, inside the package.
+    /// Its own path: the folder's and its name as it is.
+    pub(crate) at: PathBuf,
+    /// Where it really is (a link followed): canonical, inside the package.
     pub(crate) path: PathBuf,
     /// What it is.
     pub(crate) kind: EntryKind,
@@ -210,21 +212,26 @@ impl PackageRoot {
                     self.shown(dir)
                 ));
             }
-            let path = entry.path();
+            let at = entry.path();
             let kind = entry
                 .file_type()
-                .map_err(|e| format!("{}: {e}", self.shown(&path)))?;
+                .map_err(|e| format!("{}: {e}", self.shown(&at)))?;
             let (path, kind) = if kind.is_symlink() {
-                let real = self.inside(&path)?;
+                let real = self.inside(&at)?;
                 match std::fs::metadata(&real) {
                     Ok(meta) => (real, kind_of(&meta.file_type())),
                     // Dangling, but inside: nothing there.
                     Err(_) => continue,
                 }
             } else {
-                (path, kind_of(&kind))
+                (at.clone(), kind_of(&kind))
             };
-            out.push(Entry { name, path, kind });
+            out.push(Entry {
+                name,
+                at,
+                path,
+                kind,
+            });
         }
         out.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
         Ok(out)

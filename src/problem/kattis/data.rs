@@ -120,10 +120,11 @@ impl Walker<'_> {
             .iter()
             .filter_map(|(n, p)| n.strip_suffix(".in").filter(|_| p.is_file()).map(|_| n))
             .collect();
-        let answers: std::collections::HashSet<&str> = entries
+        // Where each answer really is (a link inside the package followed).
+        let answers: std::collections::HashMap<&str, &PathBuf> = entries
             .iter()
             .filter(|(_, p)| p.is_file())
-            .filter_map(|(n, _)| n.strip_suffix(".ans"))
+            .filter_map(|(n, p)| Some((n.strip_suffix(".ans")?, p)))
             .collect();
         let mut run: Vec<TestSpec> = Vec::new();
         for (entry, path) in &entries {
@@ -162,9 +163,7 @@ impl Walker<'_> {
                 }
                 continue;
             }
-            let answer = answers
-                .contains(stem)
-                .then(|| path.with_file_name(format!("{stem}.ans")));
+            let answer = answers.get(stem).map(|p| (*p).clone());
             if answer.is_none() {
                 self.problems.push(format!(
                     "data/{name}/{entry}: has no answer file {stem}.ans"
@@ -319,7 +318,7 @@ fn sorted_entries(package: &PackageRoot, dir: &Path) -> Result<Vec<(String, Path
         .map(|e| {
             let path = match e.kind {
                 // A pipe or a device keeps its own path: nothing reads it.
-                EntryKind::Other => dir.join(&e.name),
+                EntryKind::Other => e.at,
                 EntryKind::File | EntryKind::Dir => e.path,
             };
             (e.name, path)

@@ -518,7 +518,7 @@ fn programs(package: &PackageRoot, folder: &str, problems: &mut Vec<String>) -> 
         .into_iter()
         .filter(|e| e.kind != EntryKind::Other)
         .map(|e| ProgramSpec {
-            path: dir.join(e.name),
+            path: e.at,
             lang: None,
         })
         .collect()

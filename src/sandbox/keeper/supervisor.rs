@@ -468,6 +468,12 @@ impl Cleaner {
             {
                 continue;
             }
+            // A few entries (a package program's feedback folder, an output
+            // file) are removed one by one, cheaper than a fresh mount.
+            let mut budget = SMALL_TREE;
+            if remove_small_tree(dir, &mut budget, 0) && sys::dir_is_empty(dir).unwrap_or(false) {
+                continue;
+            }
             // A fresh tmpfs: the old one (and its pages, charged to the
             // slot) is freed now, as nothing holds it any more. The
             // descriptor on it goes first.
@@ -480,6 +486,40 @@ impl Cleaner {
         }
         Ok(())
     }
+}
+
+/// The most entries a run may leave in /tmp or /dev/shm for them to be
+/// removed one by one rather than by a fresh mount.
+const SMALL_TREE: usize = 32;
+
+/// Removes everything in the directory open at `dir` when it is at most
+/// `budget` entries, folders at most 3 deep (what a run left: never
+/// following a link); `false` when there is more, or something cannot be
+/// removed: a fresh mount is then needed.
+fn remove_small_tree(dir: &impl AsRawFd, budget: &mut usize, depth: usize) -> bool {
+    let Ok(entries) = sys::list(dir, *budget) else {
+        return false;
+    };
+    for (name, kind) in entries {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let is_dir = kind == sys::EntryKind::Dir;
+        if is_dir {
+            let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
+            let Ok(inner) = sys::open_at(Some(dir.as_raw_fd()), &name, flags, 0) else {
+                return false;
+            };
+            if depth >= 3 || !remove_small_tree(&inner, budget, depth + 1) {
+                return false;
+            }
+        }
+        if sys::unlink_at(dir, &name, is_dir).is_err() {
+            return false;
+        }
+    }
+    true
 }
 
 /// The size of the empty directories `tmp` (a tmpfs) and `mqueue`, if both
