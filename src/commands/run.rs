@@ -8,7 +8,7 @@ use crate::cli::args::RunArgs;
 use crate::cli::Settings;
 use crate::engine::RunOptions;
 use crate::error::{exit_code, Result};
-use crate::problem::{Problem, TimeRule};
+use crate::problem::{Format, Problem, TimeRule};
 use crate::report::human::Human;
 use crate::report::stream::RunPrinter;
 use crate::report::SubmissionReport;
@@ -89,13 +89,16 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                 }
             };
             let mut reports = Vec::new();
-            for submission in &submissions {
+            for (index, submission) in submissions.iter().enumerate() {
                 printer.start(
                     &problem.id,
                     &problem.title,
                     &submission.path.display().to_string(),
                     &Human::language_label(&submission.language, problem.limits),
                 );
+                if index == 0 && problem.format == Format::Samples && args.input.is_none() {
+                    printer.test_files(&test_files(&tests));
+                }
                 let build = builds
                     .pop_front()
                     .expect("one build per file")
@@ -126,6 +129,18 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     })?;
     printer.finish("judge run", &reports);
     Ok(exit_code_for(&reports))
+}
+
+/// Each test's name, input and answer, as paths relative to the current
+/// directory when inside it.
+fn test_files(tests: &crate::testset::TestSet) -> Vec<(String, String, Option<String>)> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = |p: &std::path::Path| p.strip_prefix(&cwd).unwrap_or(p).display().to_string();
+    tests
+        .tests
+        .iter()
+        .map(|t| (t.name.clone(), shown(&t.input), t.answer.as_deref().map(shown)))
+        .collect()
 }
 
 /// 0 when every submission is accepted, 3 when a test was judged IE (the

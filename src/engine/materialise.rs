@@ -11,7 +11,7 @@ use super::Judge;
 use crate::cache::Key;
 use crate::compile::Executable;
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{Problem, Role, ValidatorSpec};
+use crate::problem::{Format, Problem, Role, ValidatorSpec};
 use crate::testset::{self, Planned, PlannedTest, TestCase, TestFilter, TestSet};
 
 /// The package programs a test set needs, built.
@@ -53,6 +53,8 @@ impl Judge {
         let interactive = problem.interactor.is_some();
         let without_answer = planned.iter().find(|t| match &t.source {
             _ if interactive => false,
+            // A sample without an answer is run and not checked.
+            Planned::Fixed { .. } if problem.format == Format::Samples => false,
             Planned::Fixed { answer, .. } => answer.is_none(),
             Planned::Generated { .. } => true,
         });
@@ -213,6 +215,16 @@ impl Judge {
         let from = match &answer {
             Some(answer) => AnswerFrom::File(answer),
             None if problem.interactor.is_some() => AnswerFrom::File(&input),
+            None if problem.format == Format::Samples => {
+                return Ok(TestCase {
+                    name,
+                    group,
+                    input,
+                    input_key,
+                    answer: None,
+                    checker_args,
+                })
+            }
             None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
         };
         let answer = self

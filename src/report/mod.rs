@@ -22,8 +22,8 @@ pub(crate) mod verify;
 
 pub(crate) use format::Format;
 pub(crate) use submission::{
-    overall_verdict, InteractionLine, LimitsReport, SkipReason, SubmissionReport, Summary,
-    TestReport, SCHEMA_VERSION,
+    overall_verdict, InteractionLine, LimitsReport, ShownInput, SkipReason, SubmissionReport,
+    Summary, TestReport, SCHEMA_VERSION,
 };
 
 pub(crate) use printable::{printable, printable_line};

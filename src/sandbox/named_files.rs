@@ -29,11 +29,6 @@ pub(crate) struct RunFiles {
 }
 
 impl RunFiles {
-    /// Whether there is nothing to put in or take out.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.input.is_none() && self.output.is_none()
-    }
-
     /// Checks both names (see [`check_name`]).
     pub(crate) fn check(&self) -> io::Result<()> {
         for (name, _) in self.input.iter().chain(&self.output) {

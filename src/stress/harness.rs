@@ -143,7 +143,14 @@ impl Harness {
         };
         let report = self
             .judge
-            .judge_one(&self.file, &test, &self.checker, self.problem.limits, true)
+            .judge_one(
+                &self.file,
+                &test,
+                &self.checker,
+                self.problem.limits,
+                &self.problem.files,
+                true,
+            )
             .await?;
         match report.verdict {
             Verdict::AC => Ok(Evaluation::Passed),
