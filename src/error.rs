@@ -50,6 +50,17 @@ pub(crate) enum Error {
         #[source]
         source: SpecError,
     },
+    /// An input given on the command line (`--input`) is not an input of
+    /// the problem: its validator rejects it, or its reference fails on it.
+    #[error("{} is not an input of problem {problem}: {why}", path.display())]
+    BadInput {
+        /// The input as given (`-` for stdin).
+        path: PathBuf,
+        /// Problem id.
+        problem: String,
+        /// What the validator or the reference said.
+        why: String,
+    },
     /// The problem named on the command line does not exist.
     #[error("unknown problem `{name}`: {reason}")]
     UnknownProblem {

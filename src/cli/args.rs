@@ -275,8 +275,9 @@ pub(crate) struct RunArgs {
     /// Run only the tests whose names match these globs (e.g. 'sample-*').
     #[arg(long = "tests", value_name = "GLOB", num_args = 1..)]
     pub(crate) tests: Vec<String>,
-    /// Run on this one input file instead of the test set, print the output,
-    /// and check it against the reference solution's answer when there is one.
+    /// Run on this one input file (`-`: standard input) instead of the test
+    /// set, print the output, and check it against the reference solution's
+    /// answer when there is one. The problem's validator checks it first.
     #[arg(long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
     /// Override the problem's time limit (e.g. 2s, 500ms).
