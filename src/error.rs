@@ -367,8 +367,6 @@ pub(crate) enum PackageError {
 /// A part of a package that a command needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Needed {
-    /// `judge stress` needs a validator.
-    StressValidator,
     /// `judge stress` needs a generator.
     StressGenerator,
     /// `judge stress` (against the reference) needs a reference.
@@ -381,10 +379,9 @@ pub(crate) enum Needed {
 
 fn missing_part(needed: Needed) -> &'static str {
     match needed {
-        Needed::StressValidator => {
-            "has no [validator]; judge stress keeps only valid inputs and needs one"
+        Needed::StressGenerator => {
+            "has no [generator] to make stress inputs; give one with --generator FILE"
         }
-        Needed::StressGenerator => "has no [generator] to make stress inputs",
         Needed::StressReference => "has no [reference]; stress against its brute force (--against brute) or another file (--against FILE)",
         Needed::StressBrute => "has no [brute] force",
         Needed::BruteReference => "the brute force needs a [reference] to compare with",

@@ -125,6 +125,15 @@ pub(crate) struct StressArgs {
     /// `./brute` for a file named brute).
     #[arg(long, value_name = "reference|brute|FILE", default_value = "reference")]
     pub(crate) against: String,
+    /// A generator to use instead of the package's (a samples folder has
+    /// none): a source or executable run as `FILE {seed} {size}` (see
+    /// --generator-args) that prints one input.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) generator: Option<PathBuf>,
+    /// The arguments of --generator's file, `{seed}` and `{size}` replaced
+    /// by each iteration's (split on whitespace).
+    #[arg(long, value_name = "ARGS", default_value = "{seed} {size}", requires = "generator")]
+    pub(crate) generator_args: String,
     /// Seed of the whole run: the same seed and budget give the same
     /// counterexample and minimal input.
     #[arg(long, value_name = "N", default_value_t = 1)]
