@@ -61,6 +61,17 @@ pub(crate) enum Error {
         /// What the validator or the reference said.
         why: String,
     },
+    /// `judge listen` cannot listen on its port.
+    #[error("cannot listen on {address}{hint}")]
+    Listen {
+        /// The address.
+        address: String,
+        /// What to do about it.
+        hint: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The problem named on the command line does not exist.
     #[error("unknown problem `{name}`: {reason}")]
     UnknownProblem {

@@ -107,6 +107,25 @@ pub(crate) enum Command {
     /// Write a problem as a package of another format (an ICPC/Kattis
     /// package, for problemtools, DOMjudge, Kattis).
     Export(ExportArgs),
+    /// Receive problems from Competitive Companion (the browser extension)
+    /// and keep each as a folder of samples in DIR, ready for `judge run`.
+    Listen(ListenArgs),
+}
+
+/// Arguments of `judge listen`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ListenArgs {
+    /// The port on 127.0.0.1 (27121, the one Competitive Companion posts to
+    /// for CPH; its others: 10043, 10045, 1327, 4244, 6174, 10042; 0: any
+    /// free port, to be added to the extension's custom ports).
+    #[arg(long, default_value_t = 27121)]
+    pub(crate) port: u16,
+    /// The folder problems are written to (created if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
+    /// Stop after receiving N problems (default: until Ctrl-C).
+    #[arg(long, value_name = "N")]
+    pub(crate) count: Option<u64>,
 }
 
 /// Arguments of `judge stress`.

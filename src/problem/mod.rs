@@ -14,7 +14,7 @@ mod polygon;
 mod samples;
 
 pub(crate) use format::Format;
-pub(crate) use samples::{find_tests as find_samples, Sample, COMPANION_FILE};
+pub(crate) use samples::COMPANION_FILE;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
