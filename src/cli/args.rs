@@ -151,7 +151,12 @@ pub(crate) struct StressArgs {
     pub(crate) generator: Option<PathBuf>,
     /// The arguments of --generator's file, `{seed}` and `{size}` replaced
     /// by each iteration's (split on whitespace).
-    #[arg(long, value_name = "ARGS", default_value = "{seed} {size}", requires = "generator")]
+    #[arg(
+        long,
+        value_name = "ARGS",
+        default_value = "{seed} {size}",
+        requires = "generator"
+    )]
     pub(crate) generator_args: String,
     /// Seed of the whole run: the same seed and budget give the same
     /// counterexample and minimal input.

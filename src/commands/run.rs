@@ -146,7 +146,8 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
 fn read_stdin(limit: u64) -> Result<tempfile::NamedTempFile> {
     use std::io::{Read, Write};
     let stdin_err = |e| Error::io("-", e);
-    let mut file = tempfile::NamedTempFile::new().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let mut file =
+        tempfile::NamedTempFile::new().map_err(|e| Error::io(std::env::temp_dir(), e))?;
     let copied = std::io::copy(&mut std::io::stdin().lock().take(limit + 1), &mut file)
         .map_err(stdin_err)?;
     if copied > limit {
@@ -166,7 +167,13 @@ fn test_files(tests: &crate::testset::TestSet) -> Vec<(String, String, Option<St
     tests
         .tests
         .iter()
-        .map(|t| (t.name.clone(), shown(&t.input), t.answer.as_deref().map(shown)))
+        .map(|t| {
+            (
+                t.name.clone(),
+                shown(&t.input),
+                t.answer.as_deref().map(shown),
+            )
+        })
         .collect()
 }
 

@@ -184,7 +184,9 @@ impl Judge {
             Case::Ready(_) if problem.interactor.is_some() => Some(input.clone()),
             Case::Ready(_) => None,
             Case::Invalid { why, .. } => {
-                return Err(bad_input(format!("the problem's validator rejects it: {why}")))
+                return Err(bad_input(format!(
+                    "the problem's validator rejects it: {why}"
+                )))
             }
             Case::NoAnswer(outcome) => {
                 let why = super::programs::describe_failure(&outcome);

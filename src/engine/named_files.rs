@@ -21,7 +21,13 @@ impl Judge {
     ) -> Result<(RunFiles, Option<RemoveOnDrop>)> {
         let input = files.input.clone().map(|name| (name, test.input.clone()));
         let Some(name) = &files.output else {
-            return Ok((RunFiles { input, output: None }, None));
+            return Ok((
+                RunFiles {
+                    input,
+                    output: None,
+                },
+                None,
+            ));
         };
         let sink = self.inner.spill.next()?;
         let remove = RemoveOnDrop(sink.clone());

@@ -65,6 +65,9 @@ mod tests {
         assert!(shown.whole());
         let long = dir.path().join("long.in");
         std::fs::write(&long, "x".repeat(5000)).unwrap();
-        assert_eq!(shown_input(&long).unwrap().head.len(), ShownInput::MAX_BYTES);
+        assert_eq!(
+            shown_input(&long).unwrap().head.len(),
+            ShownInput::MAX_BYTES
+        );
     }
 }

@@ -11,8 +11,8 @@ use tokio::sync::SemaphorePermit;
 
 use super::classify::{classify, wall_limit};
 use super::named_files::output_to_check;
-use super::shown_input::shown_input;
 use super::scratch::RemoveOnDrop;
+use super::shown_input::shown_input;
 use super::Judge;
 use crate::cache::{Key, Kind};
 use crate::check::{CheckError, CheckResult, Checker, Subject};

@@ -77,9 +77,7 @@ pub(crate) async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let shared = Arc::new(Shared { settings, events });
-    let app = axum::Router::new()
-        .fallback(receive)
-        .with_state(shared);
+    let app = axum::Router::new().fallback(receive).with_state(shared);
     let listener = GuardedListener::new(listener, CONNECTION_DEADLINE);
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
@@ -89,7 +87,11 @@ pub(crate) async fn serve(
 async fn receive(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let (status, text) = match handle(&shared, request).await {
         Ok((task, saved)) => {
-            let name = saved.folder.file_name().unwrap_or_default().to_string_lossy();
+            let name = saved
+                .folder
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy();
             let text = format!("saved as {name}\n");
             let _ = shared.events.send(Event::Saved {
                 task: Box::new(task),
@@ -193,7 +195,8 @@ fn check_headers(headers: &HeaderMap, port: u16) -> Result<(), Refusal> {
         Some((name, p)) if !name.ends_with(':') || name.starts_with('[') => (name, Some(p)),
         _ => (host, None),
     };
-    let loopback = ["localhost", "127.0.0.1", "[::1]"].contains(&name.to_ascii_lowercase().as_str());
+    let loopback =
+        ["localhost", "127.0.0.1", "[::1]"].contains(&name.to_ascii_lowercase().as_str());
     let same_port = host_port.is_none_or(|p| p == port.to_string());
     if !loopback || !same_port {
         return forbidden(format!(
@@ -203,9 +206,13 @@ fn check_headers(headers: &HeaderMap, port: u16) -> Result<(), Refusal> {
     }
     if let Some(origin) = headers.get(header::ORIGIN) {
         let origin = String::from_utf8_lossy(origin.as_bytes());
-        let extension = ["chrome-extension://", "moz-extension://", "safari-web-extension://"]
-            .iter()
-            .any(|scheme| origin.starts_with(scheme));
+        let extension = [
+            "chrome-extension://",
+            "moz-extension://",
+            "safari-web-extension://",
+        ]
+        .iter()
+        .any(|scheme| origin.starts_with(scheme));
         if !extension {
             return forbidden(format!(
                 "Origin `{}` is a web page, not the browser extension",

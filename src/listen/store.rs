@@ -79,11 +79,15 @@ pub(crate) fn folder_name(task: &Task) -> String {
         .next()
         .unwrap_or("")
         .to_string();
-    [task.name.as_str(), task.task_class.as_deref().unwrap_or(""), &from_url]
-        .iter()
-        .map(|s| slug(s))
-        .find(|s| !s.is_empty())
-        .unwrap_or_else(|| "problem".into())
+    [
+        task.name.as_str(),
+        task.task_class.as_deref().unwrap_or(""),
+        &from_url,
+    ]
+    .iter()
+    .map(|s| slug(s))
+    .find(|s| !s.is_empty())
+    .unwrap_or_else(|| "problem".into())
 }
 
 fn slug(text: &str) -> String {
@@ -102,7 +106,10 @@ fn slug(text: &str) -> String {
 }
 
 fn sample_names(i: usize) -> (String, String) {
-    (format!("sample-{}.in", i + 1), format!("sample-{}.out", i + 1))
+    (
+        format!("sample-{}.in", i + 1),
+        format!("sample-{}.out", i + 1),
+    )
 }
 
 fn write_folder(folder: &Path, task: &Task, body: &Value) -> io::Result<()> {
@@ -214,12 +221,27 @@ mod tests {
         let body = serde_json::json!({"name": "A"});
         let a = task("A. Sum", &[("1 2\n", "3\n"), ("5 7\n", "")]);
         let first = save(dir.path(), &a, &body).unwrap();
-        assert_eq!(first, Saved { folder: dir.path().join("a-sum"), unchanged: false });
-        assert_eq!(std::fs::read(first.folder.join("sample-1.out")).unwrap(), b"3\n");
+        assert_eq!(
+            first,
+            Saved {
+                folder: dir.path().join("a-sum"),
+                unchanged: false
+            }
+        );
+        assert_eq!(
+            std::fs::read(first.folder.join("sample-1.out")).unwrap(),
+            b"3\n"
+        );
         assert!(!first.folder.join("sample-2.out").exists());
         // Sent again: the same folder, untouched.
         let again = save(dir.path(), &a, &body).unwrap();
-        assert_eq!(again, Saved { folder: first.folder.clone(), unchanged: true });
+        assert_eq!(
+            again,
+            Saved {
+                folder: first.folder.clone(),
+                unchanged: true
+            }
+        );
         // Another problem of the same name: a new folder.
         let b = task("A. Sum", &[("9\n", "9\n")]);
         let other = save(dir.path(), &b, &body).unwrap();

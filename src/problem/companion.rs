@@ -70,7 +70,12 @@ impl Task {
         let interactive = match object.get("interactive") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(other) => return Err(format!("`interactive` is {}, not true or false", kind(other))),
+            Some(other) => {
+                return Err(format!(
+                    "`interactive` is {}, not true or false",
+                    kind(other)
+                ))
+            }
         };
         let limit = |key: &str| -> Result<Option<f64>, String> {
             match object.get(key) {
@@ -98,10 +103,7 @@ impl Task {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Array(tests)) => {
                 if tests.len() > MAX_TASK_TESTS {
-                    return Err(format!(
-                        "{} tests: at most {MAX_TASK_TESTS}",
-                        tests.len()
-                    ));
+                    return Err(format!("{} tests: at most {MAX_TASK_TESTS}", tests.len()));
                 }
                 tests
                     .iter()
@@ -232,12 +234,27 @@ mod tests {
             ("[1]", "not a JSON object"),
             ("{", "not valid JSON"),
             (r#"{"name":3}"#, "`name` is a number, not a string"),
-            (r#"{"timeLimit":"2s"}"#, "`timeLimit` is a string, not a number"),
-            (r#"{"timeLimit":-1}"#, "`timeLimit` is -1, not a number >= 0"),
+            (
+                r#"{"timeLimit":"2s"}"#,
+                "`timeLimit` is a string, not a number",
+            ),
+            (
+                r#"{"timeLimit":-1}"#,
+                "`timeLimit` is -1, not a number >= 0",
+            ),
             (r#"{"memoryLimit":1}"#, "`memoryLimit` 1 MB"),
-            (r#"{"tests":[{"output":"1"}]}"#, "`tests[0].input` is missing"),
-            (r#"{"input":{"type":"file","fileName":"../../etc/passwd"}}"#, "`input.fileName`"),
-            (r#"{"output":{"type":"file","fileName":"a\nb"}}"#, "`output.fileName`"),
+            (
+                r#"{"tests":[{"output":"1"}]}"#,
+                "`tests[0].input` is missing",
+            ),
+            (
+                r#"{"input":{"type":"file","fileName":"../../etc/passwd"}}"#,
+                "`input.fileName`",
+            ),
+            (
+                r#"{"output":{"type":"file","fileName":"a\nb"}}"#,
+                "`output.fileName`",
+            ),
             (r#"{"output":{"type":"file"}}"#, "without a `fileName`"),
             (r#"{"input":{"type":"socket"}}"#, "`input.type` is `socket`"),
         ] {

@@ -14,7 +14,6 @@ mod polygon;
 mod samples;
 
 pub(crate) use format::Format;
-pub(crate) use samples::COMPANION_FILE;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
@@ -22,3 +21,4 @@ pub(crate) use model::{
     ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
     ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
+pub(crate) use samples::COMPANION_FILE;

@@ -65,9 +65,15 @@ pub(crate) fn find_tests(dir: &Path) -> std::result::Result<Option<Vec<Sample>>,
         let mut samples = Vec::new();
         for file in &files {
             let (name, answers) = if let Some(stem) = file.strip_suffix(".in") {
-                (stem.to_string(), [format!("{stem}.out"), format!("{stem}.ans")])
+                (
+                    stem.to_string(),
+                    [format!("{stem}.out"), format!("{stem}.ans")],
+                )
             } else if let Some(n) = cf_tool_number(file) {
-                (n.to_string(), [format!("ans{n}.txt"), format!("out{n}.txt")])
+                (
+                    n.to_string(),
+                    [format!("ans{n}.txt"), format!("out{n}.txt")],
+                )
             } else {
                 continue;
             };
@@ -105,7 +111,9 @@ fn natural_key(name: &str) -> Vec<(String, usize, String)> {
     let mut key = Vec::new();
     let mut rest = name;
     while !rest.is_empty() {
-        let text_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let text_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
         let (text, after) = rest.split_at(text_len);
         let digits_len = after
             .find(|c: char| !c.is_ascii_digit())
@@ -275,7 +283,13 @@ mod tests {
 
     #[test]
     fn every_layout_pairs_inputs_with_answers_in_natural_order() {
-        let flat = folder(&["sample-10.in", "sample-10.out", "sample-2.in", "sample-2.ans", "x.in"]);
+        let flat = folder(&[
+            "sample-10.in",
+            "sample-10.out",
+            "sample-2.in",
+            "sample-2.ans",
+            "x.in",
+        ]);
         assert_eq!(
             found(&flat),
             [
@@ -309,6 +323,6 @@ mod tests {
     fn two_answers_to_one_input_are_an_error() {
         let dir = folder(&["1.in", "1.out", "1.ans"]);
         let e = find_tests(dir.path()).unwrap_err();
-        assert!(e.contains("both 1.ans and 1.out answer 1.in"), "{e}");
+        assert!(e.contains("both 1.out and 1.ans answer 1.in"), "{e}");
     }
 }

@@ -89,7 +89,11 @@ impl Human {
                 },
                 None => " (no answer)".into(),
             };
-            format!("{}{answer} = {}", printable_line(input), printable_line(name))
+            format!(
+                "{}{answer} = {}",
+                printable_line(input),
+                printable_line(name)
+            )
         };
         let mut shown: Vec<String> = tests.iter().take(SHOWN).map(one).collect();
         if tests.len() > SHOWN {

@@ -50,7 +50,9 @@ pub(crate) fn saved(task: &Task, folder: &str, unchanged: bool) -> String {
     );
     let folder = printable_line(folder);
     if unchanged {
-        text.push_str(&format!("  already in {folder}, the same samples: left as it is\n"));
+        text.push_str(&format!(
+            "  already in {folder}, the same samples: left as it is\n"
+        ));
     } else {
         text.push_str(&format!("  saved to {folder}\n"));
     }

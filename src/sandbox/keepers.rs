@@ -268,7 +268,9 @@ impl Shared {
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
         let result = {
-            let fds = [stdin.into(), out_write, err_write].into_iter().chain(named);
+            let fds = [stdin.into(), out_write, err_write]
+                .into_iter()
+                .chain(named);
             let run = keeper.run(&job, fds.collect(), exceeded.wait());
             tokio::pin!(run);
             loop {

@@ -132,7 +132,12 @@ pub(crate) fn collect(dir: &Path, name: &str, limit: u64, sink: &mut File) -> Co
 }
 
 /// [`collect`] into the host file `sink` (created, or emptied).
-pub(crate) fn collect_to(dir: &Path, name: &str, limit: u64, sink: &Path) -> io::Result<OutputFile> {
+pub(crate) fn collect_to(
+    dir: &Path,
+    name: &str,
+    limit: u64,
+    sink: &Path,
+) -> io::Result<OutputFile> {
     let mut file = create_sink(sink)?;
     Ok(collect(dir, name, limit, &mut file).into_output(sink))
 }
@@ -157,7 +162,17 @@ mod tests {
             assert!(check_name(good).is_ok(), "{good}");
         }
         let long = "x".repeat(256);
-        for bad in ["", ".", "..", "../x", "a/b", "/etc/passwd", "a\nb", "a\0b", &long] {
+        for bad in [
+            "",
+            ".",
+            "..",
+            "../x",
+            "a/b",
+            "/etc/passwd",
+            "a\nb",
+            "a\0b",
+            &long,
+        ] {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
     }
@@ -166,7 +181,10 @@ mod tests {
     fn the_input_is_a_new_file_never_through_a_link() {
         let dir = tempfile::tempdir().unwrap();
         place(dir.path(), "input.txt", &b"1 2\n"[..]).unwrap();
-        assert_eq!(std::fs::read(dir.path().join("input.txt")).unwrap(), b"1 2\n");
+        assert_eq!(
+            std::fs::read(dir.path().join("input.txt")).unwrap(),
+            b"1 2\n"
+        );
         assert!(place(dir.path(), "input.txt", &b"x"[..]).is_err());
         let target = dir.path().join("target");
         std::os::unix::fs::symlink(&target, dir.path().join("link")).unwrap();

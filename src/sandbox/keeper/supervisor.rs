@@ -13,11 +13,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::init::{Ended, Report};
-use crate::sandbox::named_files;
 use super::{
     cgroup, fail, init, next_message, receive, send, sys, Job, JobResult, KeeperConfig, Ready,
     Stopped, KILL, MAX_MESSAGE, RUN_ID, TMP_INODES,
 };
+use crate::sandbox::named_files;
 
 /// Runs a keeper until the judge goes away; the exit code.
 pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
