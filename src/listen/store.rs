@@ -1,6 +1,7 @@
-//! A received problem kept as a samples folder of DIR: `sample-N.in` and
-//! `sample-N.out` per sample, and `companion.json` (what the extension sent,
-//! but the samples). The folder's name comes from the problem's name, made
+//! A received problem kept as a samples folder of DIR in online-judge-tools'
+//! layout (`oj test` works in it too): `test/sample-N.in` and
+//! `test/sample-N.out` per sample, and `companion.json` (what the extension
+//! sent, but the samples). The folder's name comes from the problem's name, made
 //! a safe file name (ASCII letters, digits and `-`: no path, no control
 //! character, no hidden or reserved name); a folder that exists is never
 //! written into: the same problem sent again is left as it is, another one
@@ -105,14 +106,18 @@ fn slug(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
+/// Where the samples go in a problem's folder.
+const SAMPLES: &str = "test";
+
 fn sample_names(i: usize) -> (String, String) {
     (
-        format!("sample-{}.in", i + 1),
-        format!("sample-{}.out", i + 1),
+        format!("{SAMPLES}/sample-{}.in", i + 1),
+        format!("{SAMPLES}/sample-{}.out", i + 1),
     )
 }
 
 fn write_folder(folder: &Path, task: &Task, body: &Value) -> io::Result<()> {
+    std::fs::create_dir(folder.join(SAMPLES))?;
     for (i, (input, output)) in task.tests.iter().enumerate() {
         let (in_name, out_name) = sample_names(i);
         write_new(&folder.join(in_name), input.as_bytes())?;
@@ -148,6 +153,7 @@ fn remove_written(folder: &Path, samples: usize) {
         let _ = std::fs::remove_file(folder.join(b));
     }
     let _ = std::fs::remove_file(folder.join(COMPANION_FILE));
+    let _ = std::fs::remove_dir(folder.join(SAMPLES));
     let _ = std::fs::remove_dir(folder);
 }
 
@@ -158,7 +164,7 @@ fn holds(folder: &Path, task: &Task) -> bool {
         Ok(_) => false,
         Err(_) => text.is_empty(),
     };
-    let count = std::fs::read_dir(folder).map_or(usize::MAX, |entries| {
+    let count = std::fs::read_dir(folder.join(SAMPLES)).map_or(usize::MAX, |entries| {
         entries
             .flatten()
             .filter(|e| e.file_name().to_string_lossy().ends_with(".in"))
@@ -229,10 +235,10 @@ mod tests {
             }
         );
         assert_eq!(
-            std::fs::read(first.folder.join("sample-1.out")).unwrap(),
+            std::fs::read(first.folder.join("test/sample-1.out")).unwrap(),
             b"3\n"
         );
-        assert!(!first.folder.join("sample-2.out").exists());
+        assert!(!first.folder.join("test/sample-2.out").exists());
         // Sent again: the same folder, untouched.
         let again = save(dir.path(), &a, &body).unwrap();
         assert_eq!(

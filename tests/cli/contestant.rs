@@ -601,11 +601,11 @@ fn listen_receives_what_competitive_companion_sends_then_run_judges_it() {
     assert!(out.contains("reads input.txt, writes stdout"), "{out}");
     let folder = dir.path().join("a-day-of-takahashi");
     assert_eq!(
-        std::fs::read_to_string(folder.join("sample-2.in")).unwrap(),
+        std::fs::read_to_string(folder.join("test/sample-2.in")).unwrap(),
         "2 1\n"
     );
     assert_eq!(
-        std::fs::read_to_string(folder.join("sample-2.out")).unwrap(),
+        std::fs::read_to_string(folder.join("test/sample-2.out")).unwrap(),
         "3\n"
     );
     let kept: serde_json::Value =
@@ -731,8 +731,8 @@ fn listen_refuses_what_is_not_a_problem_from_the_extension() {
         )
     });
     // Hostile names stay inside DIR, and an existing folder is not written.
-    std::fs::create_dir(dir.path().join("etc-passwd-2j")).unwrap();
-    std::fs::write(dir.path().join("etc-passwd-2j/sample-1.in"), "mine").unwrap();
+    std::fs::create_dir_all(dir.path().join("etc-passwd-2j/test")).unwrap();
+    std::fs::write(dir.path().join("etc-passwd-2j/test/sample-1.in"), "mine").unwrap();
     let hostile = task(
         "../../etc/passwd\u{1b}[2J\n",
         &[("1\n", "1\n")],
@@ -742,7 +742,7 @@ fn listen_refuses_what_is_not_a_problem_from_the_extension() {
     let answer = send(chrome_request(&host, &hostile));
     assert!(answer.contains("saved as etc-passwd-2j-2"), "{answer}");
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("etc-passwd-2j/sample-1.in")).unwrap(),
+        std::fs::read_to_string(dir.path().join("etc-passwd-2j/test/sample-1.in")).unwrap(),
         "mine"
     );
     let slow_body = slow_body.join().unwrap();
