@@ -90,13 +90,23 @@ impl Task {
         let time_limit = limit("timeLimit")?
             .map(|ms| Duration::from_millis(ms.ceil() as u64).min(MAX_TIME))
             .filter(|t| !t.is_zero());
+        // Some sites state limits below what a process needs to start here
+        // (NerdArena's and Kilonova's 1 MB): judged with that floor, said so.
+        let mut memory_note = None;
         let memory_limit = match limit("memoryLimit")? {
             None => None,
             Some(mb) => {
                 let bytes = (mb * 1024.0 * 1024.0).min(u64::MAX as f64 / 2.0) as u64;
-                crate::units::check_memory_limit(bytes)
-                    .map_err(|why| format!("`memoryLimit` {mb} MB: {why}"))?;
-                Some(bytes)
+                match crate::units::check_memory_limit(bytes) {
+                    Ok(()) => Some(bytes),
+                    Err(why) => {
+                        memory_note = Some(format!(
+                            "the memory limit {mb} MB: {why}; judged with {} MiB",
+                            crate::units::MIN_MEMORY >> 20
+                        ));
+                        Some(crate::units::MIN_MEMORY)
+                    }
+                }
             }
         };
         let tests = match object.get("tests") {
@@ -142,7 +152,10 @@ impl Task {
             files: FileIo { input, output },
             batch,
             task_class,
-            note: input_note.or(output_note),
+            note: [input_note, output_note, memory_note]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| format!("{a}; {b}")),
         })
     }
 }
@@ -220,6 +233,13 @@ mod tests {
     }
 
     #[test]
+    fn a_memory_limit_too_small_to_start_a_process_is_raised_and_said() {
+        let task = Task::parse(br#"{"memoryLimit":1}"#).unwrap();
+        assert_eq!(task.memory_limit, Some(crate::units::MIN_MEMORY));
+        assert!(task.note.unwrap().contains("the memory limit 1 MB"));
+    }
+
+    #[test]
     fn file_input_and_output() {
         let body = r#"{"name":"A","tests":[],"input":{"type":"file","fileName":"input.txt"},"output":{"type":"file","fileName":"output.txt"}}"#;
         let task = Task::parse(body.as_bytes()).unwrap();
@@ -242,7 +262,6 @@ mod tests {
                 r#"{"timeLimit":-1}"#,
                 "`timeLimit` is -1, not a number >= 0",
             ),
-            (r#"{"memoryLimit":1}"#, "`memoryLimit` 1 MB"),
             (
                 r#"{"tests":[{"output":"1"}]}"#,
                 "`tests[0].input` is missing",
