@@ -31,7 +31,7 @@ impl Format {
             Some(Format::Polygon)
         } else if kattis::is_package(dir) {
             Some(Format::Kattis)
-        } else if matches!(samples::find_tests(dir), Ok(Some(_)) | Err(_)) {
+        } else if samples::is_samples_folder(dir) {
             Some(Format::Samples)
         } else {
             None

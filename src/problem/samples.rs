@@ -35,6 +35,13 @@ const SUBFOLDERS: &[&str] = &["test", "data/sample"];
 /// few KiB: the samples are in their own files).
 const COMPANION_MAX: u64 = 1 << 20;
 
+/// Whether `dir` is a folder of samples: it has samples in one of the
+/// layouts (or two answers to one, an error to tell), or the
+/// `companion.json` of a problem received without any.
+pub(crate) fn is_samples_folder(dir: &Path) -> bool {
+    dir.join(COMPANION_FILE).is_file() || !matches!(find_tests(dir), Ok(None))
+}
+
 /// One sample: its name (the input's file stem), input and answer.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Sample {
@@ -137,13 +144,20 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         path: path.to_path_buf(),
         source: SpecError { problems },
     };
+    let companion = dir.join(COMPANION_FILE);
+    let task = match companion.is_file() {
+        true => Some(read_companion(&companion).map_err(|e| invalid(&companion, vec![e]))?),
+        false => None,
+    };
     let samples = match find_tests(&dir) {
         Ok(Some(samples)) => samples,
         Ok(None) => {
-            return Err(Error::UnknownProblem {
-                name: dir.display().to_string(),
-                reason: "no samples in it".into(),
-            })
+            return Err(invalid(
+                &dir,
+                vec!["no samples in it (the problem's page had none for Competitive \
+                      Companion to send): add NAME.in and NAME.out files to judge on"
+                    .into()],
+            ))
         }
         Err(e) => return Err(invalid(&dir, vec![e])),
     };
@@ -203,18 +217,16 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         notes: Vec::new(),
         files: FileIo::default(),
     };
-    let companion = dir.join(COMPANION_FILE);
-    if companion.is_file() {
-        apply_companion(&mut problem, &companion).map_err(|e| invalid(&companion, vec![e]))?;
+    if let Some(task) = task {
+        apply_companion(&mut problem, &task);
     }
     Ok(problem)
 }
 
-/// Applies what Competitive Companion said of the problem (as `judge
-/// listen` kept it): its name, limits, file input and output; an
-/// interactive problem is refused (its samples are a dialogue, which only
-/// the site's interactor can judge).
-fn apply_companion(problem: &mut Problem, path: &Path) -> std::result::Result<(), String> {
+/// Reads what Competitive Companion said of the problem (as `judge listen`
+/// kept it); an interactive problem is refused (its samples are a
+/// dialogue, which only the site's interactor can judge).
+fn read_companion(path: &Path) -> std::result::Result<Task, String> {
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)
@@ -231,6 +243,11 @@ fn apply_companion(problem: &mut Problem, path: &Path) -> std::result::Result<()
                 .into(),
         );
     }
+    Ok(task)
+}
+
+/// Applies the task's name, limits, file input and output.
+fn apply_companion(problem: &mut Problem, task: &Task) {
     if !task.name.trim().is_empty() {
         problem.title = task.name.clone();
     }
@@ -250,7 +267,6 @@ fn apply_companion(problem: &mut Problem, path: &Path) -> std::result::Result<()
             .notes
             .push(format!("the program {}", problem.files.describe()));
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -122,6 +122,11 @@ fn a_samples_folder_is_judged_in_every_layout_naming_its_files() {
         refused.stderr.contains("both 1.out and 1.ans answer 1.in"),
         "{refused:#?}"
     );
+    // A problem received without samples (its page had none) says so.
+    let received = folder(&[("companion.json", r#"{"name":"A","tests":[]}"#)]);
+    let nothing = ws.judge(["run", s(received.path()), s(&sum)]);
+    nothing.expect_code(2);
+    assert!(nothing.stderr.contains("no samples in it"), "{nothing:#?}");
     // A folder with nothing to judge says what it looked for.
     let empty = folder(&[("notes.txt", "x")]);
     let none = ws.judge(["run", s(empty.path()), s(&sum)]);
