@@ -154,9 +154,11 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         Ok(None) => {
             return Err(invalid(
                 &dir,
-                vec!["no samples in it (the problem's page had none for Competitive \
+                vec![
+                    "no samples in it (the problem's page had none for Competitive \
                       Companion to send): add NAME.in and NAME.out files to judge on"
-                    .into()],
+                        .into(),
+                ],
             ))
         }
         Err(e) => return Err(invalid(&dir, vec![e])),
