@@ -81,7 +81,20 @@ impl Human {
     /// (name, input, answer) paths, as shown.
     pub(crate) fn test_files(&self, tests: &[(String, String, Option<String>)]) -> String {
         const SHOWN: usize = 6;
+        // Inputs and answers in one folder: it is said once.
+        let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let common = tests.first().map(|t| folder(&t.1)).filter(|dir| {
+            !dir.is_empty()
+                && tests.iter().all(|(_, input, answer)| {
+                    folder(input) == *dir && answer.as_deref().is_none_or(|a| folder(a) == *dir)
+                })
+        });
+        let strip = |path: &str| match &common {
+            Some(dir) => path[dir.len() + 1..].to_string(),
+            None => path.to_string(),
+        };
         let one = |(name, input, answer): &(String, String, Option<String>)| {
+            let (input, answer) = (strip(input), answer.as_deref().map(strip));
             let answer = match answer {
                 Some(answer) => match (answer.rsplit_once('.'), input.rsplit_once('.')) {
                     (Some((a, ext)), Some((i, _))) if a == i => format!(" + .{ext}"),
@@ -91,7 +104,7 @@ impl Human {
             };
             format!(
                 "{}{answer} = {}",
-                printable_line(input),
+                printable_line(&input),
                 printable_line(name)
             )
         };
@@ -99,7 +112,11 @@ impl Human {
         if tests.len() > SHOWN {
             shown.push(format!("and {} more", tests.len() - SHOWN));
         }
-        format!("  tests: {}\n", shown.join(", "))
+        let place = match &common {
+            Some(dir) => format!(" in {}/", printable_line(dir)),
+            None => String::new(),
+        };
+        format!("  tests{place}: {}\n", shown.join(", "))
     }
 
     /// One test line, with its diff when `with_diff`.

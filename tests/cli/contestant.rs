@@ -87,9 +87,17 @@ fn a_samples_folder_is_judged_in_every_layout_naming_its_files() {
             .filter(|f| f.contains("in"))
             .collect();
         for input in &inputs {
-            assert!(ok.stdout.contains(input), "{input} named in {ok:#?}");
+            let (dir, file) = input.rsplit_once('/').unwrap_or(("", input));
+            assert!(
+                ok.stdout.contains(&format!(" {file} + ")),
+                "{input} named in {ok:#?}"
+            );
+            assert!(
+                ok.stdout.contains(&format!("{dir}/: ")),
+                "{dir} named in {ok:#?}"
+            );
         }
-        assert!(ok.stdout.contains("tests: "), "{ok:#?}");
+        assert!(ok.stdout.contains("  tests in "), "{ok:#?}");
         let wrong = ws.judge(["run", s(dir.path()), s(&off), "--format", "json"]);
         wrong.expect_code(1);
         let report = wrong.report();
