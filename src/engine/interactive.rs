@@ -77,6 +77,7 @@ impl Judge {
             score: None,
             interaction: None,
             unchecked: false,
+            input: None,
         };
         match play.submission.exit {
             Exit::Code(c) => report.exit_code = Some(c),

@@ -530,6 +530,7 @@ fn validate(
         groups,
         solutions,
         notes: Vec::new(),
+        files: Default::default(),
     })
 }
 

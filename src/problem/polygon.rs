@@ -194,6 +194,7 @@ impl Reader<'_> {
             groups,
             solutions,
             notes: Vec::new(),
+            files: Default::default(),
         })
     }
 

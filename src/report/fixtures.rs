@@ -27,6 +27,7 @@ pub(super) fn test_report(
         score: None,
         interaction: None,
         unchecked: false,
+        input: None,
     }
 }
 

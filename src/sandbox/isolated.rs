@@ -245,9 +245,10 @@ impl Keeper {
         Ok(self.socket.as_ref().expect("registered above"))
     }
 
-    /// Runs one job with `stdio` (stdin, stdout, stderr, and the directory
-    /// kept files go to when the job keeps any); `on_kill` resolves when the
-    /// caller wants the job stopped (output limit).
+    /// Runs one job with `stdio` (stdin, stdout, stderr, then the
+    /// descriptors of its named files, then the directory kept files go to
+    /// when the job keeps any); `on_kill` resolves when the caller wants the
+    /// job stopped (output limit).
     pub(crate) async fn run(
         &mut self,
         job: &Job,

@@ -15,7 +15,9 @@
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
-//!   emptying directories; [`untrusted`]: reading what others control.
+//!   emptying directories; [`named_files`]: the files a run reads and
+//!   writes by name (file input and output); [`untrusted`]: reading what
+//!   others control.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -27,6 +29,7 @@ mod files;
 mod isolated;
 pub(crate) mod keeper;
 mod keepers;
+mod named_files;
 mod plain;
 mod pool;
 mod program;
@@ -47,6 +50,7 @@ pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
 pub(crate) use keeper::cannot_hide;
 pub use keeper::keeper_main;
+pub(crate) use named_files::{check_name as check_file_name, OutputFile, RunFiles};
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};

@@ -251,6 +251,7 @@ fn read(
         groups,
         solutions,
         notes: Vec::new(),
+        files: Default::default(),
     })
 }
 

@@ -113,13 +113,32 @@ pub(crate) struct Job {
     #[serde(default)]
     pub(crate) make_dirs: Vec<String>,
     /// Files of `cwd` (relative) copied, once the program ended, into the
-    /// directory sent as the job's fourth descriptor, at the same relative
+    /// directory sent as the job's last descriptor, at the same relative
     /// paths; each at most `keep_max` bytes.
     #[serde(default)]
     pub(crate) keep: Vec<String>,
     /// See `keep`.
     #[serde(default)]
     pub(crate) keep_max: u64,
+    /// A file the run finds in its working directory under this name: the
+    /// keeper copies it there from the descriptor after stdio.
+    #[serde(default)]
+    pub(crate) input_file: Option<String>,
+    /// A file the run writes in its working directory: once the run has
+    /// ended, the keeper copies it (a regular file only, at most the
+    /// file-size limit) to the last descriptor.
+    #[serde(default)]
+    pub(crate) output_file: Option<String>,
+}
+
+impl Job {
+    /// How many descriptors come with the job: stdio, one per named file,
+    /// and the directory kept files go to when it keeps any.
+    pub(crate) fn descriptors(&self) -> usize {
+        3 + usize::from(self.input_file.is_some())
+            + usize::from(self.output_file.is_some())
+            + usize::from(!self.keep.is_empty())
+    }
 }
 
 /// Why the keeper stopped a job.
@@ -158,6 +177,9 @@ pub(crate) struct JobResult {
     /// Why a file to keep could not be kept.
     #[serde(default)]
     pub(crate) keep_error: Option<String>,
+    /// What the run left under its output file's name.
+    #[serde(default)]
+    pub(crate) output_file: Option<crate::sandbox::named_files::Collected>,
 }
 
 /// The keeper's first message: ready, or why not.
