@@ -163,6 +163,12 @@ impl Human {
         line.push_str(&self.paint(Style::new().dimmed(), &compile));
         out.push_str(&line);
         out.push('\n');
+        if let Some(gaps) = &r.isolation_gaps {
+            out.push_str(&format!(
+                "  isolation: {} (weaker than full): {gaps}\n",
+                r.isolation
+            ));
+        }
         out
     }
 }

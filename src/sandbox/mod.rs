@@ -15,7 +15,7 @@
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
-//!   emptying directories.
+//!   emptying directories; [`userns`]: why user namespaces are denied.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -38,6 +38,7 @@ mod sys;
 #[cfg(test)]
 mod testing;
 mod types;
+mod userns;
 mod wire;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};

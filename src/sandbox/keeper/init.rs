@@ -71,7 +71,8 @@ fn serve(supervisor: &OwnedFd, config: &KeeperConfig) {
             continue; // a kill that arrived after its job ended
         }
         let job = match serde_json::from_slice::<Job>(&buf[..n]) {
-            Ok(job) if fds.len() == 3 => job,
+            // stdin, stdout, stderr, and the run's own cgroup where it has one.
+            Ok(job) if fds.len() == 3 || fds.len() == 4 => job,
             _ => {
                 let report = Report::NotStarted("sandbox keeper: malformed job".into());
                 if send(supervisor, &report).is_err() {
@@ -119,6 +120,10 @@ fn run(
         job.processes,
         config.cgroup.is_some(),
     )?;
+    let plan = match fds.get(3) {
+        Some(procs) => plan.join(procs.as_raw_fd()),
+        None => plan,
+    };
     let start = Instant::now();
     let spawned = sys::spawn(&plan, stack)?;
     drop(fds);

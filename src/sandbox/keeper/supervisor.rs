@@ -214,7 +214,14 @@ fn run_job(
             }));
         }
     }
-    let raw: Vec<_> = fds.iter().map(|f| f.as_raw_fd()).collect();
+    let mut raw: Vec<_> = fds.iter().map(|f| f.as_raw_fd()).collect();
+    // A run with a cgroup of its own joins it (see cgroup::Counters).
+    raw.extend(
+        counters
+            .as_deref()
+            .and_then(|c| c.join_file())
+            .map(|f| f.as_raw_fd()),
+    );
     sys::send_with_fds(init.as_raw_fd(), message, &raw)?;
     drop(fds);
     let start = Instant::now();
