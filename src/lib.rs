@@ -20,6 +20,7 @@ mod contest;
 mod engine;
 mod error;
 mod export;
+mod ownership;
 mod partition;
 mod problem;
 mod report;
