@@ -194,7 +194,10 @@ fn merged_parts_equal_the_whole() {
             PathBuf::from("1.json"),
             Results::new(info.clone(), None, all.clone()),
         ),
-        (PathBuf::from("1.json"), Results::new(info.clone(), None, all.clone())),
+        (
+            PathBuf::from("1.json"),
+            Results::new(info.clone(), None, all.clone()),
+        ),
     ];
     assert_eq!(
         Results::merge(dup, false).unwrap_err().to_string(),

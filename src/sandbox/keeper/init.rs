@@ -118,7 +118,13 @@ fn run(
         config.run_as,
         &job.rlimits,
         job.processes,
-        config.cgroup.is_some(),
+        // The run's OOM score goes to the maximum, so a memory-limited
+        // cgroup's OOM killer picks it. Not in a user namespace: there the
+        // child (which shares this non-dumpable process's memory until it
+        // execs) may not open its own /proc files; the OOM killer then
+        // picks the largest process, the run (init is a few hundred KiB),
+        // and with a fresh cgroup per run the run's are the only ones.
+        config.cgroup.is_some() && !config.user_namespace,
     )?;
     let plan = match fds.get(3) {
         Some(procs) => plan.join(procs.as_raw_fd()),
