@@ -40,6 +40,8 @@ placement() {
 as_user() { runuser -u "$1" -- "${@:2}"; }
 in_root_cgroup() { bash -c 'echo $$ > /sys/fs/cgroup/cgroup.procs && exec "$@"' bash "$@"; }
 chmod 1777 /tmp
+grep -q judge-vm /etc/hosts || echo "127.0.1.1 judge-vm" >>/etc/hosts   # for sudo
+
 
 # Root: in this service (judge-vm.service, shared, no delegation), in the
 # root cgroup, and started in a delegated scope of its own.
@@ -66,6 +68,17 @@ placement "user, user namespaces denied" rlimit-only "$knob" as_user judgeci env
 sysctl -qw "$knob=$on"
 
 if [ "$suite" = full ]; then
+  # docs/ci.md's workflow, step by step, as a user with sudo (the runner).
+  started=$SECONDS
+  if runuser -u judgeci -- env REPO="$REPO" bash "$REPO/tests/vm/ci-workflow.sh"; then
+    result=ok
+  else
+    result=FAILED
+    failed=1
+  fi
+  echo "$kernel | docs/ci.md workflow (user with sudo, service) | cgroup-v2 | $result | | $((SECONDS - started)) s" \
+    | tee -a "$log"
+
   echo "== the hostile suite and the verdict table, as root in this service"
   started=$SECONDS
   if env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
