@@ -39,7 +39,7 @@ pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
             partition.of
         );
         if args.format == Format::Junit {
-            print(&junit::render("judge verify", &[]));
+            print(&junit::render_verify(&[], &[]));
         }
         return Ok(exit_code::OK);
     }
@@ -86,7 +86,11 @@ pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
                 })
             })
             .collect();
-        print(&junit::render("judge verify", &suites));
+        let packages: Vec<(&str, &[String])> = verified
+            .iter()
+            .map(|v| (v.problem.as_str(), v.failures.as_slice()))
+            .collect();
+        print(&junit::render_verify(&suites, &packages));
     }
     if code == exit_code::OK && !verified.iter().all(|v| v.ok) {
         code = exit_code::NOT_ACCEPTED;

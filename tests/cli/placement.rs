@@ -117,7 +117,11 @@ fn the_placement_gets_its_level_and_exact_memory() {
     assert_eq!(verdict(3), "AC", "{stdout}");
     // The finders find nothing where runs are contained; at rlimit-only
     // they see the host's /tmp (what that level does not protect).
-    let finders = if level == "rlimit-only" { &["AC", "WA"][..] } else { &["AC"][..] };
+    let finders = if level == "rlimit-only" {
+        &["AC", "WA"][..]
+    } else {
+        &["AC"][..]
+    };
     for i in [1, 4] {
         assert!(finders.contains(&verdict(i).as_str()), "{i}: {stdout}");
     }

@@ -17,8 +17,9 @@ work=$(mktemp -d)
 cd "$work"
 # "actions/checkout": a solutions repository with one problem (Python
 # programs) and a contest folder of three contestants.
-mkdir -p problems submissions/alice submissions/bob submissions/carol
+mkdir -p problems testdata submissions/alice submissions/bob submissions/carol
 cp -r "$REPO/tests/fixtures/problems/mini-nim" problems/
+mv problems/mini-nim/testdata testdata/mini-nim
 cp "$REPO/judge.toml" .
 # Time limits that hold under emulation (the only change: speed).
 sed -i 's/^time_limit = .*/time_limit = "10s"/' problems/mini-nim/problem.toml
