@@ -114,16 +114,14 @@ fn the_placement_gets_its_level_and_exact_memory() {
     }
     let verdict = |i: usize| str_field(&reports[i], "verdict").to_string();
     assert_eq!(verdict(0), "MLE", "{stdout}");
-    assert_eq!(verdict(3), "AC", "{stdout}");
-    // The finders find nothing where runs are contained; at rlimit-only
-    // they see the host's /tmp (what that level does not protect).
-    let finders = if level == "rlimit-only" {
-        &["AC", "WA"][..]
-    } else {
-        &["AC"][..]
-    };
-    for i in [1, 4] {
-        assert!(finders.contains(&verdict(i).as_str()), "{i}: {stdout}");
+    // Where runs are contained, the finders find nothing and the leaver is
+    // accepted; at rlimit-only they see the host's /tmp, and what the fork
+    // bomb left behind competes for the CPU (what that level does not
+    // protect), so only the memory verdict is checked there.
+    if level != "rlimit-only" {
+        for i in [1, 3, 4] {
+            assert_eq!(verdict(i), "AC", "{i}: {stdout}");
+        }
     }
     if level.starts_with("cgroup-") {
         assert!(peaks[0] >= 60 * 1024, "the bomb's peak: {peaks:?}");

@@ -10,11 +10,25 @@ set -a
 set +a
 cd "$REPO"
 suite=${1:-smoke}
+# A suite is a list of parts: smoke = placements; full = placements, the
+# docs/ci.md workflow, and the hostile suite with the verdict table.
+case $suite in
+  smoke) parts=" placements " ;;
+  full) parts=" placements workflow hostile " ;;
+  only) parts=" only " ;;
+  *) parts=" ${suite//,/ } " ;;
+esac
 kernel=$(uname -r)
 log=/vm-out/placements.txt
 failed=0
 export JUDGE_TEST_SLOWDOWN=${JUDGE_TEST_SLOWDOWN:-5}
 echo "kernel $kernel, cgroup $(stat -fc %T /sys/fs/cgroup), suite $suite, $(nproc) CPUs"
+
+if [[ $parts == *" only "* ]]; then
+  # shellcheck disable=SC2086
+  env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
+    "$CLI" $FILTER --test-threads 1 --nocapture || failed=1
+fi
 
 # One placement: NAME, LEVEL it must reach, REASON (a piece of the warning,
 # or -), then the command that runs the test binary's filter.
@@ -43,31 +57,33 @@ chmod 1777 /tmp
 grep -q judge-vm /etc/hosts || echo "127.0.1.1 judge-vm" >>/etc/hosts   # for sudo
 
 
-# Root: in this service (judge-vm.service, shared, no delegation), in the
-# root cgroup, and started in a delegated scope of its own.
-placement "root, in a service without delegation" cgroup-v2 - env
-placement "root, in the root cgroup" cgroup-v2 - in_root_cgroup
-placement "root, systemd-run --scope -p Delegate=yes" cgroup-v2 - \
-  env JUDGE_TEST_LAUNCHER="systemd-run --scope -p Delegate=yes --quiet"
-# A user with a user manager (judgeci lingers): started in a delegated
-# scope, and started anywhere (the judge asks the user manager itself).
-placement "user, systemd-run --user --scope -p Delegate=yes" cgroup-v2 - \
-  as_user judgeci env XDG_RUNTIME_DIR=/run/user/1001 \
-  JUDGE_TEST_LAUNCHER="systemd-run --user --scope -p Delegate=yes --quiet"
-placement "user, in a root service (asks its user manager)" cgroup-v2 - as_user judgeci env
-# A user without a user manager: namespaces, saying why.
-placement "user without a user manager" namespaces "loginctl enable-linger" as_user judgealone env
-# User namespaces denied (Debian's sysctl; the generic one where missing).
-if [ -e /proc/sys/kernel/unprivileged_userns_clone ]; then
-  knob=kernel.unprivileged_userns_clone on=1 off=0
-else
-  knob=user.max_user_namespaces on=$(sysctl -n user.max_user_namespaces) off=0
+if [[ $parts == *" placements "* ]]; then
+  # Root: in this service (judge-vm.service, shared, no delegation), in the
+  # root cgroup, and started in a delegated scope of its own.
+  placement "root, in a service without delegation" cgroup-v2 - env
+  placement "root, in the root cgroup" cgroup-v2 - in_root_cgroup
+  placement "root, systemd-run --scope -p Delegate=yes" cgroup-v2 - \
+    env JUDGE_TEST_LAUNCHER="systemd-run --scope -p Delegate=yes --quiet"
+  # A user with a user manager (judgeci lingers): started in a delegated
+  # scope, and started anywhere (the judge asks the user manager itself).
+  placement "user, systemd-run --user --scope -p Delegate=yes" cgroup-v2 - \
+    as_user judgeci env XDG_RUNTIME_DIR=/run/user/1001 \
+    JUDGE_TEST_LAUNCHER="systemd-run --user --scope -p Delegate=yes --quiet"
+  placement "user, in a root service (asks its user manager)" cgroup-v2 - as_user judgeci env
+  # A user without a user manager: namespaces, saying why.
+  placement "user without a user manager" namespaces "loginctl enable-linger" as_user judgealone env
+  # User namespaces denied (Debian's sysctl; the generic one where missing).
+  if [ -e /proc/sys/kernel/unprivileged_userns_clone ]; then
+    knob=kernel.unprivileged_userns_clone on=1 off=0
+  else
+    knob=user.max_user_namespaces on=$(sysctl -n user.max_user_namespaces) off=0
+  fi
+  sysctl -qw "$knob=$off"
+  placement "user, user namespaces denied" rlimit-only "$knob" as_user judgeci env
+  sysctl -qw "$knob=$on"
 fi
-sysctl -qw "$knob=$off"
-placement "user, user namespaces denied" rlimit-only "$knob" as_user judgeci env
-sysctl -qw "$knob=$on"
 
-if [ "$suite" = full ]; then
+if [[ $parts == *" workflow "* ]]; then
   # docs/ci.md's workflow, step by step, as a user with sudo (the runner).
   started=$SECONDS
   if runuser -u judgeci -- env REPO="$REPO" bash "$REPO/tests/vm/ci-workflow.sh"; then
@@ -78,7 +94,9 @@ if [ "$suite" = full ]; then
   fi
   echo "$kernel | docs/ci.md workflow (user with sudo, service) | cgroup-v2 | $result | | $((SECONDS - started)) s" \
     | tee -a "$log"
+fi
 
+if [[ $parts == *" hostile "* ]]; then
   echo "== the hostile suite and the verdict table, as root in this service"
   started=$SECONDS
   if env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Boots the test VM (tests/vm/build.sh) with a kernel and runs a suite in it:
 #   tests/vm/run.sh 6.1|6.12 smoke|full
+#   tests/vm/run.sh 6.1|6.12 only 'FILTER...'   (the test binary with these filters, as root)
 # The repository is shared read-only at its own path (so the test binary's
 # built-in paths hold), results come back through a second share. The guest
 # has no network. Prints the guest's log; exits with the guest's status.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-want=$1 suite=$2
+want=$1 suite=$2 filter=${3:-}
 vm="${JUDGE_VM_DIR:-$PWD/target/vm}"
 kernel=$(ls "$vm"/vmlinuz-"$want"[.+-]* 2>/dev/null | head -1)
 [ -n "$kernel" ] || { echo "vm: no kernel $want in $vm (run tests/vm/build.sh)" >&2; exit 2; }
@@ -26,6 +27,7 @@ cat >"$out/job.env" <<JOB
 REPO=$PWD
 CLI=$cli
 SUITE=$suite
+FILTER="$filter"
 JUDGE_TEST_SLOWDOWN=${JUDGE_TEST_SLOWDOWN:-5}
 JOB
 started=$(date +%s)
