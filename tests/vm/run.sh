@@ -20,7 +20,7 @@ for l in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "cli" and m.get("executable"):
         print(m["executable"])')}"
 [ -x "$cli" ] || { echo "vm: no test binary (cargo test --no-run)" >&2; exit 2; }
-out="$vm/out-$want-$suite"
+out="$vm/out-$want-${suite//,/+}"
 rm -rf "$out"
 mkdir -p "$out"
 cat >"$out/job.env" <<JOB
