@@ -10,8 +10,8 @@ started=$(date +%s)
 bash tests/vm/build.sh
 built=$(date +%s)
 status=0
-bash tests/vm/run.sh 6.12 smoke || status=1
-bash tests/vm/run.sh 6.1 full || status=1
+JUDGE_VM_TIMEOUT=1500 bash tests/vm/run.sh 6.12 smoke || status=1
+JUDGE_VM_TIMEOUT=2700 bash tests/vm/run.sh 6.1 full || status=1
 echo "== the placements (kernel | placement | level | result | what the test saw | time)"
 cat target/vm/out-6.12-smoke/placements.txt target/vm/out-6.1-full/placements.txt 2>/dev/null || true
 echo "vm: build $((built - started)) s, runs $(($(date +%s) - built)) s, in all $(($(date +%s) - started)) s"
