@@ -366,10 +366,10 @@ fn a_thousand_runs_leave_nothing_behind() {
         .arg("--config")
         .arg(workspace.config_path())
         .args(["--isolation", isolation(), "run", &problem])
-        .args(many_tests())
         .arg(format!("{problem}/echo.c"))
         .arg(hostile("many-sometimes-hang.c"))
         .args(["--format", "json"])
+        .args(many_tests())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("start judge");
@@ -427,9 +427,9 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
         .arg("--config")
         .arg(workspace.config_path())
         .args(["--isolation", "strict", "run", &problem, "-j", "2"])
-        .args(many_tests())
         .arg(format!("{problem}/echo.c"))
         .args(["--format", "json"])
+        .args(many_tests())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("start judge");
