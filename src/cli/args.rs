@@ -218,6 +218,10 @@ pub(crate) struct MergeArgs {
     /// What to print on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,
+    /// Merge even when parts are missing; the scoreboards then say they are
+    /// partial and which parts they lack.
+    #[arg(long)]
+    pub(crate) allow_partial: bool,
 }
 
 /// Arguments of `judge gen`.

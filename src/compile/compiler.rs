@@ -556,7 +556,9 @@ fn run_program(run: &[String]) -> Option<&String> {
 }
 
 /// Runs a probe of judge.toml (a version or toolchain command): trusted, so
-/// with the plain runner, generous limits, in a scratch directory.
+/// with the plain runner, generous limits (a compiler's first start on a
+/// slow or emulated machine takes seconds: rustc's under emulation took over
+/// 20), in a scratch directory.
 async fn probe(
     argv: Vec<OsString>,
     environment: Environment,
@@ -569,8 +571,8 @@ async fn probe(
         stdout_to: None,
         environment,
         limits: sandbox::Limits {
-            cpu_time: Duration::from_secs(20),
-            wall_time: Duration::from_secs(20),
+            cpu_time: Duration::from_secs(60),
+            wall_time: Duration::from_secs(120),
             memory: None,
             address_space: false,
             stdout: 64 << 10,

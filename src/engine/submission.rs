@@ -168,6 +168,7 @@ impl Judge {
                 output_kib: limits.output / 1024,
             },
             isolation: self.sandbox().isolation().as_str().into(),
+            isolation_gaps: self.sandbox().gaps().map(str::to_string),
             tests: Vec::new(),
             skipped: Vec::new(),
             skip_reason: None,

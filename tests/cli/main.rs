@@ -14,6 +14,7 @@
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
+//! - [`placement`]: the level and exact memory wherever the judge is started (the cgroup-v2 VM's placements);
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
@@ -28,6 +29,7 @@ mod hostile;
 mod interactive;
 mod languages;
 mod pch;
+mod placement;
 mod processes;
 mod reports;
 mod sandbox;
