@@ -357,6 +357,22 @@ fn decide(
         _ => {}
     }
     let crashed = ran.filter(|(v, _)| *v == Verdict::RE);
+    // The interactor killed by SIGPIPE (or a script reporting it, 141):
+    // it wrote to a submission that had stopped reading (ended, or closed
+    // its input). Not a judge failure: the submission's doing, as
+    // problemtools and BAPCtools judge it (their interactor never sees the
+    // pipe close): RE if it crashed, else WA.
+    let broken_pipe = play.interactor.limit_hit.is_none()
+        && matches!(play.interactor.exit, Exit::Signal(13) | Exit::Code(141));
+    if said.verdict == Verdict::IE && broken_pipe {
+        return match crashed {
+            Some((_, message)) => of(Verdict::RE, message),
+            None => of(
+                Verdict::WA,
+                "the submission stopped reading while the interactor was still writing to it (the interactor died of SIGPIPE)".into(),
+            ),
+        };
+    }
     match said.verdict {
         Verdict::IE => of(Verdict::IE, said.message),
         Verdict::AC => match crashed {
@@ -491,5 +507,17 @@ mod tests {
         // Accepted: AC, unless the submission crashed.
         assert_eq!(verdict(&play(clean, true), Verdict::AC), Verdict::AC);
         assert_eq!(verdict(&play(crash, false), Verdict::AC), Verdict::RE);
+        // The interactor killed by SIGPIPE (the submission stopped reading):
+        // the submission's verdict, never IE.
+        for exit in [Exit::Signal(13), Exit::Code(141)] {
+            let mut early = play(outcome(Exit::Code(0), None), true);
+            early.interactor = outcome(exit, None);
+            early.interactor.ended_ns = 2;
+            assert_eq!(verdict(&early, Verdict::IE), Verdict::WA);
+            let mut crashed = play(outcome(Exit::Signal(11), None), true);
+            crashed.interactor = outcome(exit, None);
+            crashed.interactor.ended_ns = 2;
+            assert_eq!(verdict(&crashed, Verdict::IE), Verdict::RE);
+        }
     }
 }

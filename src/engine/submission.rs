@@ -44,8 +44,10 @@ pub(super) enum SlotUse<'a> {
 /// A submission: a file and its language.
 #[derive(Debug, Clone)]
 pub(crate) struct Submission {
-    /// The file as given on the command line.
+    /// The file as given on the command line (a directory's main source).
     pub(crate) path: PathBuf,
+    /// What reports name, when not `path`: the directory given.
+    pub(crate) shown: Option<PathBuf>,
     /// Its language.
     pub(crate) language: Language,
     /// Files its build sees beside it (a package's solution that is a
@@ -69,6 +71,13 @@ pub(crate) struct RunOptions {
     pub(crate) keep_output: bool,
     /// Do not reuse or store results in the result cache (`--no-cache`).
     pub(crate) no_cache: bool,
+}
+
+impl Submission {
+    /// The name reports give it: the directory given, else the file.
+    pub(crate) fn name(&self) -> String {
+        self.shown.as_ref().unwrap_or(&self.path).display().to_string()
+    }
 }
 
 impl Judge {
@@ -150,7 +159,7 @@ impl Judge {
         let mut report = SubmissionReport {
             schema_version: SCHEMA_VERSION,
             problem: problem.id.clone(),
-            submission: submission.path.display().to_string(),
+            submission: submission.name(),
             language: submission.language.id.clone(),
             verdict: Verdict::CE,
             compile: CompileReport {
