@@ -340,7 +340,7 @@ impl Config {
             time: l.time.map_or(Duration::from_secs(1), |m| m.0),
             memory: l.memory.map_or(256 << 20, |b| b.0),
             output: l.output.map_or(64 << 20, |b| b.0),
-            compile_time: l.compile_time.map_or(Duration::from_secs(30), |m| m.0),
+            compile_time: l.compile_time.map_or(Duration::from_secs(60), |m| m.0),
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
             compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
             compile_disk: l.compile_disk.map_or(1 << 30, |b| b.0),

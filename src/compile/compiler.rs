@@ -714,7 +714,8 @@ fn java_class(text: &[u8], source: &Path) -> String {
         .filter(|w| !w.is_empty())
         .collect();
     const MODIFIERS: &[&str] = &["final", "abstract", "static", "sealed", "strictfp"];
-    const KINDS: &[&str] = &["class", "interface", "enum", "record"];
+    // `object`: Scala's (its sources are named the same way).
+    const KINDS: &[&str] = &["class", "interface", "enum", "record", "object"];
     let declared = |public: bool| -> Vec<&str> {
         let mut names = Vec::new();
         for (i, w) in words.iter().enumerate() {
