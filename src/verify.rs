@@ -55,7 +55,10 @@ pub(crate) async fn verify(
             .failures
             .push("the package has no [validator]: tests cannot be proven valid".into());
     }
-    let tests = match judge.materialise(problem, &TestFilter::default(), Validation::Required).await {
+    let tests = match judge
+        .materialise(problem, &TestFilter::default(), Validation::Required)
+        .await
+    {
         Ok(t) => Arc::new(t),
         Err(Error::Package { what, .. }) => {
             report.failures.push(what.to_string());

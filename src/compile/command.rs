@@ -33,20 +33,22 @@ pub(super) fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) 
         .iter()
         .flat_map(|word| -> Vec<OsString> {
             match word.as_str() {
-                "{files}" if !paths.files.is_empty() => {
-                    paths.files.iter().map(|f| f.as_os_str().to_owned()).collect()
-                }
+                "{files}" if !paths.files.is_empty() => paths
+                    .files
+                    .iter()
+                    .map(|f| f.as_os_str().to_owned())
+                    .collect(),
                 "{src}" | "{files}" => vec![paths.src.as_os_str().to_owned()],
                 "{exe}" => vec![paths.exe.as_os_str().to_owned()],
                 "{dir}" => vec![paths.dir.as_os_str().to_owned()],
                 _ => vec![word
-                .replace("{src}", &paths.src.to_string_lossy())
-                .replace("{exe}", &paths.exe.to_string_lossy())
-                .replace("{dir}", &paths.dir.to_string_lossy())
-                .replace("{name}", &name)
-                .replace("{toolchain}", &toolchain.to_string_lossy())
-                .replace("{memory_mib}", &memory_mib)
-                .into()],
+                    .replace("{src}", &paths.src.to_string_lossy())
+                    .replace("{exe}", &paths.exe.to_string_lossy())
+                    .replace("{dir}", &paths.dir.to_string_lossy())
+                    .replace("{name}", &name)
+                    .replace("{toolchain}", &toolchain.to_string_lossy())
+                    .replace("{memory_mib}", &memory_mib)
+                    .into()],
             }
         })
         .collect()
@@ -82,7 +84,14 @@ mod tests {
         let argv = fill(&t, &paths, None);
         assert_eq!(argv[3], OsString::from("/b/Main.java"));
         let files = ["/b/a.cpp".into(), "/b/b.cpp".into()];
-        let argv = fill(&t, &Paths { files: &files, ..paths }, None);
+        let argv = fill(
+            &t,
+            &Paths {
+                files: &files,
+                ..paths
+            },
+            None,
+        );
         assert_eq!(argv.len(), 5);
         assert_eq!(argv[4], OsString::from("/b/b.cpp"));
     }

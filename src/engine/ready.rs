@@ -32,7 +32,10 @@ impl Judge {
     /// selects made, the checker built.
     pub(crate) async fn ready(&self, problem: &Arc<Problem>, filter: &TestFilter) -> Result<Ready> {
         let (problem, time_note) = self.settle_time_limit(problem).await?;
-        let tests = Arc::new(self.materialise(&problem, filter, super::Validation::BestEffort).await?);
+        let tests = Arc::new(
+            self.materialise(&problem, filter, super::Validation::BestEffort)
+                .await?,
+        );
         let checker = self.prepare_checker(&problem).await?;
         Ok(Ready {
             problem,
@@ -63,7 +66,14 @@ impl Judge {
         if accepted.is_empty() {
             return Err(Error::package(&problem.id, PackageError::NoTimeLimit));
         }
-        let tests = Arc::new(self.materialise(problem, &TestFilter::default(), super::Validation::BestEffort).await?);
+        let tests = Arc::new(
+            self.materialise(
+                problem,
+                &TestFilter::default(),
+                super::Validation::BestEffort,
+            )
+            .await?,
+        );
         let checker = self.prepare_checker(problem).await?;
         let mut jobs = Vec::new();
         for solution in &accepted {

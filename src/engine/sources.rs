@@ -146,9 +146,15 @@ pub(crate) fn directory_program(
     let declares_main = || {
         sources.iter().find(|f| {
             std::fs::read_to_string(f).is_ok_and(|text| {
-                ["void main(", "int main(", "fun main(", "def main(args", "static void main"]
-                    .iter()
-                    .any(|m| text.contains(m))
+                [
+                    "void main(",
+                    "int main(",
+                    "fun main(",
+                    "def main(args",
+                    "static void main",
+                ]
+                .iter()
+                .any(|m| text.contains(m))
             })
         })
     };

@@ -76,7 +76,11 @@ pub(crate) struct RunOptions {
 impl Submission {
     /// The name reports give it: the directory given, else the file.
     pub(crate) fn name(&self) -> String {
-        self.shown.as_ref().unwrap_or(&self.path).display().to_string()
+        self.shown
+            .as_ref()
+            .unwrap_or(&self.path)
+            .display()
+            .to_string()
     }
 }
 

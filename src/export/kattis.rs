@@ -203,12 +203,17 @@ uuid: {uuid}
         yaml_string(&problem.title)
     );
     if validation.contains("interactive") {
-        yaml.push_str("type: interactive
-");
+        yaml.push_str(
+            "type: interactive
+",
+        );
     }
     if let Some(source) = &problem.source {
-        yaml.push_str(&format!("source: {}
-", yaml_string(source)));
+        yaml.push_str(&format!(
+            "source: {}
+",
+            yaml_string(source)
+        ));
     }
     let time = seconds(problem.limits.time);
     yaml.push_str(&format!(
@@ -226,8 +231,11 @@ uuid: {uuid}
         for group in ["sample", "secret"] {
             write(
                 dir.join("data").join(group).join("test_group.yaml"),
-                &format!("output_validator_args: {}
-", yaml_list(flags)),
+                &format!(
+                    "output_validator_args: {}
+",
+                    yaml_list(flags)
+                ),
             )?;
         }
     }

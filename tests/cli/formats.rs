@@ -223,7 +223,10 @@ fn an_icpc_package_infers_its_time_limit_and_says_how() {
     ]);
     judged.expect_code(0);
     assert!(
-        judged.stderr.contains("time limit 1 s, inferred as problemtools does:") && judged.stderr.contains("x 5"),
+        judged
+            .stderr
+            .contains("time limit 1 s, inferred as problemtools does:")
+            && judged.stderr.contains("x 5"),
         "{judged:#?}"
     );
     let report = judged.report();

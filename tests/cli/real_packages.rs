@@ -27,9 +27,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let scratch = tempfile::tempdir().unwrap();
-    let package = scratch
-        .path()
-        .join(Path::new(name).file_name().unwrap());
+    let package = scratch.path().join(Path::new(name).file_name().unwrap());
     copy_tree(&repo().join("tests/fixtures").join(name), &package);
     (scratch, package)
 }
@@ -41,8 +39,8 @@ fn verify(ws: &Workspace, package: &Path) -> (Option<i32>, Value) {
         "--format".as_ref(),
         "json".as_ref(),
     ]);
-    let report = serde_json::from_str(judged.stdout.trim())
-        .unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
+    let report =
+        serde_json::from_str(judged.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
     (judged.code, report)
 }
 
@@ -54,8 +52,13 @@ fn verdicts(report: &Value) -> Vec<(String, String)> {
         .iter()
         .map(|s| {
             let path = s["report"]["submission"].as_str().unwrap();
-            let at = path.find("submissions/").map_or(0, |i| i + "submissions/".len());
-            (path[at..].to_string(), s["report"]["verdict"].as_str().unwrap().to_string())
+            let at = path
+                .find("submissions/")
+                .map_or(0, |i| i + "submissions/".len());
+            (
+                path[at..].to_string(),
+                s["report"]["verdict"].as_str().unwrap().to_string(),
+            )
         })
         .collect()
 }
@@ -92,8 +95,14 @@ fn a_2025_09_package_with_samples_alone_holds_with_a_program_of_two_files() {
     assert_eq!(report["ok"], true, "{report:#}");
     assert!(notes(&report).contains("data/secret: missing: judging uses data/sample alone"));
     let got = verdicts(&report);
-    assert!(got.contains(&("accepted/two-files".into(), "AC".into())), "{got:?}");
-    assert!(got.contains(&("wrong_answer/plus-two.py".into(), "WA".into())), "{got:?}");
+    assert!(
+        got.contains(&("accepted/two-files".into(), "AC".into())),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&("wrong_answer/plus-two.py".into(), "WA".into())),
+        "{got:?}"
+    );
 }
 
 #[test]
@@ -113,8 +122,17 @@ fn an_input_validator_that_cannot_run_is_a_warning_for_run_and_a_failure_for_ver
     ]);
     assert_eq!(judged.code, Some(0), "{judged:#?}");
     assert_eq!(judged.report()["verdict"], "AC");
-    for said in ["warning", "format.ctd", "judge-test-no-such-ctd", "judging goes on"] {
-        assert!(judged.stderr.contains(said), "`{said}` in {}", judged.stderr);
+    for said in [
+        "warning",
+        "format.ctd",
+        "judge-test-no-such-ctd",
+        "judging goes on",
+    ] {
+        assert!(
+            judged.stderr.contains(said),
+            "`{said}` in {}",
+            judged.stderr
+        );
     }
     let verified = ws.judge(["verify".as_ref(), package.as_os_str()]);
     assert_ne!(verified.code, Some(0), "{verified:#?}");
@@ -132,9 +150,15 @@ fn an_interactive_draft_package_with_its_interactor_in_a_folder_holds_and_sigpip
     let (_, report) = verify(&ws, &package);
     assert_eq!(report["ok"], true, "{report:#}");
     let got = verdicts(&report);
-    assert!(got.contains(&("accepted/count.py".into(), "AC".into())), "{got:?}");
+    assert!(
+        got.contains(&("accepted/count.py".into(), "AC".into())),
+        "{got:?}"
+    );
     // The interactor died of SIGPIPE writing to it: the submission's WA.
-    assert!(got.contains(&("wrong_answer/hangs-up.py".into(), "WA".into())), "{got:?}");
+    assert!(
+        got.contains(&("wrong_answer/hangs-up.py".into(), "WA".into())),
+        "{got:?}"
+    );
     // The same package with 2023-07's `validation` map.
     std::fs::write(
         package.join("problem.yaml"),
@@ -170,7 +194,10 @@ fn a_package_without_a_time_limit_gets_problemtools_rule_and_timelimit_is_named(
     let (_, report) = verify(&ws, &package);
     assert_eq!(report["ok"], true, "{report:#}");
     let notes = notes(&report);
-    assert!(notes.contains(".timelimit (0.1 s, DOMjudge's): not used"), "{notes}");
+    assert!(
+        notes.contains(".timelimit (0.1 s, DOMjudge's): not used"),
+        "{notes}"
+    );
     assert!(notes.contains("inferred as problemtools does"), "{notes}");
     assert!(notes.contains("x 5"), "{notes}");
 }

@@ -71,9 +71,9 @@ pub(super) fn groups(
     }
     // BAPCtools verifies a package with samples alone; so does judge.
     if !seen_secret {
-        walker
-            .notes
-            .push(format!("data/secret: missing: judging uses data/sample alone{by_generators}"));
+        walker.notes.push(format!(
+            "data/secret: missing: judging uses data/sample alone{by_generators}"
+        ));
     }
     if out.is_empty() {
         problems.push(format!(

@@ -219,7 +219,7 @@ fn read(
             }
         }
     }
-    let solutions = submissions::read(dir, version, problems, notes);
+    let solutions = submissions::read(dir, version, config, problems, notes);
     if !solutions
         .iter()
         .any(|s| s.expect == [crate::verdict::Verdict::AC])
@@ -432,8 +432,7 @@ fn output_validator(dir: &Path, config: &Config) -> Option<ProgramSpec> {
                 let path = e.path();
                 path.is_file()
                     && (e.file_name() == "build"
-                        || (path.extension().is_some()
-                            && config.detect_language(&path).is_ok()))
+                        || (path.extension().is_some() && config.detect_language(&path).is_ok()))
             })
         });
         if !holds_program {
