@@ -324,6 +324,7 @@ struct Decided {
 }
 
 /// The verdict of one play, by these rules, in order:
+/// 0. the interactor rejecting before the submission ended is WA (or PE);
 /// 1. the submission exceeding a limit is TLE, MLE or OLE (both waiting on
 ///    each other ends at its wall-clock limit: TLE, "idle");
 /// 2. the interactor failing (a crash, an exit code outside its protocol,
@@ -346,6 +347,16 @@ fn decide(
         score: None,
     };
     let ran = classify(&play.submission, limits, wall, address_space);
+    // The interactor rejecting before the submission ended decides (WA or
+    // PE), whatever the submission then did (ran on, idle, to its limit):
+    // problemtools' order, where a validator that exits first with 43 is WA.
+    let interactor_first = match order {
+        Order::Clocked => play.interactor.ended_ns < play.submission.ended_ns,
+        Order::Seen(first) => first == Side::Interactor,
+    };
+    if interactor_first && matches!(said.verdict, Verdict::WA | Verdict::PE) {
+        return of(said.verdict, said.message);
+    }
     match ran {
         Some((Verdict::TLE, message)) if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime) => {
             return of(
@@ -479,6 +490,10 @@ mod tests {
         // A limit of the submission first, whatever the interactor said.
         let cpu = outcome(Exit::Signal(9), Some(CpuTime));
         assert_eq!(verdict(&play(cpu, true), Verdict::WA), Verdict::TLE);
+        // ... unless the interactor had rejected it before (problemtools:
+        // a validator exiting first with 43 is WA).
+        let late = outcome(Exit::Signal(9), Some(WallTime));
+        assert_eq!(verdict(&play(late, false), Verdict::WA), Verdict::WA);
         let idle = outcome(Exit::Signal(9), Some(WallTime));
         assert_eq!(verdict(&play(idle, true), Verdict::IE), Verdict::TLE);
         // The interactor failing is IE, never AC.

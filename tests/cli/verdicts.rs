@@ -110,6 +110,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ac.php",                MIXED, "AC", ""),
     case(NIM, "acwing-891/ac.pl",                 MIXED, "AC", ""),
     case(NIM, "acwing-891/ac-readln.kt",          MIXED, "AC", ""),
+    case(NIM, "acwing-891/ac.sh",                 MIXED, "AC", ""),
     // Programs of several files (a folder, as Kattis and DOMjudge take
     // them): built together, the main one found as the peers find it.
     case(NIM, "acwing-891/ac-dir-cpp",            MIXED, "AC", ""),
@@ -180,6 +181,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ce-syntax.lisp",        MIXED, "CE", "end of file"),
     case(NIM, "acwing-891/ce-syntax.php",         MIXED, "CE", "syntax error"),
     case(NIM, "acwing-891/ce-syntax.pl",          MIXED, "CE", "Syntax error"),
+    case(NIM, "acwing-891/ce-syntax.sh",          MIXED, "CE", "Syntax error"),
     with_lang("pypy", case(NIM, "acwing-891/ce-syntax-pypy.py", MIXED, "CE", "SyntaxError")),
     with_lang("cpp17", case(NIM, "acwing-891/ce-concept-cpp17.cpp", MIXED, "CE", "concept")),
     with_lang("cpp23", case(NIM, "acwing-891/ce-declare-reachable-cpp23.cpp", MIXED, "CE", "declare_reachable")),
