@@ -224,7 +224,12 @@ impl Compiler {
             environment: Environment::Minimal(env),
             limits: sandbox::Limits {
                 cpu_time: compile_time,
-                wall_time: compile_time,
+                // A package program's wall time is twice its CPU time, as
+                // its runs' (a loaded machine must not fail a package).
+                wall_time: match remember_failure {
+                    true => compile_time,
+                    false => compile_time * 2,
+                },
                 memory: None,
                 address_space: false,
                 stdout: self.limits.compile_output,
