@@ -265,6 +265,7 @@ fn read(
         groups,
         solutions,
         notes: Vec::new(),
+        files: Default::default(),
     })
 }
 
