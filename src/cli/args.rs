@@ -259,8 +259,10 @@ pub(crate) struct ExportArgs {
 /// Package formats `judge export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ExportFormat {
-    /// The ICPC problem package format, legacy version (problemtools, DOMjudge, Kattis).
+    /// The ICPC problem package format, version 2025-09 (BAPCtools, problemtools, Kattis).
     Kattis,
+    /// The ICPC problem package format, legacy version (problemtools, DOMjudge).
+    KattisLegacy,
 }
 
 /// File layout of `judge gen`.

@@ -108,6 +108,18 @@ pub(super) fn print_note(problem: &str, note: Option<&str>) {
     }
 }
 
+/// Prints what went wrong making a problem's tests that does not stop
+/// judging (an input validator that could not run).
+pub(super) fn print_warnings(problem: &str, warnings: &[String]) {
+    for warning in warnings {
+        eprintln!(
+            "warning: {}: {}",
+            crate::report::printable_line(problem),
+            crate::report::printable_line(warning)
+        );
+    }
+}
+
 /// Writes `text` to stdout; a closed stdout is not an error of the command.
 pub(super) fn print(text: &str) {
     let mut out = std::io::stdout();

@@ -10,6 +10,7 @@
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`formats`]: ICPC/Kattis and Polygon packages, testlib, `judge export`, and the
 //!   cross-check with problemtools;
+//! - [`real_packages`]: packages as people publish them (the peers' layouts and spellings);
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
@@ -31,6 +32,7 @@ mod languages;
 mod pch;
 mod placement;
 mod processes;
+mod real_packages;
 mod reports;
 mod sandbox;
 mod snapshots;
