@@ -19,8 +19,15 @@ pub(super) fn gen(settings: Settings, args: GenArgs) -> Result<i32> {
         std::slice::from_ref(&problem),
         &[Hide::Required(args.out.clone())],
     )?;
-    let tests =
-        judge.block_on(async { judge.materialise(&problem, &TestFilter::default()).await })?;
+    let tests = judge.block_on(async {
+        judge
+            .materialise(
+                &problem,
+                &TestFilter::default(),
+                crate::engine::Validation::Required,
+            )
+            .await
+    })?;
     let layout = match args.format {
         GenFormat::Numbered => Layout::Numbered,
         GenFormat::Oj => Layout::Oj,

@@ -41,6 +41,7 @@ impl Executable {
             exe: &exe,
             dir: &self.dir,
             toolchain: self.toolchain.as_deref(),
+            files: &[],
         };
         fill(&self.language.run, &paths, memory)
     }

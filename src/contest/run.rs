@@ -5,8 +5,8 @@
 //! folder, a problem that cannot be loaded are entries with an `error`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
 use std::sync::Arc;
 
 use super::{
@@ -31,8 +31,9 @@ type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::check::Checker);
 pub(crate) struct Found {
     /// The entry (report empty; `error` set when it cannot be judged).
     pub(crate) entry: Entry,
-    /// The file and its language, when it can be judged.
-    pub(crate) submission: Option<(Located, Language)>,
+    /// The submission (a file, or a folder of several) and where it is,
+    /// when it can be judged.
+    pub(crate) submission: Option<(Located, Submission)>,
 }
 
 /// Where a submission is: its contestant's folder and its name in the
@@ -45,18 +46,30 @@ pub(crate) struct Located {
     pub(crate) contest: Arc<Dir>,
     /// The contestant's folder, by name.
     pub(crate) folder: OsString,
-    /// The file, by name.
+    /// The file (or the folder of a program of several files), by name.
     pub(crate) file: OsString,
-    /// Its path, for reports and for its language.
-    pub(crate) path: PathBuf,
 }
 
 impl Located {
-    /// The submission's bytes, read now: a link, a pipe, a folder, a file
-    /// larger than [`MAX_SUBMISSION_BYTES`] are refused, saying so.
-    pub(crate) fn read(&self) -> std::io::Result<Vec<u8>> {
-        let file = self.contest.dir(&self.folder)?.file(&self.file)?;
-        read_capped(file, MAX_SUBMISSION_BYTES)
+    /// `submission` with its bytes read now (a folder's main file and the
+    /// files beside it too): a link, a pipe, a file larger than
+    /// [`MAX_SUBMISSION_BYTES`] are refused, saying so.
+    pub(crate) fn read(&self, mut submission: Submission) -> std::io::Result<Submission> {
+        let contestant = self.contest.dir(&self.folder)?;
+        if submission.shown.is_none() {
+            let text = read_capped(contestant.file(&self.file)?, MAX_SUBMISSION_BYTES)?;
+            submission.text = Some(Arc::new(text));
+            return Ok(submission);
+        }
+        let folder = contestant.dir(&self.file)?;
+        let main = submission.path.file_name().unwrap_or_default();
+        let text = read_capped(folder.file(main)?, MAX_SUBMISSION_BYTES)?;
+        submission.text = Some(Arc::new(text));
+        for companion in &mut submission.companions {
+            let file = folder.file(OsStr::new(&companion.name))?;
+            companion.bytes = read_capped(file, MAX_SUBMISSION_BYTES)?;
+        }
+        Ok(submission)
     }
 }
 
@@ -147,18 +160,15 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             }
         };
         let (opened, listing) = listing;
-        let mut files: Vec<(String, OsString)> = Vec::new();
+        let mut files: Vec<(String, OsString, bool)> = Vec::new();
         for (raw, kind) in listing {
             let file = shown_name(&raw);
             let rel = format!("{who}/{file}");
             if let Some(why) = not_followed(&file, kind) {
                 found.push(error_entry(who, &rel, why));
             } else if kind == EntryKind::Dir {
-                found.push(error_entry(
-                    who,
-                    &rel,
-                    "a folder inside a contestant folder is not read".into(),
-                ));
+                // A program of several files (PROBLEM/ or PROBLEM.N/).
+                files.push((file, raw, true));
             } else {
                 // Its size on the descriptor, as it is now (it is read again
                 // when judged, and checked again then).
@@ -173,7 +183,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                         &rel,
                         format!("too large to judge ({len} bytes; at most {MAX_SUBMISSION_BYTES})"),
                     )),
-                    Ok(_) => files.push((file, raw)),
+                    Ok(_) => files.push((file, raw, false)),
                 }
             }
         }
@@ -182,15 +192,19 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             found.push(error_entry(who, "", "no submissions in this folder".into()));
         }
         let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
-        for (file, raw) in files {
+        for (file, raw, is_dir) in files {
             let path = dir.join(folder).join(&raw);
             let rel = format!("{who}/{file}");
-            let Some((problem, attempt)) = parse_submission_name(&file, &known) else {
+            let named = match is_dir {
+                true => format!("{file}.dir"),
+                false => file.clone(),
+            };
+            let Some((problem, attempt)) = parse_submission_name(&named, &known) else {
                 let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
                 found.push(error_entry(
                     who,
                     &rel,
-                    format!("names no problem of the contest (expected PROBLEM.EXT or PROBLEM.N.EXT, PROBLEM one of: {})", known_list.join(", ")),
+                    format!("names no problem of the contest (expected PROBLEM.EXT or PROBLEM.N.EXT, or a folder PROBLEM or PROBLEM.N, PROBLEM one of: {})", known_list.join(", ")),
                 ));
                 continue;
             };
@@ -211,17 +225,16 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 });
                 continue;
             }
-            match config.detect_language(&path) {
-                Ok(language) => found.push(Found {
+            match submission_at(config, &path, is_dir) {
+                Ok(submission) => found.push(Found {
                     entry,
                     submission: Some((
                         Located {
                             contest: Arc::clone(&contest),
                             folder: folder.clone(),
                             file: raw,
-                            path,
                         },
-                        language,
+                        submission,
                     )),
                 }),
                 Err(e) => {
@@ -274,6 +287,32 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         problems,
         contestants,
         found,
+    })
+}
+
+/// The submission at `path`: a file in the language of its extension, or a
+/// folder of several files built together.
+pub(super) fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submission> {
+    if !is_dir {
+        return Ok(Submission {
+            path: path.to_path_buf(),
+            shown: None,
+            language: config.detect_language(path)?,
+            companions: Vec::new(),
+            text: None,
+        });
+    }
+    let (main, companions, build_run) = crate::engine::directory_submission(path, None, config)?;
+    let language = match build_run {
+        true => Language::build_run(config),
+        false => config.detect_language(&main)?,
+    };
+    Ok(Submission {
+        path: main,
+        shown: Some(path.to_path_buf()),
+        language,
+        companions,
+        text: None,
     })
 }
 
@@ -426,7 +465,13 @@ pub(crate) async fn judge_contest(
         // A problem whose tests cannot be made (a contest folder may name a
         // package of its own) is its entries' error, not the contest's.
         let ready = match judge.ready(problem, &TestFilter::default()).await {
-            Ok(r) => Ok((r.problem, r.tests, r.checker)),
+            Ok(r) => {
+                // Judging goes on without what could not run (a validator).
+                for warning in &r.tests.warnings {
+                    eprintln!("warning: {}: {warning}", problem.id);
+                }
+                Ok((r.problem, r.tests, r.checker))
+            }
             Err(e @ Error::Interrupted) => return Err(e),
             Err(e) => Err(crate::error::render_chain(&e)),
         };
@@ -437,7 +482,7 @@ pub(crate) async fn judge_contest(
     let mut entries = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     for found in mine {
-        let Some((path, language)) = found.submission.clone() else {
+        let Some((located, submission)) = found.submission.clone() else {
             done += 1;
             progress(done, total, &found.entry);
             entries.push(found.entry);
@@ -460,18 +505,12 @@ pub(crate) async fn judge_contest(
                 tasks.spawn(async move {
                     // Read now, from the contest folder's descriptor: what
                     // is judged is what is read here, once.
-                    let text = match path.read() {
-                        Ok(text) => text,
+                    let submission = match located.read(submission) {
+                        Ok(submission) => submission,
                         Err(e) => {
                             let why = format!("cannot be read: {e}");
                             return (found.entry, problem, Judged::Unreadable(why));
                         }
-                    };
-                    let submission = Submission {
-                        path: path.path,
-                        language,
-                        companions: Vec::new(),
-                        text: Some(Arc::new(text)),
                     };
                     let judged = judge
                         .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})

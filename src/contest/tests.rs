@@ -31,6 +31,7 @@ fn report(verdict: Verdict) -> SubmissionReport {
             output_kib: 1024,
         },
         isolation: "cgroup-v1".into(),
+        isolation_gaps: None,
         tests: vec![],
         skipped: vec![],
         skip_reason: None,
@@ -181,7 +182,8 @@ fn merged_parts_equal_the_whole() {
             Results::new(info.clone(), Some("slice:2/2".into()), vec![all[1].clone()]),
         ),
     ];
-    let merged = Results::merge(parts).unwrap();
+    let merged = Results::merge(parts.clone(), false).unwrap();
+    assert_eq!(merged.partial, None);
     assert_eq!(merged.standings, whole.standings);
     assert_eq!(
         serde_json::to_string(&merged.entries).unwrap(),
@@ -192,12 +194,57 @@ fn merged_parts_equal_the_whole() {
             PathBuf::from("1.json"),
             Results::new(info.clone(), None, all.clone()),
         ),
-        (PathBuf::from("1.json"), Results::new(info, None, all)),
+        (
+            PathBuf::from("1.json"),
+            Results::new(info.clone(), None, all.clone()),
+        ),
     ];
-    assert!(Results::merge(dup)
+    assert_eq!(
+        Results::merge(dup, false).unwrap_err().to_string(),
+        "1.json holds a whole run (judged without --partition): it cannot be merged with other parts"
+    );
+    // Two of three parts: refused, naming the missing one, unless allowed;
+    // then the results say they are partial.
+    let part = |k: usize, n: usize, e: &[Entry]| {
+        (
+            PathBuf::from(format!("{k}.json")),
+            Results::new(info.clone(), Some(format!("slice:{k}/{n}")), e.to_vec()),
+        )
+    };
+    let two_of_three = vec![part(1, 3, &all[..1]), part(3, 3, &all[2..])];
+    assert_eq!(
+        Results::merge(two_of_three.clone(), false)
+            .unwrap_err()
+            .to_string(),
+        "incomplete set of parts: slice:2/3 missing (of 3); give every part's results.json, or \
+         --allow-partial to publish a scoreboard marked partial"
+    );
+    let partial = Results::merge(two_of_three, true).unwrap();
+    assert_eq!(
+        partial.partial,
+        Some(results::PartialMerge {
+            parts: 3,
+            missing: vec![2]
+        })
+    );
+    assert!(crate::report::scoreboard::render_text(&partial)
+        .contains("PARTIAL: partial results: part(s) 2 of 3 missing"));
+    assert!(crate::report::scoreboard::render_html(&partial).contains("id=\"partial\""));
+    // Parts of different partitions, or the same part twice: refused.
+    let mixed = vec![part(1, 2, &all[..1]), part(2, 3, &all[1..2])];
+    assert!(Results::merge(mixed, true)
         .unwrap_err()
         .to_string()
-        .contains("again"));
+        .contains("parts of different partitions"));
+    let twice = vec![
+        part(1, 2, &all[..1]),
+        part(1, 2, &all[1..2]),
+        part(2, 2, &all[2..]),
+    ];
+    assert_eq!(
+        Results::merge(twice, true).unwrap_err().to_string(),
+        "1.json and 1.json are both part slice:1/2"
+    );
 }
 
 #[test]
@@ -209,6 +256,25 @@ fn judge_errors_cost_no_penalty() {
     ];
     let rows = standings(&contest(Scoring::Icpc, &["alice"]), &entries);
     assert_eq!((rows[0].solved, rows[0].penalty), (1, 0));
+}
+
+/// A submission of `path` (in the contest folder), as discovery makes it.
+fn found_at(path: &std::path::Path, is_dir: bool) -> crate::engine::Submission {
+    let config =
+        crate::config::Config::parse(crate::config::BUILTIN_CONFIG, None, "/w".into()).unwrap();
+    run::submission_at(&config, path, is_dir).unwrap()
+}
+
+/// The bytes `located` reads now for `submission`: the main file's, then
+/// each companion's.
+fn read_now(
+    located: &run::Located,
+    submission: &crate::engine::Submission,
+) -> std::io::Result<Vec<Vec<u8>>> {
+    let read = located.read(submission.clone())?;
+    let mut out = vec![read.text.as_deref().cloned().unwrap_or_default()];
+    out.extend(read.companions.iter().map(|c| c.bytes.clone()));
+    Ok(out)
 }
 
 /// A contestant's file is read when judged, by name from the contest
@@ -226,9 +292,12 @@ fn a_file_swapped_after_the_listing_is_refused_not_followed() {
         contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
         folder: "alice".into(),
         file: "p.py".into(),
-        path: contest.join("alice/p.py"),
     };
-    assert_eq!(located.read().unwrap(), b"print(1)\n");
+    let submission = found_at(&contest.join("alice/p.py"), false);
+    assert_eq!(
+        read_now(&located, &submission).unwrap(),
+        vec![b"print(1)\n".to_vec()]
+    );
     let file = contest.join("alice/p.py");
     let swap = |make: &dyn Fn()| {
         let _ = std::fs::remove_file(&file);
@@ -236,7 +305,7 @@ fn a_file_swapped_after_the_listing_is_refused_not_followed() {
         make();
     };
     swap(&|| std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap());
-    let error = located.read().unwrap_err().to_string();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("symbolic link"), "{error}");
     swap(&|| {
         let made = std::process::Command::new("mkfifo")
@@ -246,16 +315,65 @@ fn a_file_swapped_after_the_listing_is_refused_not_followed() {
         assert!(made.success());
     });
     let started = std::time::Instant::now();
-    let error = located.read().unwrap_err().to_string();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("pipe"), "{error}");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     swap(&|| std::fs::create_dir(&file).unwrap());
-    assert!(located.read().is_err());
+    assert!(read_now(&located, &submission).is_err());
     // The contestant's folder itself swapped for a link.
     std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
     std::fs::write(dir.path().join("elsewhere/p.py"), "the secret\n").unwrap();
     std::fs::remove_dir_all(contest.join("alice")).unwrap();
     std::os::unix::fs::symlink(dir.path().join("elsewhere"), contest.join("alice")).unwrap();
-    let error = located.read().unwrap_err().to_string();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+}
+
+/// A program of several files (a folder) is read again when judged, each
+/// of its files by name from the folder's descriptor: its main file or a
+/// file beside it swapped for a link to a secret or for a pipe is refused,
+/// and the folder itself swapped for a link too.
+#[test]
+fn a_folder_submission_swapped_after_the_listing_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    let folder = contest.join("alice/p");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("main.py"), "import helper\n").unwrap();
+    std::fs::write(folder.join("helper.py"), "X = 1\n").unwrap();
+    std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
+    let located = run::Located {
+        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
+        folder: "alice".into(),
+        file: "p".into(),
+    };
+    let submission = found_at(&folder, true);
+    assert_eq!(
+        read_now(&located, &submission).unwrap(),
+        vec![b"import helper\n".to_vec(), b"X = 1\n".to_vec()]
+    );
+    for name in ["main.py", "helper.py"] {
+        let file = folder.join(name);
+        let kept = std::fs::read(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap();
+        let error = read_now(&located, &submission).unwrap_err().to_string();
+        assert!(error.contains("symbolic link"), "{name}: {error}");
+        std::fs::remove_file(&file).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let started = std::time::Instant::now();
+        let error = read_now(&located, &submission).unwrap_err().to_string();
+        assert!(error.contains("pipe"), "{name}: {error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, kept).unwrap();
+    }
+    std::fs::rename(&folder, dir.path().join("p")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("p"), &folder).unwrap();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("symbolic link"), "{error}");
 }

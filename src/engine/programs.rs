@@ -148,6 +148,7 @@ impl Judge {
         };
         Ok(Submission {
             path: files.main,
+            shown: None,
             language,
             companions: files.companions,
             text: None,

@@ -29,10 +29,13 @@ impl Shared {
         let index = self
             .next_index
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        // Every run has its slot: a package program is as untrusted as a
+        // submission, and has limits of its own.
         let slot = match &self.cgroups {
-            Some((version, dirs)) => {
-                Some(cgroup::SlotDirs::create(*version, dirs, index).map_err(StartError::Cgroup)?)
-            }
+            Some(judge) => Some(
+                cgroup::SlotDirs::create(judge.version, &judge.dirs, index)
+                    .map_err(StartError::Cgroup)?,
+            ),
             None => None,
         };
         let root_dir = isolated::root_dir(runtime.path(), index).map_err(StartError::Root)?;

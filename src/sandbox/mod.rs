@@ -17,7 +17,7 @@
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
 //!   emptying directories; [`named_files`]: the files a run reads and
 //!   writes by name (file input and output); [`untrusted`]: reading what
-//!   others control.
+//!   others control; [`userns`]: why user namespaces are denied.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -42,6 +42,7 @@ mod sys;
 mod testing;
 mod types;
 pub(crate) mod untrusted;
+mod userns;
 mod wire;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};

@@ -121,17 +121,42 @@ fn read(
         None => None,
     };
     // What kind of problem, and how outputs are checked.
+    // A list, or words in one string (`type: pass-fail interactive`).
     let types = match root.words("type") {
-        Ok(t) => t.unwrap_or_else(|| vec!["pass-fail".into()]),
+        Ok(t) => t
+            .unwrap_or_else(|| vec!["pass-fail".into()])
+            .iter()
+            .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .collect(),
         Err(e) => {
             problems.push(e);
             Vec::new()
         }
     };
-    let validation = take(root.text("validation"), problems).unwrap_or_else(|| "default".into());
+    // `validation: custom interactive` (legacy), or a map of flags as some
+    // 2023-07 drafts spelled it (`validation: {interactive: true}`).
+    let validation = match root.get("validation") {
+        Some(serde_json::Value::Object(flags)) => {
+            root.known(&["validation"]);
+            let mut words = vec!["custom".to_string()];
+            for (flag, on) in flags {
+                if on.as_bool().unwrap_or(false) {
+                    words.push(flag.replace("multipass", "multi-pass"));
+                }
+            }
+            words.join(" ")
+        }
+        _ => take(root.text("validation"), problems).unwrap_or_else(|| "default".into()),
+    };
     let validation: Vec<&str> = validation.split_whitespace().collect();
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains(&"interactive");
+    if validation.contains(&"multi-pass") && !types.iter().any(|t| t == "multi-pass") {
+        problems.push(
+            "validation: multi-pass problems are not supported (judge reads pass-fail and scoring)"
+                .into(),
+        );
+    }
     for t in &types {
         match t.as_str() {
             "pass-fail" => {}
@@ -145,7 +170,7 @@ fn read(
         }
     }
     let custom = match (version, validation.first().copied()) {
-        (Version::Legacy, Some("custom")) => true,
+        (_, Some("custom")) => true,
         (Version::Legacy, Some("default") | None) => false,
         (Version::Legacy, Some(other)) => {
             problems.push(format!(
@@ -169,7 +194,7 @@ fn read(
     let custom = custom || interactive;
     let mut interactor = None;
     let checker = if custom {
-        match output_validator(package, problems) {
+        match output_validator(package, config, problems) {
             Some(program) if interactive => {
                 interactor = Some(InteractorSpec {
                     program,
@@ -203,7 +228,7 @@ fn read(
             }
         }
     }
-    let solutions = submissions::read(package, version, problems, notes);
+    let solutions = submissions::read(package, version, config, problems, notes);
     if !solutions
         .iter()
         .any(|s| s.expect == [crate::verdict::Verdict::AC])
@@ -297,11 +322,11 @@ fn title(package: &PackageRoot, root: &Table<'_>, problems: &mut Vec<String>) ->
     None
 }
 
-/// Memory and output limits, and the time limit: `.timelimit` (written by
-/// DOMjudge and BAPCtools), else 2023-07's `limits.time_limit`, else to be
-/// inferred from the accepted submissions; and the limits of the output
-/// validator (`validation_time`, `validation_memory`, `validation_output`).
-/// A number out of range is a problem naming its key.
+/// Memory and output limits, and the time limit: `limits.time_limit`, else
+/// to be inferred from the accepted submissions (problemtools' rule); and
+/// the limits of the output validator (`validation_time`,
+/// `validation_memory`, `validation_output`). A number out of range is a
+/// problem naming its key.
 fn limits(
     package: &PackageRoot,
     root: &Table<'_>,
@@ -386,29 +411,26 @@ fn limits(
             "validation_passes",
         ]);
     }
+    // problemtools' rule: problem.yaml's `limits.time_limit` when given,
+    // else inferred from the accepted submissions. DOMjudge's `.timelimit`
+    // is not part of the format (problemtools never reads it; BAPCtools
+    // calls it deprecated): it is named, not used.
+    let fixed = checked(table, "time_limit", units::seconds, problems);
     let timelimit = package.dir().join(".timelimit");
-    let fixed = if timelimit.symlink_metadata().is_ok() {
+    if timelimit.symlink_metadata().is_ok() {
         match package.read_text(&timelimit) {
-            Ok(text) => match text.trim().parse::<f64>().map_err(|e| e.to_string()) {
-                Ok(s) => units::seconds(s)
-                    .map_err(|why| problems.push(format!(".timelimit: {why}")))
-                    .ok(),
-                Err(_) => {
-                    problems.push(format!(
-                        ".timelimit: `{}` is not a number of seconds",
-                        text.trim()
-                    ));
-                    None
-                }
-            },
-            Err(e) => {
-                problems.push(format!(".timelimit: {e}"));
-                None
+            Ok(text) => {
+                let text = text.trim();
+                notes.push(match fixed {
+                    Some(_) => format!(".timelimit ({text} s): not used (problem.yaml's limits.time_limit is the limit)"),
+                    None => format!(
+                        ".timelimit ({text} s, DOMjudge's): not used; the limit is inferred from the accepted submissions as problemtools does (`--time-limit {text}s` to use it)"
+                    ),
+                });
             }
+            Err(e) => problems.push(format!(".timelimit: {e}")),
         }
-    } else {
-        checked(table, "time_limit", units::seconds, problems)
-    };
+    }
     let defaults = ProgramLimits::defaults(config);
     let validation = ProgramLimits {
         time: checked(table, "validation_time", units::seconds, problems).unwrap_or(defaults.time),
@@ -452,9 +474,31 @@ fn limits(
 
 /// The output validator: 2025-09's `output_validator/` (one program), or
 /// the first program of `output_validators/`.
-fn output_validator(package: &PackageRoot, problems: &mut Vec<String>) -> Option<ProgramSpec> {
+fn output_validator(
+    package: &PackageRoot,
+    config: &Config,
+    problems: &mut Vec<String>,
+) -> Option<ProgramSpec> {
     let single = package.dir().join("output_validator");
     if package.is_dir(&single) {
+        // One program (2025-09); or, as problemtools reads a 2023-07
+        // package, a folder of programs of which the first is used
+        // (`output_validator/<name>/validate.cc`).
+        let holds_program = package.entries(&single).is_ok_and(|entries| {
+            entries.iter().any(|e| {
+                e.kind == EntryKind::File
+                    && (e.name == "build"
+                        || (e.at.extension().is_some() && config.detect_language(&e.at).is_ok()))
+            })
+        });
+        if !holds_program {
+            if let Some(first) = programs(package, "output_validator", problems)
+                .into_iter()
+                .next()
+            {
+                return Some(first);
+            }
+        }
         return Some(ProgramSpec {
             path: single,
             lang: None,

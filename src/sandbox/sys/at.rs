@@ -1,8 +1,12 @@
 //! Files relative to an open directory: opened one name at a time (openat),
 //! listed (getdents64), made and removed (mkdirat, unlinkat). What callers
-//! build on these never follows a link nor blocks on a pipe.
+//! build on these never follows a link nor blocks on a pipe. A keeper's
+//! supervisor also makes, opens and removes a run's cgroup this way, relative
+//! to its slot's parent directory, opened before it moved into the sandbox's
+//! root (where /sys/fs/cgroup is not shown).
 
 use std::ffi::{CString, OsStr, OsString};
+use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -81,6 +85,28 @@ pub(crate) fn link_at(from: &impl AsRawFd, to: &impl AsRawFd, name: &OsStr) -> i
         )
     })
     .map(|_| ())
+}
+
+/// openat(2) of `path` (relative) in `dir`: for reading, and writing with
+/// `write`, or a directory with `directory`; close-on-exec, no links.
+pub(crate) fn open_in(dir: &File, path: &str, write: bool, directory: bool) -> io::Result<File> {
+    let flags = libc::O_NOFOLLOW
+        | match (write, directory) {
+            (_, true) => libc::O_RDONLY | libc::O_DIRECTORY,
+            (true, false) => libc::O_RDWR,
+            (false, false) => libc::O_RDONLY,
+        };
+    open_at(Some(dir.as_raw_fd()), OsStr::new(path), flags, 0).map(File::from)
+}
+
+/// mkdirat(2): directory `entry` in `dir`, mode 0755.
+pub(crate) fn mkdir_in(dir: &File, entry: &str) -> io::Result<()> {
+    mkdir_at(dir, OsStr::new(entry), 0o755)
+}
+
+/// unlinkat(2) with AT_REMOVEDIR: removes the empty directory `entry` in `dir`.
+pub(crate) fn rmdir_in(dir: &File, entry: &str) -> io::Result<()> {
+    unlink_at(dir, OsStr::new(entry), true)
 }
 
 /// `fchmod(fd, mode)`.
