@@ -404,12 +404,14 @@ impl BruteContext {
                 validator,
                 args: spec.validator_args.clone(),
                 valid_exit: problem_validator.valid_exit,
+                given_up: None,
             });
             if let Origin::Random(_) = &origin {
                 gates.push(Gate {
                     validator,
                     args: problem_validator.args.clone(),
                     valid_exit: problem_validator.valid_exit,
+                    given_up: None,
                 });
             }
         }

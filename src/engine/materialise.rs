@@ -36,6 +36,10 @@ struct Programs {
     validation: Validation,
     /// What went wrong with them, when it is only a warning.
     warnings: std::sync::Mutex<Vec<String>>,
+    /// The validators (by source) that failed to run (crashed, or were
+    /// stopped at a limit), when that is only a warning: not run again, so a
+    /// validator that hangs costs one wait, not one per test.
+    given_up: std::sync::Mutex<BTreeSet<std::path::PathBuf>>,
 }
 
 impl Judge {
@@ -122,6 +126,7 @@ impl Judge {
             validators,
             validation,
             warnings: std::sync::Mutex::new(warnings),
+            given_up: std::sync::Mutex::new(BTreeSet::new()),
         });
         let mut tasks = tokio::task::JoinSet::new();
         let mut handles = Vec::new();
@@ -210,6 +215,7 @@ impl Judge {
                 validator,
                 args: spec.args.clone(),
                 valid_exit: spec.valid_exit,
+                given_up: None,
             })
             .collect();
         let reference = match &problem.reference {
@@ -312,6 +318,8 @@ impl Judge {
                 }
             }
         };
+        let given_up =
+            (programs.validation == Validation::BestEffort).then_some(&programs.given_up);
         let gates: Vec<Gate<'_>> = programs
             .validators
             .iter()
@@ -319,6 +327,7 @@ impl Judge {
                 validator,
                 args: [spec.args.as_slice(), &validator_args].concat(),
                 valid_exit: spec.valid_exit,
+                given_up,
             })
             .collect();
         let from = match &answer {
@@ -347,11 +356,15 @@ impl Judge {
                         PackageError::Validator { .. } | PackageError::InvalidTest { .. }
                     ) =>
             {
+                let mut warning = what.to_string();
+                if matches!(what, PackageError::Validator { .. }) {
+                    warning.push_str(" (not run on the tests after it)");
+                }
                 programs
                     .warnings
                     .lock()
                     .expect("not poisoned")
-                    .push(what.to_string());
+                    .push(warning);
                 self.test_case(problem, &[], &input, &input_key, from, &name)
                     .await?
             }

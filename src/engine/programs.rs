@@ -31,6 +31,11 @@ pub(crate) struct Gate<'a> {
     pub(crate) args: Vec<String>,
     /// The exit code that means valid.
     pub(crate) valid_exit: i32,
+    /// Where validators that failed to run are given up on, when a failure
+    /// is only a warning (`judge run`, `batch`): one in it by the time its
+    /// run gets a slot is not run ([`Validity::NotRun`]), so a validator
+    /// that hangs costs one wait per slot, not one per test.
+    pub(crate) given_up: Option<&'a std::sync::Mutex<std::collections::BTreeSet<PathBuf>>>,
 }
 
 /// A program whose output on an input is the expected answer.
@@ -129,6 +134,8 @@ pub(crate) enum Validity {
     Valid,
     /// It rejected it (exited with a code other than 0), saying this.
     Invalid(String),
+    /// It was not run: it had failed to run on an earlier input.
+    NotRun,
 }
 
 impl Judge {
@@ -239,9 +246,22 @@ impl Judge {
         stdin: Stdin,
         exchange: Exchange,
     ) -> Result<RunOutcome> {
+        let _slot = self.slot().await;
+        self.run_package_program_in_slot(exe, args, cwd, stdin, exchange)
+            .await
+    }
+
+    /// [`Judge::run_package_program`] when the caller holds the slot.
+    async fn run_package_program_in_slot(
+        &self,
+        exe: &Executable,
+        args: &[std::ffi::OsString],
+        cwd: &Path,
+        stdin: Stdin,
+        exchange: Exchange,
+    ) -> Result<RunOutcome> {
         let request = package_request(exe, args, cwd, stdin, exchange);
         let profile = Profile::Package(std::sync::Arc::clone(&package_of(exe).view));
-        let _slot = self.slot().await;
         let run = self.sandbox().run(&request, profile);
         run.await.map_err(|e| Error::from_run(e, None))
     }
@@ -373,8 +393,16 @@ impl Judge {
         let args: Vec<OsString> = gate.args.iter().map(OsString::from).collect();
         let scratch = self.cache().scratch_dir()?;
         let stdin = Stdin::File(input.to_path_buf());
+        let slot = self.slot().await;
+        let given_up = |source: &PathBuf| {
+            gate.given_up
+                .is_some_and(|g| g.lock().expect("not poisoned").contains(source))
+        };
+        if given_up(&gate.validator.source) {
+            return Ok(Validity::NotRun);
+        }
         let outcome = self
-            .run_package_program(
+            .run_package_program_in_slot(
                 gate.validator,
                 &args,
                 scratch.path(),
@@ -389,6 +417,12 @@ impl Judge {
             (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,
             (Exit::Code(_), None) if !out_of_memory => Validity::Invalid(rejection(&outcome)),
             _ => {
+                // Given up before the slot is free for the next run of it.
+                if let Some(g) = gate.given_up {
+                    let source = gate.validator.source.clone();
+                    g.lock().expect("not poisoned").insert(source);
+                }
+                drop(slot);
                 return Err(Error::package(
                     problem,
                     PackageError::Validator {
@@ -396,7 +430,7 @@ impl Judge {
                         input: input.to_path_buf(),
                         why: describe_failure(&outcome),
                     },
-                ))
+                ));
             }
         };
         if let (Some(key), Validity::Valid) = (&key, &validity) {

@@ -285,7 +285,10 @@ fn an_interactor_has_a_memory_limit() {
 }
 
 /// A validator that never ends is stopped at its limit and named, and the
-/// judging ends there: twenty tests do not cost twenty waits.
+/// judging ends: twenty tests do not cost twenty waits. Where validators
+/// decide (`judge gen`, as `verify`), the first failure ends it with an
+/// error; where they only warn (`judge run`, `batch`), the validator is given
+/// up on after its first failure and the submission is judged.
 #[test]
 fn a_hanging_package_program_is_stopped_and_ends_the_judging() {
     for who in everyone() {
@@ -294,7 +297,7 @@ fn a_hanging_package_program_is_stopped_and_ends_the_judging() {
         std::fs::write(arena.path().join("ok.py"), "print(1)\n").unwrap();
         arena.hand_over();
         let started = Instant::now();
-        let judged = arena.judge(&["-j", "1", "run", "./hanging-validator", "ok.py"]);
+        let judged = arena.judge(&["-j", "1", "gen", "./hanging-validator", "--out", "made"]);
         let elapsed = started.elapsed();
         assert_eq!(judged.code, Some(2), "{who:?}: {judged:#?}");
         assert!(
@@ -304,6 +307,21 @@ fn a_hanging_package_program_is_stopped_and_ends_the_judging() {
             "{who:?}: {judged:#?}"
         );
         // One wall limit (2 s) and the setup, not twenty.
+        assert!(elapsed < Duration::from_secs(30), "{who:?}: {elapsed:?}");
+        let started = Instant::now();
+        let judged = arena.judge(&["-j", "1", "run", "./hanging-validator", "ok.py"]);
+        let elapsed = started.elapsed();
+        assert_eq!(judged.code, Some(0), "{who:?}: {judged:#?}");
+        assert_eq!(
+            judged.stderr.matches("validator.py failed on").count(),
+            1,
+            "{who:?}: {judged:#?}"
+        );
+        assert!(
+            judged.stderr.contains("limit")
+                && judged.stderr.contains("not run on the tests after it"),
+            "{who:?}: {judged:#?}"
+        );
         assert!(elapsed < Duration::from_secs(30), "{who:?}: {elapsed:?}");
     }
 }
@@ -471,8 +489,12 @@ fn out_of_range_numbers_in_packages_are_errors() {
             "limits.validation_memory: must be a number of MiB",
         ),
         (
-            kattis("timelimit", "name: x\n", Some("1e300")),
-            ".timelimit: must be a number of seconds above 0 and at most 7 days",
+            kattis(
+                "resolution",
+                "problem_format_version: 2023-07-draft\nlimits:\n  time_resolution: 1e300\n",
+                None,
+            ),
+            "limits.time_resolution: must be a number of seconds above 0 and at most 7 days",
         ),
         (
             kattis(
