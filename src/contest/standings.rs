@@ -82,7 +82,8 @@ pub(super) fn cell<'a>(
     };
     for e in &judged {
         let verdict = e.verdict().expect("judged");
-        if verdict == Verdict::CE {
+        // Neither a compile error nor the judge's own failure costs a penalty.
+        if verdict == Verdict::CE || verdict == Verdict::IE {
             continue;
         }
         c.counted += 1;

@@ -14,7 +14,7 @@ use super::shell::{self, Protocol};
 use super::statement;
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
-use crate::problem::{CheckerSpec, Format, Problem, ProgramSpec};
+use crate::problem::{CheckerSpec, EntryKind, Format, PackageRoot, Problem, ProgramSpec};
 use crate::testset::TestSet;
 use crate::verdict::Verdict;
 
@@ -88,12 +88,13 @@ pub(crate) fn write_package(
         let name = format!("validator{}", i + 1);
         let target = dir.join("input_validators").join(&name);
         if validator.valid_exit == 42 && validator.args.is_empty() {
-            copy_program(&validator.program, &target)?;
+            copy_program(problem, &validator.program, &target)?;
         } else {
             let protocol = Protocol::InputValidator {
                 valid: validator.valid_exit,
             };
             wrap(
+                problem,
                 &validator.program,
                 &validator.args,
                 &protocol,
@@ -255,7 +256,7 @@ fn write_statement(problem: &Problem, dir: &Path, version: KattisVersion) -> Res
     });
     let original = problem.dir.join("problem_statement");
     if problem.format == Format::Kattis && original.is_dir() {
-        return copy_tree(&original, &target);
+        return copy_tree(&root(problem)?, &original, &target, 0);
     }
     let markdown = std::fs::read_to_string(problem.dir.join("statement.md")).unwrap_or_default();
     write(
@@ -360,8 +361,11 @@ fn output_validator(
     if let Some(interactor) = &problem.interactor {
         let target = place("interactor");
         match interactor.protocol {
-            crate::problem::InteractorProtocol::Icpc => copy_program(&interactor.program, &target)?,
+            crate::problem::InteractorProtocol::Icpc => {
+                copy_program(problem, &interactor.program, &target)?
+            }
             crate::problem::InteractorProtocol::Testlib => wrap(
+                problem,
                 &interactor.program,
                 &[],
                 &Protocol::TestlibInteractor,
@@ -406,11 +410,11 @@ fn output_validator(
             ("custom".into(), String::new())
         }
         CheckerSpec::Kattis(program) => {
-            copy_program(program, &target)?;
+            copy_program(problem, program, &target)?;
             ("custom".into(), String::new())
         }
         CheckerSpec::Custom(program) => {
-            wrap(program, &[], &Protocol::Testlib, config, &target)?;
+            wrap(problem, program, &[], &Protocol::Testlib, config, &target)?;
             ("custom".into(), String::new())
         }
     })
@@ -471,7 +475,7 @@ fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Re
                 .join(format!("{n}-{name}"));
             n += 1;
         }
-        copy_program(program, &target)?;
+        copy_program(problem, program, &target)?;
         written.submissions += 1;
     }
     Ok(())
@@ -479,16 +483,17 @@ fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Re
 
 /// A program in a `build`/`run` directory adapting its protocol.
 fn wrap(
+    problem: &Problem,
     program: &ProgramSpec,
     fixed: &[String],
     protocol: &Protocol,
     config: &Config,
     target: &Path,
 ) -> Result<()> {
-    copy_program(program, target)?;
+    copy_program(problem, program, target)?;
     let source = if program.path.is_dir() {
         // The program's main source, as judge would pick it.
-        crate::engine::main_source(program, config)?
+        crate::engine::main_source(problem, program, config)?
     } else {
         program.path.clone()
     };
@@ -519,9 +524,10 @@ fn wrap(
 
 /// Copies a program (a file, or a directory's files) to `target`: a file
 /// keeps its name inside `target` when `target` is a directory program.
-fn copy_program(program: &ProgramSpec, target: &Path) -> Result<()> {
+fn copy_program(problem: &Problem, program: &ProgramSpec, target: &Path) -> Result<()> {
+    let root = root(problem)?;
     if program.path.is_dir() {
-        return copy_tree(&program.path, target);
+        return copy_tree(&root, &program.path, target, 0);
     }
     let is_submission = target
         .parent()
@@ -534,7 +540,7 @@ fn copy_program(program: &ProgramSpec, target: &Path) -> Result<()> {
     copy_file(&program.path, &target.join(name))?;
     // The headers its build sees beside it.
     if let Some(dir) = program.path.parent() {
-        for header in crate::engine::header_files(dir).map_err(|e| Error::io(dir, e))? {
+        for header in crate::engine::header_files(&root, dir).map_err(|e| Error::io(dir, e))? {
             copy_file(
                 &header,
                 &target.join(header.file_name().unwrap_or_default()),
@@ -552,16 +558,31 @@ fn copy_file(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+/// The folders the package may read from.
+fn root(problem: &Problem) -> Result<PackageRoot> {
+    problem.root().map_err(|e| Error::io(&problem.dir, e))
+}
+
+/// Copies a folder of the package: links followed inside it only (one that
+/// leads out is an error), folders nested at most [`MAX_DEPTH`] deep.
+fn copy_tree(root: &PackageRoot, from: &Path, to: &Path, depth: usize) -> Result<()> {
+    if depth > crate::problem::MAX_DEPTH {
+        let why = format!(
+            "folders nested more than {} deep",
+            crate::problem::MAX_DEPTH
+        );
+        return Err(Error::io(from, std::io::Error::other(why)));
+    }
     std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
-    for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
-        let entry = entry.map_err(|e| Error::io(from, e))?;
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copy_tree(&path, &target)?;
-        } else if path.is_file() {
-            copy_file(&path, &target)?;
+    let entries = root
+        .entries(from)
+        .map_err(|why| Error::io(from, std::io::Error::other(why)))?;
+    for entry in entries {
+        let target = to.join(&entry.name);
+        match entry.kind {
+            EntryKind::Dir => copy_tree(root, &entry.path, &target, depth + 1)?,
+            EntryKind::File => copy_file(&entry.path, &target)?,
+            EntryKind::Other => {}
         }
     }
     Ok(())

@@ -106,16 +106,27 @@ fn absurd_limits_are_refused_with_a_clear_error() {
     );
 }
 
-/// A test whose input is a link to a device (endless, or a pipe nobody
-/// writes) is refused at once, naming it; so is `--input /dev/zero`.
+/// A test whose input is a link to a device (endless) leaves the package
+/// and is refused at once, naming it; one that is a pipe nobody writes is
+/// not a regular file, refused at once too; so is `--input /dev/zero`.
 #[test]
 fn test_files_that_are_devices_are_refused_not_read_forever() {
     let workspace = Workspace::new();
     let dir = mini_nim(&workspace, "device-input");
-    for device in ["/dev/zero", "/dev/urandom"] {
-        let input = dir.join("testdata/sample-1.in");
+    let input = dir.join("testdata/sample-1.in");
+    for device in ["/dev/zero", "/dev/urandom", "fifo"] {
         let _ = std::fs::remove_file(&input);
-        std::os::unix::fs::symlink(device, &input).unwrap();
+        let expected = if device == "fifo" {
+            let made = std::process::Command::new("mkfifo")
+                .arg(&input)
+                .status()
+                .unwrap();
+            assert!(made.success());
+            "not a regular file"
+        } else {
+            std::os::unix::fs::symlink(device, &input).unwrap();
+            "leaves the package"
+        };
         let started = Instant::now();
         let judged = workspace.judge([
             "run",
@@ -124,7 +135,7 @@ fn test_files_that_are_devices_are_refused_not_read_forever() {
         ]);
         judged.expect_code(2);
         assert!(judged.stderr.contains("sample-1.in"), "{judged:#?}");
-        assert!(judged.stderr.contains("not a regular file"), "{judged:#?}");
+        assert!(judged.stderr.contains(expected), "{judged:#?}");
         assert!(started.elapsed() < Duration::from_secs(20));
     }
     let judged = workspace.judge([
