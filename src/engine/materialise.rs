@@ -337,11 +337,17 @@ impl Judge {
                         PackageError::Validator { .. } | PackageError::InvalidTest { .. }
                     ) =>
             {
+                // A generated input lives in the cache under a hash: say
+                // which test it is.
+                let warning = match what {
+                    PackageError::Validator { .. } => format!("test `{name}`: {what}"),
+                    _ => what.to_string(),
+                };
                 programs
                     .warnings
                     .lock()
                     .expect("not poisoned")
-                    .push(what.to_string());
+                    .push(warning);
                 self.test_case(problem, &[], &input, &input_key, from, &name)
                     .await?
             }
