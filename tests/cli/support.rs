@@ -9,8 +9,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 /// Longest any single `judge` invocation may take before the test fails
-/// (instead of hanging): far above the slowest expected run.
-const JUDGE_TIMEOUT: Duration = Duration::from_secs(120);
+/// (instead of hanging): far above the slowest expected run on a busy
+/// machine. 120 s was not: verifying an exported interactive package (all
+/// its tests, a dozen TLEs among them) took 140 s with both cores loaded.
+const JUDGE_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// The repository root, where `judge` runs (fixture paths are relative to it).
 pub(crate) fn repo() -> &'static Path {
