@@ -14,7 +14,7 @@ use super::shell::{self, Protocol};
 use super::statement;
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
-use crate::problem::{CheckerSpec, Format, Problem, ProgramSpec};
+use crate::problem::{CheckerSpec, Format, Problem, ProgramSpec, SolutionSpec};
 use crate::testset::TestSet;
 use crate::verdict::Verdict;
 
@@ -429,21 +429,25 @@ fn write_submissions(
     version: KattisVersion,
     written: &mut Written,
 ) -> Result<()> {
-    let mut programs: Vec<(&ProgramSpec, Vec<Verdict>, Option<Vec<Verdict>>)> = Vec::new();
+    let mut programs: Vec<SolutionSpec> = Vec::new();
     if let Some(reference) = &problem.reference {
         if !problem.solutions.iter().any(|s| &s.program == reference) {
-            programs.push((reference, vec![Verdict::AC], None));
+            programs.push(SolutionSpec {
+                program: reference.clone(),
+                expect: vec![Verdict::AC],
+                permitted: None,
+            });
         }
     }
-    programs.extend(
-        problem
-            .solutions
-            .iter()
-            .map(|s| (&s.program, s.expect.clone(), s.permitted.clone())),
-    );
+    programs.extend(problem.solutions.iter().cloned());
     let mut used = std::collections::BTreeSet::new();
     let mut permits = String::new();
-    for (program, expect, permitted) in programs {
+    for SolutionSpec {
+        program,
+        expect,
+        permitted,
+    } in &programs
+    {
         let shown = program
             .path
             .strip_prefix(&problem.dir)
