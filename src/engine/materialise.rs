@@ -356,10 +356,14 @@ impl Judge {
                         PackageError::Validator { .. } | PackageError::InvalidTest { .. }
                     ) =>
             {
-                let mut warning = what.to_string();
-                if matches!(what, PackageError::Validator { .. }) {
-                    warning.push_str(" (not run on the tests after it)");
-                }
+                // A generated input lives in the cache under a hash: say
+                // which test it is.
+                let warning = match what {
+                    PackageError::Validator { .. } => {
+                        format!("test `{name}`: {what} (not run on the tests after it)")
+                    }
+                    _ => what.to_string(),
+                };
                 programs
                     .warnings
                     .lock()

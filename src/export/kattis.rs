@@ -14,7 +14,9 @@ use super::shell::{self, Protocol};
 use super::statement;
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
-use crate::problem::{CheckerSpec, EntryKind, Format, PackageRoot, Problem, ProgramSpec};
+use crate::problem::{
+    CheckerSpec, EntryKind, Format, PackageRoot, Problem, ProgramSpec, SolutionSpec,
+};
 use crate::testset::TestSet;
 use crate::verdict::Verdict;
 
@@ -104,7 +106,7 @@ pub(crate) fn write_package(
         }
         written.validators += 1;
     }
-    write_submissions(problem, dir, &mut written)?;
+    write_submissions(problem, dir, version, &mut written)?;
     Ok(written)
 }
 
@@ -421,21 +423,37 @@ fn output_validator(
 }
 
 /// The submissions by expected verdict; the reference among the accepted.
-fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Result<()> {
-    let mut programs: Vec<(&ProgramSpec, Vec<Verdict>)> = Vec::new();
+///
+/// In 2025-09 a folder also bounds every test's verdict (`wrong_answer/`:
+/// AC or WA on each test), which judge's own expectation (the overall
+/// verdict, the first failing test's) does not say: a WA solution may well
+/// time out on a later test. So `submissions.yaml` gives each such solution
+/// what its source permits per test: the source's `permitted`, else any.
+fn write_submissions(
+    problem: &Problem,
+    dir: &Path,
+    version: KattisVersion,
+    written: &mut Written,
+) -> Result<()> {
+    let mut programs: Vec<SolutionSpec> = Vec::new();
     if let Some(reference) = &problem.reference {
         if !problem.solutions.iter().any(|s| &s.program == reference) {
-            programs.push((reference, vec![Verdict::AC]));
+            programs.push(SolutionSpec {
+                program: reference.clone(),
+                expect: vec![Verdict::AC],
+                permitted: None,
+            });
         }
     }
-    programs.extend(
-        problem
-            .solutions
-            .iter()
-            .map(|s| (&s.program, s.expect.clone())),
-    );
+    programs.extend(problem.solutions.iter().cloned());
     let mut used = std::collections::BTreeSet::new();
-    for (program, expect) in programs {
+    let mut permits = String::new();
+    for SolutionSpec {
+        program,
+        expect,
+        permitted,
+    } in &programs
+    {
         let shown = program
             .path
             .strip_prefix(&problem.dir)
@@ -477,8 +495,51 @@ fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Re
         }
         copy_program(problem, program, &target)?;
         written.submissions += 1;
+        if version == KattisVersion::Current && folder != "accepted" {
+            let relative = target
+                .strip_prefix(dir.join("submissions"))
+                .expect("written under submissions/")
+                .to_string_lossy()
+                .into_owned();
+            match permitted_classes(permitted.as_deref()) {
+                _ if relative.contains(['*', '?', '[', ']', '{', '}', '\\']) => {
+                    written.left_out.push(format!(
+                        "solution {shown}: its name is a glob in submissions.yaml, so it has the folder's per-test verdicts"
+                    ))
+                }
+                classes => permits.push_str(&format!(
+                    "{}:\n  permitted: [{}]\n",
+                    yaml_string(&relative),
+                    classes.join(", ")
+                )),
+            }
+        }
+    }
+    if !permits.is_empty() {
+        write(
+            dir.join("submissions").join("submissions.yaml"),
+            &format!(
+                "# Written by `judge export`: each solution's source expects its overall verdict\n\
+                 # (the first failing test's), not a verdict on every test.\n{permits}"
+            ),
+        )?;
     }
     Ok(())
+}
+
+/// The format's verdict classes of `permitted` verdicts; every class for none.
+fn permitted_classes(permitted: Option<&[Verdict]>) -> Vec<&'static str> {
+    let class = |v: &Verdict| match v {
+        Verdict::AC => "AC",
+        Verdict::WA | Verdict::PE => "WA",
+        Verdict::TLE => "TLE",
+        Verdict::RE | Verdict::MLE | Verdict::OLE => "RTE",
+        Verdict::CE | Verdict::IE => "",
+    };
+    ["AC", "WA", "TLE", "RTE"]
+        .into_iter()
+        .filter(|c| permitted.is_none_or(|p| p.iter().any(|v| class(v) == *c)))
+        .collect()
 }
 
 /// A program in a `build`/`run` directory adapting its protocol.
