@@ -157,8 +157,11 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             found.push(error_entry(who, "", "no submissions in this folder".into()));
         }
         let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
-        for (file, path, _) in files {
+        for (file, path, meta) in files {
             let rel = format!("{who}/{file}");
+            // With a start in contest.toml, a file's time is when it was
+            // last modified: ICPC penalty time counts from the start.
+            let submitted_ms = spec.clock.start.and(modified_ms(&meta));
             let Some((problem, attempt)) = parse_submission_name(&file, &known) else {
                 let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
                 found.push(error_entry(
@@ -175,6 +178,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 attempt,
                 error: None,
                 score: None,
+                submitted_ms,
                 report: None,
             };
             if let Some(first) = attempts.insert((problem.clone(), attempt), rel.clone()) {
@@ -283,6 +287,7 @@ fn error_entry(contestant: &str, file: &str, error: String) -> Found {
             attempt: 0,
             error: Some(error),
             score: None,
+            submitted_ms: None,
             report: None,
         },
         submission: None,
@@ -305,7 +310,15 @@ pub(crate) fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> Conte
             })
             .collect(),
         contestants: discovered.contestants.clone(),
+        id: spec.id.clone(),
+        clock: Some(spec.clock),
     }
+}
+
+/// A file's modification time, ms since the epoch.
+fn modified_ms(meta: &std::fs::Metadata) -> Option<i64> {
+    let since = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(since.as_millis() as i64)
 }
 
 /// Points a problem is worth: its groups' points, or 100 when it declares none.
