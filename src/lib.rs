@@ -25,6 +25,7 @@ mod problem;
 mod report;
 mod sandbox;
 mod scaffold;
+mod server;
 mod stress;
 mod testset;
 mod units;

@@ -167,7 +167,15 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 #[cfg(test)]
@@ -187,7 +195,10 @@ mod tests {
         let local: toml::value::Datetime = "2026-12-01T09:00:00+02:00".parse().unwrap();
         assert_eq!(datetime_ms(&local).unwrap(), ms - 2 * 3_600_000);
         assert_eq!(format_time(0), "1970-01-01T00:00:00.000+00:00");
-        assert_eq!(format_time(951_782_400_123), "2000-02-29T00:00:00.123+00:00");
+        assert_eq!(
+            format_time(951_782_400_123),
+            "2000-02-29T00:00:00.123+00:00"
+        );
     }
 
     #[test]
@@ -195,7 +206,9 @@ mod tests {
         let local: toml::value::Datetime = "2026-12-01T09:00:00".parse().unwrap();
         assert!(datetime_ms(&local).unwrap_err().contains("no time zone"));
         let date: toml::value::Datetime = "2026-12-01".parse().unwrap();
-        assert!(datetime_ms(&date).unwrap_err().contains("not a date and time"));
+        assert!(datetime_ms(&date)
+            .unwrap_err()
+            .contains("not a date and time"));
         assert!(parse_time("yesterday").is_err());
         assert!(parse_time("2026-13-01T09:00:00Z").is_err());
     }

@@ -317,7 +317,11 @@ pub(crate) fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> Conte
 
 /// A file's modification time, ms since the epoch.
 fn modified_ms(meta: &std::fs::Metadata) -> Option<i64> {
-    let since = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
     Some(since.as_millis() as i64)
 }
 

@@ -346,7 +346,10 @@ fn teams_of(raw: Vec<TeamDeserialize>, problems: &mut Vec<String>) -> Vec<TeamSp
             continue;
         }
         let credential = credential_of(&at, t.password, t.password_hash, problems);
-        let name = t.name.filter(|n| !n.trim().is_empty()).unwrap_or_else(|| t.id.clone());
+        let name = t
+            .name
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| t.id.clone());
         teams.push(TeamSpec {
             id: t.id,
             name,

@@ -122,7 +122,11 @@ pub(super) fn cell<'a>(
 ) -> Cell {
     let mut all: Vec<&Attempt> = attempts.collect();
     all.sort_by_key(|a| a.order);
-    let judged: Vec<&Attempt> = all.iter().copied().filter(|a| a.verdict.is_some()).collect();
+    let judged: Vec<&Attempt> = all
+        .iter()
+        .copied()
+        .filter(|a| a.verdict.is_some())
+        .collect();
     let mut c = Cell {
         problem: problem.id.clone(),
         attempts: judged.len(),

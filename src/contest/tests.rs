@@ -124,7 +124,10 @@ fn ties_share_a_rank() {
         entry("x", "a", 1, Verdict::AC, 100),
         entry("y", "a", 1, Verdict::AC, 100),
     ];
-    let rows = standings(&contest(Scoring::Icpc, &["x", "y", "z"]), &attempts(&entries));
+    let rows = standings(
+        &contest(Scoring::Icpc, &["x", "y", "z"]),
+        &attempts(&entries),
+    );
     let ranks: Vec<usize> = rows.iter().map(|r| r.rank).collect();
     assert_eq!(ranks, [1, 1, 3]);
 }
@@ -138,7 +141,10 @@ fn ioi_takes_the_best_attempt_per_problem() {
         entry("alice", "b", 1, AC, 100),
         entry("bob", "a", 1, AC, 100),
     ];
-    let rows = standings(&contest(Scoring::Ioi, &["alice", "bob"]), &attempts(&entries));
+    let rows = standings(
+        &contest(Scoring::Ioi, &["alice", "bob"]),
+        &attempts(&entries),
+    );
     assert_eq!((rows[0].contestant.as_str(), rows[0].score), ("alice", 140));
     assert_eq!(rows[0].cells[0].score, 40);
     assert_eq!((rows[1].contestant.as_str(), rows[1].score), ("bob", 100));
@@ -236,7 +242,10 @@ fn icpc_penalty_counts_the_minutes_of_each_solve_and_ties_break_on_the_last_solv
         timed("carol", "a", 1, Some(AC), 40),
         timed("carol", "b", 1, Some(AC), 40),
     ];
-    let rows = standings(&contest(Scoring::Icpc, &["alice", "bob", "carol"]), &attempts);
+    let rows = standings(
+        &contest(Scoring::Icpc, &["alice", "bob", "carol"]),
+        &attempts,
+    );
     let summary: Vec<(usize, &str, u64, Option<u64>)> = rows
         .iter()
         .map(|r| (r.rank, r.contestant.as_str(), r.penalty, r.last_solve))
@@ -263,7 +272,10 @@ fn pending_attempts_are_counted_apart_and_decide_nothing() {
     ];
     let rows = standings(&contest(Scoring::Icpc, &["alice"]), &attempts);
     let a = &rows[0].cells[0];
-    assert_eq!((a.solved, a.attempts, a.counted, a.pending), (false, 1, 1, 1));
+    assert_eq!(
+        (a.solved, a.attempts, a.counted, a.pending),
+        (false, 1, 1, 1)
+    );
     let b = &rows[0].cells[1];
     assert_eq!((b.solved, b.pending, b.penalty), (true, 0, 20));
 }
