@@ -22,6 +22,7 @@ mod error;
 mod export;
 mod partition;
 mod problem;
+mod render;
 mod report;
 mod sandbox;
 mod scaffold;
@@ -31,6 +32,7 @@ mod testset;
 mod units;
 mod verdict;
 mod verify;
+mod web;
 
 pub use check::compare;
 pub use commands::main;
