@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{batch, export, gen, list, new, run, stress, verify};
+use super::{batch, export, gen, list, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::Judge;
 use crate::error::{exit_code, render_chain, Result};
@@ -47,6 +47,9 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Command::Gen(args) => gen::gen(settings, args),
         Command::Export(args) => export::export(settings, args),
         Command::New(args) => new::new(&settings.config, args),
+        Command::Serve(args) => serve::serve(settings, args),
+        Command::Submit(args) => submit::submit(args),
+        Command::Passwords(args) => submit::passwords(args),
     }
 }
 

@@ -10,7 +10,9 @@ mod gen;
 mod list;
 mod new;
 mod run;
+mod serve;
 mod stress;
+mod submit;
 mod verify;
 
 use arguments::{regular_file, submission_of, writable_dir};

@@ -22,7 +22,6 @@ mod tests;
 
 pub(crate) use results::{Cell, ContestInfo, ContestProblem, Entry, Results, Standing};
 pub(crate) use spec::{
-    is_identifier, parse_submission_name, ContestSpec, Credential, Scoring, ServerLimits, TeamSpec,
-    CONTEST_FILE,
+    parse_submission_name, ContestSpec, Credential, Scoring, ServerLimits, CONTEST_FILE,
 };
 pub(crate) use standings::{sort_entries, standings, Attempt};

@@ -10,8 +10,8 @@ use crate::contest::{Scoring, Standing};
 use crate::server::live::Board;
 use crate::server::model::{
     judgement_type_id, Clarification, ContestSnapshot, Event, EventData, JudgementRecord,
-    JudgementState, LanguageSnapshot, ProblemSnapshot, RunRecord, StateSnapshot,
-    SubmissionRecord, TeamSnapshot,
+    JudgementState, LanguageSnapshot, ProblemSnapshot, RunRecord, StateSnapshot, SubmissionRecord,
+    TeamSnapshot,
 };
 use crate::verdict::Verdict;
 
@@ -37,7 +37,8 @@ impl Context<'_> {
 }
 
 fn time_or_null(t: Option<EpochMs>) -> Value {
-    t.map(|t| Value::String(format_time(t))).unwrap_or(Value::Null)
+    t.map(|t| Value::String(format_time(t)))
+        .unwrap_or(Value::Null)
 }
 
 fn seconds(ms: u64) -> Value {
@@ -71,7 +72,10 @@ pub(crate) fn contest(c: &ContestSnapshot) -> Value {
     });
     let o = v.as_object_mut().expect("an object");
     if let Some(f) = c.clock.freeze_ms {
-        o.insert("scoreboard_freeze_duration".into(), json!(format_reltime(f)));
+        o.insert(
+            "scoreboard_freeze_duration".into(),
+            json!(format_reltime(f)),
+        );
     }
     if c.scoring == Scoring::Icpc {
         o.insert("penalty_time".into(), json!(c.penalty));
@@ -180,7 +184,10 @@ pub(crate) fn judgement(j: &JudgementRecord, cx: &Context) -> Value {
     });
     if let (JudgementState::Done, Some(verdict), Some(end)) = (j.state, j.verdict, j.end) {
         let o = v.as_object_mut().expect("an object");
-        o.insert("judgement_type_id".into(), json!(judgement_type_id(verdict)));
+        o.insert(
+            "judgement_type_id".into(),
+            json!(judgement_type_id(verdict)),
+        );
         o.insert("end_time".into(), json!(format_time(end)));
         o.insert("end_contest_time".into(), json!(cx.reltime(end)));
         o.insert("max_run_time".into(), seconds(j.max_run_ms.unwrap_or(0)));

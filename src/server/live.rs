@@ -4,7 +4,7 @@
 //! [`LiveContest`]; the web layer above only turns requests into calls to
 //! it and its answers into pages and JSON.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::auth::Verifier;
@@ -669,11 +669,6 @@ impl LiveContest {
             id: c.id.clone(),
             clock: Some(c.clock),
         }
-    }
-
-    /// The problem ids of the contest.
-    pub(crate) fn problem_ids(&self) -> BTreeSet<String> {
-        self.config.problems.iter().map(|p| p.id.clone()).collect()
     }
 }
 

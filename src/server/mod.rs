@@ -8,6 +8,7 @@
 pub(crate) mod auth;
 pub(crate) mod live;
 pub(crate) mod model;
+pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod store;
 pub(crate) mod worker;

@@ -169,7 +169,11 @@ pub(crate) async fn scoreboard(
     let result = async {
         check_contest(&app, &cid)?;
         let viewer = viewer(&app, &headers)?;
-        let view = if viewer.is_jury() { View::Jury } else { View::Public };
+        let view = if viewer.is_jury() {
+            View::Jury
+        } else {
+            View::Public
+        };
         let board = app.live.scoreboard(view).await.map_err(failed)?;
         let cx = context(&app).await?;
         Ok::<_, Response>(Json(ccs::scoreboard(&board, &cx)))
@@ -200,7 +204,11 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             if !started && !viewer.is_jury() {
                 Vec::new()
             } else {
-                config.problems.iter().map(|p| ccs::problem(p, scoring)).collect()
+                config
+                    .problems
+                    .iter()
+                    .map(|p| ccs::problem(p, scoring))
+                    .collect()
             }
         }
         "teams" => config.teams.iter().map(ccs::team).collect(),
@@ -255,7 +263,12 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
                 .map(|c| ccs::clarification(c, &cx))
                 .collect()
         }
-        _ => return Err(error(StatusCode::NOT_FOUND, &format!("no endpoint `{collection}`"))),
+        _ => {
+            return Err(error(
+                StatusCode::NOT_FOUND,
+                &format!("no endpoint `{collection}`"),
+            ))
+        }
     })
 }
 
@@ -302,7 +315,13 @@ pub(crate) async fn submissions(
     query: Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    collection(State(app), Path((cid, "submissions".into())), query, headers).await
+    collection(
+        State(app),
+        Path((cid, "submissions".into())),
+        query,
+        headers,
+    )
+    .await
 }
 
 /// `GET /api/contests/{cid}/clarifications`.
@@ -312,7 +331,13 @@ pub(crate) async fn clarifications(
     query: Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    collection(State(app), Path((cid, "clarifications".into())), query, headers).await
+    collection(
+        State(app),
+        Path((cid, "clarifications".into())),
+        query,
+        headers,
+    )
+    .await
 }
 
 /// `GET /api/contests/{cid}/{collection}/{id}`: 404 for what this viewer
@@ -448,7 +473,10 @@ pub(crate) async fn post_submission(
         let viewer = viewer(&app, &headers)?;
         let team = match &viewer {
             Viewer::Public => {
-                return Err(error(StatusCode::UNAUTHORIZED, "log in as a team to submit"))
+                return Err(error(
+                    StatusCode::UNAUTHORIZED,
+                    "log in as a team to submit",
+                ))
             }
             Viewer::Account(Account::Jury) => {
                 return Err(error(
@@ -476,7 +504,14 @@ pub(crate) async fn post_submission(
         };
         let record = app
             .live
-            .submit(&team, &problem, language.as_deref(), &filename, entry_point, source)
+            .submit(
+                &team,
+                &problem,
+                language.as_deref(),
+                &filename,
+                entry_point,
+                source,
+            )
             .await
             .map_err(refused)?;
         let cx = context(&app).await?;
@@ -516,10 +551,10 @@ fn ccs_body(body: &[u8], team: &str, limit: u64) -> Result<Submitted, Refusal> {
         }
     }
     let text = |key: &str| o.get(key).and_then(Value::as_str).map(str::to_string);
-    let problem = text("problem_id")
-        .ok_or_else(|| Refusal::Invalid("`problem_id` is missing".into()))?;
-    let language = text("language_id")
-        .ok_or_else(|| Refusal::Invalid("`language_id` is missing".into()))?;
+    let problem =
+        text("problem_id").ok_or_else(|| Refusal::Invalid("`problem_id` is missing".into()))?;
+    let language =
+        text("language_id").ok_or_else(|| Refusal::Invalid("`language_id` is missing".into()))?;
     let files = o
         .get("files")
         .and_then(Value::as_array)
@@ -545,7 +580,13 @@ fn ccs_body(body: &[u8], team: &str, limit: u64) -> Result<Submitted, Refusal> {
         .decode(data.trim())
         .map_err(|e| Refusal::Invalid(format!("`files[0].data` is not base64: {e}")))?;
     let (filename, source) = unzip_one(&zip, limit)?;
-    Ok((problem, Some(language), filename, text("entry_point"), source))
+    Ok((
+        problem,
+        Some(language),
+        filename,
+        text("entry_point"),
+        source,
+    ))
 }
 
 async fn domjudge_form(mut form: Multipart, limit: u64) -> Result<Submitted, Refusal> {
@@ -567,7 +608,11 @@ async fn domjudge_form(mut form: Multipart, limit: u64) -> Result<Submitted, Ref
                     ));
                 }
                 let filename = field.file_name().unwrap_or("").to_string();
-                let filename = filename.rsplit(['/', '\\']).next().unwrap_or("").to_string();
+                let filename = filename
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
                 let bytes = field
                     .bytes()
                     .await
@@ -611,8 +656,12 @@ pub(crate) async fn post_clarification(
     let result = async {
         check_contest(&app, &cid)?;
         let viewer = viewer(&app, &headers)?;
-        let value: Value = serde_json::from_slice(&body)
-            .map_err(|e| error(StatusCode::BAD_REQUEST, &format!("the body is not JSON: {e}")))?;
+        let value: Value = serde_json::from_slice(&body).map_err(|e| {
+            error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {e}"),
+            )
+        })?;
         let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
         for forbidden in ["id", "time", "contest_time"] {
             if value.get(forbidden).is_some_and(|v| !v.is_null()) {
@@ -626,7 +675,10 @@ pub(crate) async fn post_clarification(
         let problem = text("problem_id");
         let clarification = match &viewer {
             Viewer::Public => {
-                return Err(error(StatusCode::UNAUTHORIZED, "log in to send clarifications"))
+                return Err(error(
+                    StatusCode::UNAUTHORIZED,
+                    "log in to send clarifications",
+                ))
             }
             Viewer::Account(Account::Team(team)) => {
                 if text("from_team_id").is_some_and(|f| &f != team) {
@@ -654,7 +706,12 @@ pub(crate) async fn post_clarification(
                     None => None,
                 };
                 app.live
-                    .answer(reply_to, text("to_team_id").as_deref(), problem.as_deref(), &body_text)
+                    .answer(
+                        reply_to,
+                        text("to_team_id").as_deref(),
+                        problem.as_deref(),
+                        &body_text,
+                    )
                     .await
                     .map_err(refused)?
             }
@@ -685,20 +742,32 @@ pub(crate) async fn patch_contest(
     let result = async {
         check_contest(&app, &cid)?;
         if !viewer(&app, &headers)?.is_jury() {
-            return Err(error(StatusCode::FORBIDDEN, "only the jury changes the contest"));
+            return Err(error(
+                StatusCode::FORBIDDEN,
+                "only the jury changes the contest",
+            ));
         }
-        let value: Value = serde_json::from_slice(&body)
-            .map_err(|e| error(StatusCode::BAD_REQUEST, &format!("the body is not JSON: {e}")))?;
+        let value: Value = serde_json::from_slice(&body).map_err(|e| {
+            error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {e}"),
+            )
+        })?;
         if value.get("id").and_then(Value::as_str) != Some(cid.as_str()) {
             return Err(error(StatusCode::CONFLICT, "`id` must be the contest's id"));
         }
         if let Some(start) = value.get("start_time") {
             let start = match start {
                 Value::Null => None,
-                Value::String(t) => Some(
-                    parse_time(t).map_err(|e| error(StatusCode::BAD_REQUEST, &e))?,
-                ),
-                _ => return Err(error(StatusCode::BAD_REQUEST, "`start_time` is a time or null")),
+                Value::String(t) => {
+                    Some(parse_time(t).map_err(|e| error(StatusCode::BAD_REQUEST, &e))?)
+                }
+                _ => {
+                    return Err(error(
+                        StatusCode::BAD_REQUEST,
+                        "`start_time` is a time or null",
+                    ))
+                }
             };
             if start.is_some_and(|s| s < now_ms() + 30_000) {
                 return Err(error(

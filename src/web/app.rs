@@ -33,7 +33,10 @@ pub(crate) fn router(app: App) -> Router {
     let api = Router::new()
         .route("/", get(api::info))
         .route("/contests", get(api::contests))
-        .route("/contests/{cid}", get(api::contest).patch(api::patch_contest))
+        .route(
+            "/contests/{cid}",
+            get(api::contest).patch(api::patch_contest),
+        )
         .route("/contests/{cid}/access", get(api::access))
         .route("/contests/{cid}/state", get(api::state))
         .route("/contests/{cid}/scoreboard", get(api::scoreboard))
@@ -42,7 +45,10 @@ pub(crate) fn router(app: App) -> Router {
             "/contests/{cid}/submissions",
             get(api::submissions).post(api::post_submission),
         )
-        .route("/contests/{cid}/submissions/{id}/files", get(api::submission_files))
+        .route(
+            "/contests/{cid}/submissions/{id}/files",
+            get(api::submission_files),
+        )
         .route(
             "/contests/{cid}/clarifications",
             get(api::clarifications).post(api::post_clarification),
@@ -56,43 +62,76 @@ pub(crate) fn router(app: App) -> Router {
         .route("/login", get(pages::login_page).post(pages::login))
         .route("/logout", post(pages::logout))
         .route("/clock", get(pages::clock))
-        .route("/static/style.css", get(|| async { static_file("text/css", assets::STYLE) }))
+        .route(
+            "/static/style.css",
+            get(|| async { static_file("text/css", assets::STYLE) }),
+        )
         .route(
             "/static/live.js",
             get(|| async { static_file("text/javascript", assets::SCRIPT) }),
         )
         .route("/scoreboard", get(pages::public_scoreboard))
-        .route("/scoreboard/fragment", get(pages::public_scoreboard_fragment))
+        .route(
+            "/scoreboard/fragment",
+            get(pages::public_scoreboard_fragment),
+        )
         .route("/updates", get(feed::public_updates))
         .route("/team", get(pages::team_home))
         .route("/team/submit", post(pages::team_submit))
         .route("/team/problems/{id}", get(pages::team_problem))
-        .route("/team/problems/{id}/statement.pdf", get(pages::team_statement_pdf))
-        .route("/team/problems/{id}/samples/{file}", get(pages::team_sample))
+        .route(
+            "/team/problems/{id}/statement.pdf",
+            get(pages::team_statement_pdf),
+        )
+        .route(
+            "/team/problems/{id}/samples/{file}",
+            get(pages::team_sample),
+        )
         .route("/team/submissions/{id}", get(pages::team_submission))
-        .route("/team/submission/{id}", get(pages::team_submission_domjudge))
+        .route(
+            "/team/submission/{id}",
+            get(pages::team_submission_domjudge),
+        )
         .route(
             "/team/clarifications",
             get(pages::team_clarifications).post(pages::team_ask),
         )
         .route("/team/scoreboard", get(pages::team_scoreboard))
-        .route("/team/fragment/submissions", get(pages::team_submissions_fragment))
-        .route("/team/fragment/clarifications", get(pages::team_clarifications_fragment))
-        .route("/team/fragment/scoreboard", get(pages::team_scoreboard_fragment))
+        .route(
+            "/team/fragment/submissions",
+            get(pages::team_submissions_fragment),
+        )
+        .route(
+            "/team/fragment/clarifications",
+            get(pages::team_clarifications_fragment),
+        )
+        .route(
+            "/team/fragment/scoreboard",
+            get(pages::team_scoreboard_fragment),
+        )
         .route("/team/updates", get(feed::team_updates))
         .route("/jury", get(pages::jury_home))
         .route("/jury/clock/{action}", post(pages::jury_clock))
         .route("/jury/submissions", get(pages::jury_submissions))
         .route("/jury/submissions/{id}", get(pages::jury_submission))
-        .route("/jury/submissions/{id}/rejudge", post(pages::jury_rejudge_one))
+        .route(
+            "/jury/submissions/{id}/rejudge",
+            post(pages::jury_rejudge_one),
+        )
         .route("/jury/rejudge", post(pages::jury_rejudge_problem))
         .route(
             "/jury/clarifications",
             get(pages::jury_clarifications).post(pages::jury_answer),
         )
         .route("/jury/scoreboard", get(pages::jury_scoreboard))
-        .route("/jury/fragment/submissions", get(pages::jury_submissions_fragment))
-        .route("/jury/fragment/scoreboard", get(pages::jury_scoreboard_fragment))
+        .route(
+            "/jury/fragment/submissions",
+            get(pages::jury_submissions_fragment),
+        )
+        .route(
+            "/jury/fragment/scoreboard",
+            get(pages::jury_scoreboard_fragment),
+        )
         .route("/jury/updates", get(feed::jury_updates))
         .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
         .nest("/api", api)
@@ -131,9 +170,10 @@ async fn security_headers(mut response: Response) -> Response {
 }
 
 async fn api_headers(mut response: Response) -> Response {
-    response
-        .headers_mut()
-        .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
     response
 }
 

@@ -74,7 +74,10 @@ impl Failures {
     /// Counts a failed try.
     pub(crate) fn failed(&self, login: &str) {
         let mut recent = self.recent.lock().expect("not poisoned");
-        recent.entry(login.to_string()).or_default().push_back(now_ms());
+        recent
+            .entry(login.to_string())
+            .or_default()
+            .push_back(now_ms());
     }
 }
 

@@ -78,14 +78,24 @@ fn feed_stream(
                     Ok(Some((text, last))) => {
                         after = last;
                         if !text.is_empty() {
-                            return Some((Ok(Bytes::from(text)), (app, viewer, after, changes, false)));
+                            return Some((
+                                Ok(Bytes::from(text)),
+                                (app, viewer, after, changes, false),
+                            ));
                         }
                     }
                     Ok(None) if !follow => return None,
                     Ok(None) => {
                         changes.borrow_and_update();
                         // Written meanwhile?
-                        if app.live.store.last_event().await.map(|l| l > after).unwrap_or(false) {
+                        if app
+                            .live
+                            .store
+                            .last_event()
+                            .await
+                            .map(|l| l > after)
+                            .unwrap_or(false)
+                        {
                             continue;
                         }
                         match tokio::time::timeout(KEEP_ALIVE, changes.changed()).await {
@@ -127,7 +137,12 @@ pub(crate) async fn event_feed(
         None => 0,
         Some(token) => match token.parse::<i64>() {
             Ok(t) if t >= 0 => t,
-            _ => return error(StatusCode::BAD_REQUEST, &format!("unknown since_token `{token}`")),
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("unknown since_token `{token}`"),
+                )
+            }
         },
     };
     let follow = query.get("stream").is_none_or(|s| s != "false");
@@ -163,12 +178,18 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
         Ok(text) => (
             [
                 (header::CONTENT_TYPE, "application/x-ndjson"),
-                (header::CONTENT_DISPOSITION, "attachment; filename=\"event-feed.ndjson\""),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"event-feed.ndjson\"",
+                ),
             ],
             text,
         )
             .into_response(),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, &crate::error::render_chain(&e)),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &crate::error::render_chain(&e),
+        ),
     }
 }
 
@@ -219,5 +240,40 @@ pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> 
     match session(&app, &headers).await {
         Some(s) if s.account == Account::Jury => updates(app, Viewer::Account(Account::Jury)),
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// Keeps the published state in step with the clock (the start, the
+/// freeze and the end happen without anyone asking), and writes the whole
+/// feed to `feed_file` once the contest has its end of updates, for the
+/// ICPC Resolver.
+pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
+    let mut written = false;
+    let mut every = tokio::time::interval(Duration::from_millis(250));
+    loop {
+        every.tick().await;
+        if let Err(e) = app.live.tick().await {
+            eprintln!("{}", crate::error::render_chain(&e));
+            continue;
+        }
+        let done = app
+            .live
+            .state()
+            .await
+            .map(|s| s.end_of_updates.is_some())
+            .unwrap_or(false);
+        if done && !written {
+            written = true;
+            match full_feed(&app).await {
+                Ok(text) => match std::fs::write(&feed_file, text) {
+                    Ok(()) => eprintln!(
+                        "the contest is final: its event feed is in {} (for the ICPC Resolver)",
+                        feed_file.display()
+                    ),
+                    Err(e) => eprintln!("error: cannot write {}: {e}", feed_file.display()),
+                },
+                Err(e) => eprintln!("{}", crate::error::render_chain(&e)),
+            }
+        }
     }
 }

@@ -11,3 +11,5 @@ pub(crate) mod feed;
 pub(crate) mod pages;
 
 pub(crate) use app::{router, App};
+pub(crate) use auth::Failures;
+pub(crate) use feed::keep_time;

@@ -48,7 +48,12 @@ fn server_error(e: crate::error::Error) -> Response {
     (status_of(&refusal), message_of(&refusal)).into_response()
 }
 
-async fn refused_page(app: &App, session: Option<&Session>, refusal: Refusal, back: &str) -> Response {
+async fn refused_page(
+    app: &App,
+    session: Option<&Session>,
+    refusal: Refusal,
+    back: &str,
+) -> Response {
     let status = status_of(&refusal);
     let text = message_of(&refusal);
     match chrome(app, session).await {
@@ -221,12 +226,18 @@ pub(crate) async fn clock(State(app): State<App>) -> Response {
 /// `GET /scoreboard`: the public (projector) scoreboard.
 pub(crate) async fn public_scoreboard(State(app): State<App>, headers: HeaderMap) -> Response {
     let s = session(&app, &headers).await;
-    finish(async {
-        let c = chrome(&app, s.as_ref()).await?;
-        let b = app.live.scoreboard(View::Public).await.map_err(server_error)?;
-        Ok(Html(board::page(&c, &b, "/scoreboard/fragment", "/updates")).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let c = chrome(&app, s.as_ref()).await?;
+            let b = app
+                .live
+                .scoreboard(View::Public)
+                .await
+                .map_err(server_error)?;
+            Ok(Html(board::page(&c, &b, "/scoreboard/fragment", "/updates")).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /scoreboard/fragment`.
@@ -249,16 +260,22 @@ pub(crate) async fn team_home(
     headers: HeaderMap,
     Query(notice): Query<Notice>,
 ) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let rows = app.live.submission_rows(Some(&team)).await.map_err(server_error)?;
-        let notice = notice
-            .submitted
-            .map(|id| format!("Submission {id} received; its verdict appears below."));
-        Ok(Html(team::home(&c, &rows, notice.as_deref())).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let rows = app
+                .live
+                .submission_rows(Some(&team))
+                .await
+                .map_err(server_error)?;
+            let notice = notice
+                .submitted
+                .map(|id| format!("Submission {id} received; its verdict appears below."));
+            Ok(Html(team::home(&c, &rows, notice.as_deref())).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /team/fragment/submissions`.
@@ -266,13 +283,21 @@ pub(crate) async fn team_submissions_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await.map_err(|_| not_found_response())?;
-        let c = chrome(&app, Some(&s)).await?;
-        let rows = app.live.submission_rows(Some(&team)).await.map_err(server_error)?;
-        Ok(Html(team::submissions_table(&c, &rows).into_string()).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers)
+                .await
+                .map_err(|_| not_found_response())?;
+            let c = chrome(&app, Some(&s)).await?;
+            let rows = app
+                .live
+                .submission_rows(Some(&team))
+                .await
+                .map_err(server_error)?;
+            Ok(Html(team::submissions_table(&c, &rows).into_string()).into_response())
+        }
+        .await,
+    )
 }
 
 /// `POST /team/submit`: the submit form (a file upload).
@@ -297,7 +322,11 @@ pub(crate) async fn team_submit(
             let name = field.name().unwrap_or("").to_string();
             if name == "file" {
                 let filename = field.file_name().unwrap_or("").to_string();
-                let filename = filename.rsplit(['/', '\\']).next().unwrap_or("").to_string();
+                let filename = filename
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
                 match field.bytes().await {
                     Ok(b) if b.len() <= limit => file = Some((filename, b.to_vec())),
                     Ok(b) => {
@@ -329,7 +358,14 @@ pub(crate) async fn team_submit(
         };
         match app
             .live
-            .submit(&team, &problem, language.as_deref(), &filename, None, source)
+            .submit(
+                &team,
+                &problem,
+                language.as_deref(),
+                &filename,
+                None,
+                source,
+            )
             .await
         {
             Ok(record) => {
@@ -347,16 +383,18 @@ pub(crate) async fn team_problem(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(async {
-        let (s, _) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-        if c.state.started.is_none() {
-            return Err(not_found_response());
+    finish(
+        async {
+            let (s, _) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+            if c.state.started.is_none() {
+                return Err(not_found_response());
+            }
+            Ok(Html(team::problem(&c, &id, page)).into_response())
         }
-        Ok(Html(team::problem(&c, &id, page)).into_response())
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /team/problems/{id}/statement.pdf`.
@@ -365,18 +403,22 @@ pub(crate) async fn team_statement_pdf(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(async {
-        let (s, _) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-        match (&page.statement, c.state.started) {
-            (Statement::Pdf(bytes), Some(_)) => {
-                Ok(([(header::CONTENT_TYPE, "application/pdf")], bytes.clone()).into_response())
+    finish(
+        async {
+            let (s, _) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+            match (&page.statement, c.state.started) {
+                (Statement::Pdf(bytes), Some(_)) => Ok((
+                    [(header::CONTENT_TYPE, "application/pdf")],
+                    bytes.clone(),
+                )
+                    .into_response()),
+                _ => Err(not_found_response()),
             }
-            _ => Err(not_found_response()),
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /team/problems/{id}/samples/{name}.in|.ans`.
@@ -385,37 +427,42 @@ pub(crate) async fn team_sample(
     headers: HeaderMap,
     Path((id, file)): Path<(String, String)>,
 ) -> Response {
-    finish(async {
-        let (s, _) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        if c.state.started.is_none() {
-            return Err(not_found_response());
+    finish(
+        async {
+            let (s, _) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            if c.state.started.is_none() {
+                return Err(not_found_response());
+            }
+            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+            let (name, ext) = file.rsplit_once('.').ok_or_else(not_found_response)?;
+            let sample = page
+                .samples
+                .iter()
+                .find(|s| s.name == name)
+                .ok_or_else(not_found_response)?;
+            let bytes = match ext {
+                "in" => sample.input.clone(),
+                "ans" => sample.answer.clone(),
+                _ => return Err(not_found_response()),
+            };
+            Ok((
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "text/plain; charset=utf-8".to_string(),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        format!("attachment; filename=\"{id}-{file}\""),
+                    ),
+                ],
+                bytes,
+            )
+                .into_response())
         }
-        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-        let (name, ext) = file.rsplit_once('.').ok_or_else(not_found_response)?;
-        let sample = page
-            .samples
-            .iter()
-            .find(|s| s.name == name)
-            .ok_or_else(not_found_response)?;
-        let bytes = match ext {
-            "in" => sample.input.clone(),
-            "ans" => sample.answer.clone(),
-            _ => return Err(not_found_response()),
-        };
-        Ok((
-            [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"{id}-{file}\""),
-                ),
-            ],
-            bytes,
-        )
-            .into_response())
-    }
-    .await)
+        .await,
+    )
 }
 
 async fn row_of(app: &App, id: i64) -> Result<Option<SubmissionRow>, Response> {
@@ -441,28 +488,30 @@ pub(crate) async fn team_submission(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await?;
-        let id: i64 = id.parse().map_err(|_| not_found_response())?;
-        let row = row_of(&app, id)
-            .await?
-            .filter(|r| r.submission.team == team)
-            .ok_or_else(not_found_response)?;
-        let report = match &row.judgement {
-            Some(j) => app
-                .live
-                .store
-                .judgement(j.id)
-                .await
-                .map_err(server_error)?
-                .and_then(|(_, r)| r),
-            None => None,
-        };
-        let c = chrome(&app, Some(&s)).await?;
-        let page = app.live.pages.get(&row.submission.problem);
-        Ok(Html(team::submission(&c, &row, report.as_ref(), page)).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers).await?;
+            let id: i64 = id.parse().map_err(|_| not_found_response())?;
+            let row = row_of(&app, id)
+                .await?
+                .filter(|r| r.submission.team == team)
+                .ok_or_else(not_found_response)?;
+            let report = match &row.judgement {
+                Some(j) => app
+                    .live
+                    .store
+                    .judgement(j.id)
+                    .await
+                    .map_err(server_error)?
+                    .and_then(|(_, r)| r),
+                None => None,
+            };
+            let c = chrome(&app, Some(&s)).await?;
+            let page = app.live.pages.get(&row.submission.problem);
+            Ok(Html(team::submission(&c, &row, report.as_ref(), page)).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /team/submission/{id}`: where DOMjudge's submit client says to look.
@@ -472,13 +521,19 @@ pub(crate) async fn team_submission_domjudge(Path(id): Path<String>) -> Response
 
 /// `GET /team/clarifications`.
 pub(crate) async fn team_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let list = app.live.clarifications(Some(&team)).await.map_err(server_error)?;
-        Ok(Html(team::clarifications(&c, &list)).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let list = app
+                .live
+                .clarifications(Some(&team))
+                .await
+                .map_err(server_error)?;
+            Ok(Html(team::clarifications(&c, &list)).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /team/fragment/clarifications`.
@@ -486,13 +541,21 @@ pub(crate) async fn team_clarifications_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await.map_err(|_| not_found_response())?;
-        let c = chrome(&app, Some(&s)).await?;
-        let list = app.live.clarifications(Some(&team)).await.map_err(server_error)?;
-        Ok(Html(team::clarification_list(&c, &list).into_string()).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers)
+                .await
+                .map_err(|_| not_found_response())?;
+            let c = chrome(&app, Some(&s)).await?;
+            let list = app
+                .live
+                .clarifications(Some(&team))
+                .await
+                .map_err(server_error)?;
+            Ok(Html(team::clarification_list(&c, &list).into_string()).into_response())
+        }
+        .await,
+    )
 }
 
 /// The question form.
@@ -509,36 +572,65 @@ pub(crate) async fn team_ask(
     headers: HeaderMap,
     Form(form): Form<AskForm>,
 ) -> Response {
-    finish(async {
-        let (s, team) = team_session(&app, &headers).await?;
-        check_form(&s, &headers, form.csrf.as_deref())?;
-        match app.live.ask(&team, form.problem.as_deref(), &form.text).await {
-            Ok(_) => Ok(Redirect::to("/team/clarifications").into_response()),
-            Err(r) => Err(refused_page(&app, Some(&s), r, "/team/clarifications").await),
+    finish(
+        async {
+            let (s, team) = team_session(&app, &headers).await?;
+            check_form(&s, &headers, form.csrf.as_deref())?;
+            match app
+                .live
+                .ask(&team, form.problem.as_deref(), &form.text)
+                .await
+            {
+                Ok(_) => Ok(Redirect::to("/team/clarifications").into_response()),
+                Err(r) => Err(refused_page(&app, Some(&s), r, "/team/clarifications").await),
+            }
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /team/scoreboard`: frozen as for everyone but the jury.
 pub(crate) async fn team_scoreboard(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let (s, _) = team_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let b = app.live.scoreboard(View::Public).await.map_err(server_error)?;
-        Ok(Html(board::page(&c, &b, "/team/fragment/scoreboard", "/team/updates")).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let (s, _) = team_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let b = app
+                .live
+                .scoreboard(View::Public)
+                .await
+                .map_err(server_error)?;
+            Ok(Html(board::page(
+                &c,
+                &b,
+                "/team/fragment/scoreboard",
+                "/team/updates",
+            ))
+            .into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /team/fragment/scoreboard`.
-pub(crate) async fn team_scoreboard_fragment(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        team_session(&app, &headers).await.map_err(|_| not_found_response())?;
-        let b = app.live.scoreboard(View::Public).await.map_err(server_error)?;
-        Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
-    }
-    .await)
+pub(crate) async fn team_scoreboard_fragment(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Response {
+    finish(
+        async {
+            team_session(&app, &headers)
+                .await
+                .map_err(|_| not_found_response())?;
+            let b = app
+                .live
+                .scoreboard(View::Public)
+                .await
+                .map_err(server_error)?;
+            Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
+        }
+        .await,
+    )
 }
 
 /// The notice on the jury's page after an action.
@@ -553,15 +645,23 @@ pub(crate) async fn jury_home(
     headers: HeaderMap,
     Query(notice): Query<JuryNotice>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let count = app.live.store.submissions(None).await.map_err(server_error)?.len();
-        let unfinished = app.live.store.unfinished().await.map_err(server_error)?;
-        let notice = notice.done.map(|d| format!("Done: {d}."));
-        Ok(Html(jury::home(&c, count, unfinished, notice.as_deref())).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let count = app
+                .live
+                .store
+                .submissions(None)
+                .await
+                .map_err(server_error)?
+                .len();
+            let unfinished = app.live.store.unfinished().await.map_err(server_error)?;
+            let notice = notice.done.map(|d| format!("Done: {d}."));
+            Ok(Html(jury::home(&c, count, unfinished, notice.as_deref())).into_response())
+        }
+        .await,
+    )
 }
 
 /// `POST /jury/clock/{start|freeze|thaw|finalize}`.
@@ -571,44 +671,55 @@ pub(crate) async fn jury_clock(
     Path(action): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        check_form(&s, &headers, form.csrf.as_deref())?;
-        let result = match action.as_str() {
-            "start" => app.live.start_now().await,
-            "freeze" => app.live.freeze_now().await,
-            "thaw" => app.live.thaw_now().await,
-            "finalize" => app.live.finalize().await,
-            _ => return Err(not_found_response()),
-        };
-        match result {
-            Ok(()) => Ok(Redirect::to(&format!("/jury?done={action}")).into_response()),
-            Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            check_form(&s, &headers, form.csrf.as_deref())?;
+            let result = match action.as_str() {
+                "start" => app.live.start_now().await,
+                "freeze" => app.live.freeze_now().await,
+                "thaw" => app.live.thaw_now().await,
+                "finalize" => app.live.finalize().await,
+                _ => return Err(not_found_response()),
+            };
+            match result {
+                Ok(()) => Ok(Redirect::to(&format!("/jury?done={action}")).into_response()),
+                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
+            }
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /jury/submissions`.
 pub(crate) async fn jury_submissions(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let rows = app.live.submission_rows(None).await.map_err(server_error)?;
-        Ok(Html(jury::submissions(&c, &rows)).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let rows = app.live.submission_rows(None).await.map_err(server_error)?;
+            Ok(Html(jury::submissions(&c, &rows)).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /jury/fragment/submissions`.
-pub(crate) async fn jury_submissions_fragment(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await.map_err(|_| not_found_response())?;
-        let c = chrome(&app, Some(&s)).await?;
-        let rows = app.live.submission_rows(None).await.map_err(server_error)?;
-        Ok(Html(jury::submissions_table(&c, &rows).into_string()).into_response())
-    }
-    .await)
+pub(crate) async fn jury_submissions_fragment(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Response {
+    finish(
+        async {
+            let s = jury_session(&app, &headers)
+                .await
+                .map_err(|_| not_found_response())?;
+            let c = chrome(&app, Some(&s)).await?;
+            let rows = app.live.submission_rows(None).await.map_err(server_error)?;
+            Ok(Html(jury::submissions_table(&c, &rows).into_string()).into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /jury/submissions/{id}`.
@@ -617,22 +728,36 @@ pub(crate) async fn jury_submission(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        let id: i64 = id.parse().map_err(|_| not_found_response())?;
-        let row = row_of(&app, id).await?.ok_or_else(not_found_response)?;
-        let source = app.live.store.source(id).await.map_err(server_error)?.unwrap_or_default();
-        let mut judgements = Vec::new();
-        for j in app.live.store.judgements(Some(id)).await.map_err(server_error)? {
-            if let Some(full) = app.live.store.judgement(j.id).await.map_err(server_error)? {
-                judgements.push(full);
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            let id: i64 = id.parse().map_err(|_| not_found_response())?;
+            let row = row_of(&app, id).await?.ok_or_else(not_found_response)?;
+            let source = app
+                .live
+                .store
+                .source(id)
+                .await
+                .map_err(server_error)?
+                .unwrap_or_default();
+            let mut judgements = Vec::new();
+            for j in app
+                .live
+                .store
+                .judgements(Some(id))
+                .await
+                .map_err(server_error)?
+            {
+                if let Some(full) = app.live.store.judgement(j.id).await.map_err(server_error)? {
+                    judgements.push(full);
+                }
             }
+            let c = chrome(&app, Some(&s)).await?;
+            let source = String::from_utf8_lossy(&source);
+            Ok(Html(jury::submission(&c, &row, &source, &judgements)).into_response())
         }
-        let c = chrome(&app, Some(&s)).await?;
-        let source = String::from_utf8_lossy(&source);
-        Ok(Html(jury::submission(&c, &row, &source, &judgements)).into_response())
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `POST /jury/submissions/{id}/rejudge`.
@@ -642,16 +767,18 @@ pub(crate) async fn jury_rejudge_one(
     Path(id): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        check_form(&s, &headers, form.csrf.as_deref())?;
-        let id: i64 = id.parse().map_err(|_| not_found_response())?;
-        match app.live.rejudge(Some(id), None).await {
-            Ok(_) => Ok(Redirect::to(&format!("/jury/submissions/{id}")).into_response()),
-            Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/submissions").await),
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            check_form(&s, &headers, form.csrf.as_deref())?;
+            let id: i64 = id.parse().map_err(|_| not_found_response())?;
+            match app.live.rejudge(Some(id), None).await {
+                Ok(_) => Ok(Redirect::to(&format!("/jury/submissions/{id}")).into_response()),
+                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/submissions").await),
+            }
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// The rejudge form.
@@ -667,30 +794,34 @@ pub(crate) async fn jury_rejudge_problem(
     headers: HeaderMap,
     Form(form): Form<RejudgeForm>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        check_form(&s, &headers, form.csrf.as_deref())?;
-        match app.live.rejudge(None, Some(&form.problem)).await {
-            Ok(n) => Ok(Redirect::to(&format!(
-                "/jury?done=rejudging+{n}+submissions+of+{}",
-                form.problem
-            ))
-            .into_response()),
-            Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            check_form(&s, &headers, form.csrf.as_deref())?;
+            match app.live.rejudge(None, Some(&form.problem)).await {
+                Ok(n) => Ok(Redirect::to(&format!(
+                    "/jury?done=rejudging+{n}+submissions+of+{}",
+                    form.problem
+                ))
+                .into_response()),
+                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
+            }
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /jury/clarifications`.
 pub(crate) async fn jury_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let list = app.live.clarifications(None).await.map_err(server_error)?;
-        Ok(Html(jury::clarifications(&c, &list)).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let list = app.live.clarifications(None).await.map_err(server_error)?;
+            Ok(Html(jury::clarifications(&c, &list)).into_response())
+        }
+        .await,
+    )
 }
 
 /// The answer (or announcement) form.
@@ -710,39 +841,64 @@ pub(crate) async fn jury_answer(
     headers: HeaderMap,
     Form(form): Form<AnswerForm>,
 ) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        check_form(&s, &headers, form.csrf.as_deref())?;
-        let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
-        match app
-            .live
-            .answer(form.reply_to, to_team, form.problem.as_deref(), &form.text)
-            .await
-        {
-            Ok(_) => Ok(Redirect::to("/jury/clarifications").into_response()),
-            Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/clarifications").await),
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            check_form(&s, &headers, form.csrf.as_deref())?;
+            let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
+            match app
+                .live
+                .answer(form.reply_to, to_team, form.problem.as_deref(), &form.text)
+                .await
+            {
+                Ok(_) => Ok(Redirect::to("/jury/clarifications").into_response()),
+                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/clarifications").await),
+            }
         }
-    }
-    .await)
+        .await,
+    )
 }
 
 /// `GET /jury/scoreboard`: everything, also during the freeze.
 pub(crate) async fn jury_scoreboard(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        let s = jury_session(&app, &headers).await?;
-        let c = chrome(&app, Some(&s)).await?;
-        let b = app.live.scoreboard(View::Jury).await.map_err(server_error)?;
-        Ok(Html(board::page(&c, &b, "/jury/fragment/scoreboard", "/jury/updates")).into_response())
-    }
-    .await)
+    finish(
+        async {
+            let s = jury_session(&app, &headers).await?;
+            let c = chrome(&app, Some(&s)).await?;
+            let b = app
+                .live
+                .scoreboard(View::Jury)
+                .await
+                .map_err(server_error)?;
+            Ok(Html(board::page(
+                &c,
+                &b,
+                "/jury/fragment/scoreboard",
+                "/jury/updates",
+            ))
+            .into_response())
+        }
+        .await,
+    )
 }
 
 /// `GET /jury/fragment/scoreboard`.
-pub(crate) async fn jury_scoreboard_fragment(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(async {
-        jury_session(&app, &headers).await.map_err(|_| not_found_response())?;
-        let b = app.live.scoreboard(View::Jury).await.map_err(server_error)?;
-        Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
-    }
-    .await)
+pub(crate) async fn jury_scoreboard_fragment(
+    State(app): State<App>,
+    headers: HeaderMap,
+) -> Response {
+    finish(
+        async {
+            jury_session(&app, &headers)
+                .await
+                .map_err(|_| not_found_response())?;
+            let b = app
+                .live
+                .scoreboard(View::Jury)
+                .await
+                .map_err(server_error)?;
+            Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
+        }
+        .await,
+    )
 }

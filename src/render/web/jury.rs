@@ -28,7 +28,12 @@ fn action(chrome: &Chrome, path: &str, label: &str, enabled: bool) -> Markup {
 }
 
 /// The contest page: state, controls, queue.
-pub(crate) fn home(chrome: &Chrome, submissions: usize, unfinished: i64, notice: Option<&str>) -> String {
+pub(crate) fn home(
+    chrome: &Chrome,
+    submissions: usize,
+    unfinished: i64,
+    notice: Option<&str>,
+) -> String {
     let s = &chrome.state;
     let step = |name: &str, t: Option<i64>| {
         html! { tr { th { (name) } td { (t.map(format_time).unwrap_or_else(|| "-".into())) } } }

@@ -66,7 +66,11 @@ impl Chrome<'_> {
             },
             (Some(start), None) => {
                 let left = clock.end(start) - self.now;
-                let frozen = if s.is_frozen() { ", scoreboard frozen" } else { "" };
+                let frozen = if s.is_frozen() {
+                    ", scoreboard frozen"
+                } else {
+                    ""
+                };
                 format!("running, {} left{frozen}", short(left))
             }
             (Some(_), Some(_)) => {
@@ -151,7 +155,11 @@ fn menu(chrome: &Chrome) -> Markup {
 pub(crate) fn verdict_badge(verdict: Option<Verdict>) -> Markup {
     match verdict {
         Some(v) => {
-            let class = if v == Verdict::AC { "verdict ok" } else { "verdict bad" };
+            let class = if v == Verdict::AC {
+                "verdict ok"
+            } else {
+                "verdict bad"
+            };
             html! { span class=(class) title=(v.description()) { (v.as_str()) } }
         }
         None => html! { span.verdict.pending { "pending" } },

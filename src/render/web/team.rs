@@ -98,7 +98,9 @@ pub(crate) fn home(chrome: &Chrome, rows: &[SubmissionRow], notice: Option<&str>
 /// A problem: its statement and its samples.
 pub(crate) fn problem(chrome: &Chrome, id: &str, page: &ProblemPage) -> String {
     let p = chrome.config.problems.iter().find(|p| p.id == id);
-    let title = p.map(|p| format!("{}. {}", p.label, p.name)).unwrap_or_default();
+    let title = p
+        .map(|p| format!("{}. {}", p.label, p.name))
+        .unwrap_or_default();
     let body = html! {
         @if let Some(p) = p {
             p.note {

@@ -58,22 +58,6 @@ impl Store {
         self.commit(tx, None, false).await
     }
 
-    /// Every account.
-    pub(crate) async fn accounts(&self) -> Result<Vec<AccountRow>> {
-        let rows = sqlx::query("SELECT id, password_hash, is_team FROM accounts ORDER BY id")
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.query_error(e))?;
-        Ok(rows
-            .iter()
-            .map(|r| AccountRow {
-                id: r.get("id"),
-                password_hash: r.get("password_hash"),
-                is_team: r.get::<i64, _>("is_team") != 0,
-            })
-            .collect())
-    }
-
     /// Starts a session.
     pub(crate) async fn create_session(&self, token_hash: &str, row: &SessionRow) -> Result<()> {
         let (_guard, mut tx) = self.begin().await?;

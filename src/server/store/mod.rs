@@ -46,6 +46,11 @@ impl Changes {
         })
     }
 
+    /// Records the latest event id (read from the database at start).
+    pub(crate) fn bump(&self, last_event: i64) {
+        self.announce(Some(last_event), false);
+    }
+
     /// A receiver of the latest event id.
     pub(crate) fn subscribe(&self) -> watch::Receiver<i64> {
         self.events.subscribe()
