@@ -137,8 +137,40 @@ pub(crate) fn router(app: App) -> Router {
         .nest("/api", api)
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            refuse_announced_excess(request, next, body_limit)
+        }))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
+}
+
+/// A request that announces a body over the limit is answered 413 at once,
+/// before anything of the body is read or waited for.
+async fn refuse_announced_excess(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    limit: usize,
+) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit as u64) {
+        let mut response = (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            axum::Json(crate::render::ccs::error(
+                413,
+                &format!("the request's body is over {limit} bytes"),
+            )),
+        )
+            .into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
+    }
+    next.run(request).await
 }
 
 fn static_file(mime: &'static str, body: &'static str) -> Response {

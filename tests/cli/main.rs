@@ -15,7 +15,8 @@
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
-//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
+//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
+//! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]).
 
 mod bad_input;
 mod batch;
@@ -28,6 +29,8 @@ mod pch;
 mod processes;
 mod reports;
 mod sandbox;
+mod serve;
+mod serve_support;
 mod snapshots;
 mod stress;
 mod support;
