@@ -194,8 +194,9 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
 }
 
 /// Server-sent events for a page: a message whenever an event this viewer
-/// may see is written (at most a few a second).
-fn updates(app: App, viewer: Viewer) -> Response {
+/// may see is written (`viewer` `None`: any event, for scoreboards, which
+/// change with anyone's judgement), at most a few a second.
+fn updates(app: App, viewer: Option<Viewer>) -> Response {
     let changes = app.live.store.changes().subscribe();
     let after = *changes.borrow();
     let stream = stream::unfold(
@@ -210,7 +211,11 @@ fn updates(app: App, viewer: Viewer) -> Response {
                 let latest = *changes.borrow_and_update();
                 let events = app.live.store.events_after(after, 10_000).await.ok()?;
                 after = latest.max(events.last().map(|e| e.id).unwrap_or(after));
-                if events.iter().any(|e| visible(e, &viewer)) {
+                let relevant = match &viewer {
+                    None => !events.is_empty(),
+                    Some(v) => events.iter().any(|e| visible(e, v)),
+                };
+                if relevant {
                     let message = SseEvent::default().data(after.to_string());
                     return Some((Ok::<_, Infallible>(message), (app, viewer, after, changes)));
                 }
@@ -222,15 +227,15 @@ fn updates(app: App, viewer: Viewer) -> Response {
         .into_response()
 }
 
-/// `GET /updates`: for the public scoreboard.
+/// `GET /updates`: for scoreboards (they say only that something changed).
 pub(crate) async fn public_updates(State(app): State<App>) -> Response {
-    updates(app, Viewer::Public)
+    updates(app, None)
 }
 
 /// `GET /team/updates`.
 pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => updates(app, Viewer::Account(s.account)),
+        Some(s) if s.account.team().is_some() => updates(app, Some(Viewer::Account(s.account))),
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -238,7 +243,7 @@ pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> 
 /// `GET /jury/updates`.
 pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => updates(app, Viewer::Account(Account::Jury)),
+        Some(s) if s.account == Account::Jury => updates(app, Some(Viewer::Account(Account::Jury))),
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }

@@ -600,13 +600,7 @@ pub(crate) async fn team_scoreboard(State(app): State<App>, headers: HeaderMap) 
                 .scoreboard(View::Public)
                 .await
                 .map_err(server_error)?;
-            Ok(Html(board::page(
-                &c,
-                &b,
-                "/team/fragment/scoreboard",
-                "/team/updates",
-            ))
-            .into_response())
+            Ok(Html(board::page(&c, &b, "/team/fragment/scoreboard", "/updates")).into_response())
         }
         .await,
     )
@@ -870,13 +864,7 @@ pub(crate) async fn jury_scoreboard(State(app): State<App>, headers: HeaderMap) 
                 .scoreboard(View::Jury)
                 .await
                 .map_err(server_error)?;
-            Ok(Html(board::page(
-                &c,
-                &b,
-                "/jury/fragment/scoreboard",
-                "/jury/updates",
-            ))
-            .into_response())
+            Ok(Html(board::page(&c, &b, "/jury/fragment/scoreboard", "/updates")).into_response())
         }
         .await,
     )

@@ -11,6 +11,7 @@
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
+//! - [`browser`]: `judge serve` in headless Chromium (a verdict appears live, a frozen board stays);
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
@@ -20,6 +21,7 @@
 
 mod bad_input;
 mod batch;
+mod browser;
 mod exit_codes;
 mod formats;
 mod hostile;
