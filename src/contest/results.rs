@@ -98,8 +98,9 @@ pub(crate) struct Cell {
     pub(crate) penalty: u64,
     /// IOI points (best attempt).
     pub(crate) score: u64,
-    /// Attempts not judged yet (or hidden by the scoreboard freeze).
-    #[serde(default)]
+    /// Attempts not judged yet (or hidden by the scoreboard freeze; a
+    /// live contest's only).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) pending: usize,
     /// Minutes into the contest of the accepted attempt (ICPC) or of the
     /// first attempt with the best points (IOI), when known.
@@ -125,6 +126,10 @@ pub(crate) struct Standing {
     pub(crate) last_solve: Option<u64>,
     /// One cell per contest problem, in order.
     pub(crate) cells: Vec<Cell>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Everything `judge batch` writes to results.json.

@@ -350,3 +350,13 @@ pub(crate) fn access(team: bool, jury: bool) -> Value {
 pub(crate) fn error(code: u16, message: &str) -> Value {
     json!({"code": code, "message": message})
 }
+
+/// The event feed of finished events, one line each.
+pub(crate) fn feed(events: &[Event], cx: &Context) -> String {
+    let mut out = String::new();
+    for e in events {
+        out.push_str(&event_line(e, cx));
+        out.push('\n');
+    }
+    out
+}

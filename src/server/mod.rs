@@ -5,6 +5,7 @@
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
 //! (`crate::render`) sit above it.
 
+pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod live;
 pub(crate) mod model;

@@ -4,6 +4,7 @@
 //! authentication, sessions with their form tokens), and the checks of the
 //! Contest API's JSON against schemas. The main type is [`Server`].
 
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -175,11 +176,6 @@ impl Server {
             log,
             contest: contest.to_string(),
         }
-    }
-
-    /// The process id.
-    pub(crate) fn pid(&self) -> u32 {
-        self.child.id()
     }
 
     /// Kills it with SIGKILL and waits for it.
@@ -516,4 +512,57 @@ fn official(dir: &Path, name: &str, value: &Value, what: &str) {
         errors.is_empty(),
         "{what} does not match the specification's {file}.json: {errors:#?}\n{value:#}"
     );
+}
+
+/// The lines of an event feed, checked against the schema and the
+/// specification's order rules: tokens increase, an object comes after
+/// what it refers to, `contest` and `state` have no id, and nothing
+/// follows the end of updates.
+pub(crate) fn check_feed(text: &str) -> Vec<Value> {
+    let events: Vec<Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let mut seen: HashSet<(String, String)> = HashSet::new();
+    let mut last_token = 0u64;
+    let mut ended = false;
+    for (i, e) in events.iter().enumerate() {
+        check_schema("event", e, &format!("event {i}"));
+        assert!(!ended, "an event after the end of updates: {e}");
+        let token: u64 = e["token"].as_str().unwrap().parse().unwrap();
+        assert!(token > last_token, "tokens increase: {e}");
+        last_token = token;
+        let kind = e["type"].as_str().unwrap();
+        let data = &e["data"];
+        let refers = |k: &str, key: &str| {
+            if let Some(id) = data[key].as_str() {
+                assert!(
+                    seen.contains(&(k.to_string(), id.to_string())),
+                    "event {i} ({kind}) refers to {k} {id} before it appears"
+                );
+            }
+        };
+        match kind {
+            "submissions" => {
+                refers("teams", "team_id");
+                refers("problems", "problem_id");
+                refers("languages", "language_id");
+            }
+            "judgements" => refers("submissions", "submission_id"),
+            "runs" => refers("judgements", "judgement_id"),
+            "clarifications" => {
+                refers("clarifications", "reply_to_id");
+                refers("teams", "from_team_id");
+                refers("teams", "to_team_id");
+                refers("problems", "problem_id");
+            }
+            "state" => ended = !data["end_of_updates"].is_null(),
+            _ => {}
+        }
+        if let Some(id) = e["id"].as_str() {
+            seen.insert((kind.to_string(), id.to_string()));
+        }
+    }
+    events
 }
