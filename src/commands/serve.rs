@@ -17,7 +17,7 @@ use crate::engine::Judge;
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::problem::Problem;
 use crate::sandbox::IsolationMode;
-use crate::server::auth::{hash_password, is_valid_hash, Verifier};
+use crate::server::auth::{is_valid_hash, Argon, Verifier};
 use crate::server::live::{LiveContest, ProblemPage};
 use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
 use crate::server::store::{AccountRow, Changes, Store};
@@ -67,7 +67,8 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
         .local_addr()
         .map_err(|e| Error::server("cannot listen", e))?;
     let _lock = Store::lock(&db)?;
-    let accounts = accounts(&spec, &contest_file)?;
+    let argon = Argon::default();
+    let accounts = accounts(&spec, &contest_file, &argon)?;
     let problems = load_problems(&spec, &args.dir, &settings)?;
     let changes = Changes::new(0);
     // The web server's threads start before the engine, which keeps its
@@ -104,6 +105,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                         let last = store.last_event().await?;
                         store.changes().bump(last);
                         let verifier = Verifier::new(
+                            argon,
                             accounts
                                 .iter()
                                 .map(|a| (a.id.clone(), a.password_hash.clone())),
@@ -113,6 +115,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                         let app = crate::web::App {
                             live: Arc::new(live),
                             failures: Arc::new(crate::web::Failures::default()),
+                            rendered: Arc::default(),
                         };
                         let listener = tokio::net::TcpListener::from_std(listener)
                             .map_err(|e| Error::server("cannot listen", e))?;
@@ -138,7 +141,10 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     let no_cache = settings.no_cache;
     let judge = start_judge(settings, &problems)?;
     let ioi = spec.scoring == Scoring::Ioi;
-    let parallel = judge.config().jobs;
+    // More submissions in hand than slots, so a slot never waits while a
+    // judging writes its outcome or starts the next (the slots still bound
+    // what runs at once, first come first served).
+    let parallel = judge.config().jobs * 2;
     let gone = || {
         Error::server(
             "the web server's thread stopped",
@@ -236,7 +242,7 @@ fn isolation(asked: IsolationMode, insecure: bool) -> Result<IsolationMode> {
 }
 
 /// The accounts with their hashes: a password in clear is hashed now.
-fn accounts(spec: &ContestSpec, contest_file: &Path) -> Result<Vec<AccountRow>> {
+fn accounts(spec: &ContestSpec, contest_file: &Path, argon: &Argon) -> Result<Vec<AccountRow>> {
     let mut wanted: Vec<(String, bool, Credential)> = spec
         .teams
         .iter()
@@ -261,32 +267,18 @@ fn accounts(spec: &ContestSpec, contest_file: &Path) -> Result<Vec<AccountRow>> 
             source: SpecError { problems: bad },
         });
     }
-    // Argon2 takes tens of milliseconds a password: hash on every CPU.
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let chunk = wanted.len().div_ceil(threads).max(1);
-    let mut rows = Vec::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = wanted
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|(id, is_team, c)| AccountRow {
-                            id: id.clone(),
-                            is_team: *is_team,
-                            password_hash: match c {
-                                Credential::Plain(p) => hash_password(p),
-                                Credential::Hash(h) => h.clone(),
-                            },
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            rows.extend(h.join().expect("hashing does not panic"));
-        }
-    });
+    // One Argon2 memory for all (tens of milliseconds a password).
+    let rows = wanted
+        .iter()
+        .map(|(id, is_team, c)| AccountRow {
+            id: id.clone(),
+            is_team: *is_team,
+            password_hash: match c {
+                Credential::Plain(p) => argon.hash(p),
+                Credential::Hash(h) => h.clone(),
+            },
+        })
+        .collect();
     Ok(rows)
 }
 

@@ -15,7 +15,7 @@ use super::print;
 use crate::cli::args::{PasswordsArgs, SubmitArgs};
 use crate::contest::{ContestSpec, CONTEST_FILE};
 use crate::error::{exit_code, Error, Result, SpecError};
-use crate::server::auth::{generate_password, hash_password};
+use crate::server::auth::{generate_password, Argon};
 
 pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
     let base = args.server.trim_end_matches('/').to_string();
@@ -240,6 +240,7 @@ pub(super) fn passwords(args: PasswordsArgs) -> Result<i32> {
                 source: SpecError::one(e.to_string()),
             })?;
     let mut sheet: Vec<(String, String, String)> = Vec::new();
+    let argon = Argon::default();
     let mut set = |table: &mut dyn toml_edit::TableLike, who: &str, name: &str| {
         let has = table.contains_key("password") || table.contains_key("password_hash");
         if has && !args.all {
@@ -247,7 +248,7 @@ pub(super) fn passwords(args: PasswordsArgs) -> Result<i32> {
         }
         let password = generate_password();
         table.remove("password");
-        table.insert("password_hash", toml_edit::value(hash_password(&password)));
+        table.insert("password_hash", toml_edit::value(argon.hash(&password)));
         sheet.push((who.to_string(), name.to_string(), password));
     };
     if let Some(teams) = doc

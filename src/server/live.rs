@@ -131,6 +131,9 @@ pub(crate) struct LiveContest {
     recent_submissions: Mutex<HashMap<String, VecDeque<EpochMs>>>,
     boards: Mutex<HashMap<View, (i64, Arc<Board>)>>,
     published: Mutex<Option<StateSnapshot>>,
+    /// The clock as last read, with the event id it was read at (every
+    /// change of the clock appends an event).
+    clock: Mutex<Option<(i64, ClockRow)>>,
 }
 
 impl LiveContest {
@@ -151,12 +154,26 @@ impl LiveContest {
             recent_submissions: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             published: Mutex::new(None),
+            clock: Mutex::new(None),
         }
+    }
+
+    /// The clock as the jury set it, read again only after a change.
+    async fn clock_row(&self) -> Result<ClockRow, Error> {
+        let version = self.store.changes().latest();
+        if let Some((v, row)) = *self.clock.lock().expect("not poisoned") {
+            if v == version {
+                return Ok(row);
+            }
+        }
+        let row = self.store.clock().await?;
+        *self.clock.lock().expect("not poisoned") = Some((version, row));
+        Ok(row)
     }
 
     /// The contest's state now.
     pub(crate) async fn state(&self) -> Result<StateSnapshot, Error> {
-        let row = self.store.clock().await?;
+        let row = self.clock_row().await?;
         Ok(state_of(&self.config, &row, now_ms()))
     }
 
@@ -174,7 +191,7 @@ impl LiveContest {
     /// when the state differs from the one last published: called on a
     /// timer, so the start, the freeze and the end appear as they happen.
     pub(crate) async fn tick(&self) -> Result<(), Error> {
-        let row = self.store.clock().await?;
+        let row = self.clock_row().await?;
         let state = state_of(&self.config, &row, now_ms());
         let last = *self.published.lock().expect("not poisoned");
         let last = match last {
@@ -584,7 +601,7 @@ impl LiveContest {
 
     /// The scoreboard in `view`, recomputed only when something changed.
     pub(crate) async fn scoreboard(&self, view: View) -> Result<Arc<Board>, Error> {
-        let version = *self.store.changes().subscribe().borrow();
+        let version = self.store.changes().latest();
         if let Some((v, board)) = self.boards.lock().expect("not poisoned").get(&view) {
             if *v == version {
                 return Ok(Arc::clone(board));
@@ -600,7 +617,7 @@ impl LiveContest {
 
     async fn compute_board(&self, view: View) -> Result<Board, Error> {
         let now = now_ms();
-        let row = self.store.clock().await?;
+        let row = self.clock_row().await?;
         let state = state_of(&self.config, &row, now);
         let start = row.start.or(self.config.contest.clock.start);
         let hide_from = match view {

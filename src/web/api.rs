@@ -68,8 +68,8 @@ fn failed(e: crate::error::Error) -> Response {
 }
 
 /// The viewer of a request: wrong credentials are 401, too many 429.
-pub(crate) fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Response> {
-    match basic(app, headers) {
+pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Response> {
+    match basic(app, headers).await {
         None => Ok(Viewer::Public),
         Some(Ok(account)) => Ok(Viewer::Account(account)),
         Some(Err(Denied::Wrong)) => Err(error(StatusCode::UNAUTHORIZED, "wrong login or password")),
@@ -143,7 +143,7 @@ pub(crate) async fn access(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         Ok::<_, Response>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
     };
     result.await.into_response()
@@ -168,15 +168,16 @@ pub(crate) async fn scoreboard(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
-        let view = if viewer.is_jury() {
-            View::Jury
+        let viewer = viewer(&app, &headers).await?;
+        let (view, kind) = if viewer.is_jury() {
+            (View::Jury, "api-jury")
         } else {
-            View::Public
+            (View::Public, "api-public")
         };
         let board = app.live.scoreboard(view).await.map_err(failed)?;
         let cx = context(&app).await?;
-        Ok::<_, Response>(Json(ccs::scoreboard(&board, &cx)))
+        let bytes = app.rendered(kind, &board, || ccs::scoreboard(&board, &cx).to_string());
+        Ok::<_, Response>(([(header::CONTENT_TYPE, "application/json")], bytes))
     };
     result.await.into_response()
 }
@@ -301,7 +302,7 @@ pub(crate) async fn collection(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         let objects = visible(&app, &viewer, &collection).await?;
         Ok::<_, Response>(Json(filter(objects, &query)))
     };
@@ -349,7 +350,7 @@ pub(crate) async fn object(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         let objects = visible(&app, &viewer, &collection).await?;
         objects
             .into_iter()
@@ -368,7 +369,7 @@ pub(crate) async fn submission_files(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
         let number: i64 = id.parse().map_err(|_| not_found())?;
         let submission = app
@@ -470,7 +471,7 @@ pub(crate) async fn post_submission(
     let headers = request.headers().clone();
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         let team = match &viewer {
             Viewer::Public => {
                 return Err(error(
@@ -655,7 +656,7 @@ pub(crate) async fn post_clarification(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers)?;
+        let viewer = viewer(&app, &headers).await?;
         let value: Value = serde_json::from_slice(&body).map_err(|e| {
             error(
                 StatusCode::BAD_REQUEST,
@@ -741,7 +742,7 @@ pub(crate) async fn patch_contest(
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        if !viewer(&app, &headers)?.is_jury() {
+        if !viewer(&app, &headers).await?.is_jury() {
             return Err(error(
                 StatusCode::FORBIDDEN,
                 "only the jury changes the contest",

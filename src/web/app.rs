@@ -23,6 +23,36 @@ pub(crate) struct App {
     pub(crate) live: Arc<LiveContest>,
     /// Failed logins.
     pub(crate) failures: Arc<Failures>,
+    /// Scoreboards as last rendered, by what was rendered (an API view, a
+    /// page's table), with the board they show: rendered again only when
+    /// the board changed.
+    pub(crate) rendered: Arc<std::sync::Mutex<RenderedBoards>>,
+}
+
+/// Rendered scoreboards, by kind.
+pub(crate) type RenderedBoards =
+    std::collections::HashMap<&'static str, (Arc<crate::server::live::Board>, axum::body::Bytes)>;
+
+impl App {
+    /// `board` rendered by `render`, or the bytes rendered for it before.
+    pub(crate) fn rendered(
+        &self,
+        kind: &'static str,
+        board: &Arc<crate::server::live::Board>,
+        render: impl FnOnce() -> String,
+    ) -> axum::body::Bytes {
+        if let Some((b, bytes)) = self.rendered.lock().expect("not poisoned").get(kind) {
+            if Arc::ptr_eq(b, board) {
+                return bytes.clone();
+            }
+        }
+        let bytes = axum::body::Bytes::from(render());
+        self.rendered
+            .lock()
+            .expect("not poisoned")
+            .insert(kind, (Arc::clone(board), bytes.clone()));
+        bytes
+    }
 }
 
 /// The server's routes.

@@ -90,12 +90,19 @@ pub(crate) enum Denied {
     TooMany,
 }
 
-/// Checks a login and password.
-pub(crate) fn check(app: &App, login: &str, password: &str) -> Result<Account, Denied> {
+/// Checks a login and password (Argon2 runs off the request threads).
+pub(crate) async fn check(app: &App, login: &str, password: &str) -> Result<Account, Denied> {
     if !app.failures.allowed(login) {
         return Err(Denied::TooMany);
     }
-    if app.live.verifier.check(login, password) {
+    let ok = app.live.verifier.known(login, password) || {
+        let live = std::sync::Arc::clone(&app.live);
+        let (l, p) = (login.to_string(), password.to_string());
+        tokio::task::spawn_blocking(move || live.verifier.check(&l, &p))
+            .await
+            .unwrap_or(false)
+    };
+    if ok {
         Ok(if login == "jury" {
             Account::Jury
         } else {
@@ -108,7 +115,7 @@ pub(crate) fn check(app: &App, login: &str, password: &str) -> Result<Account, D
 }
 
 /// The account of HTTP basic authentication, if the request has it.
-pub(crate) fn basic(app: &App, headers: &HeaderMap) -> Option<Result<Account, Denied>> {
+pub(crate) async fn basic(app: &App, headers: &HeaderMap) -> Option<Result<Account, Denied>> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let encoded = value
         .strip_prefix("Basic ")
@@ -118,7 +125,7 @@ pub(crate) fn basic(app: &App, headers: &HeaderMap) -> Option<Result<Account, De
         .ok()?;
     let text = String::from_utf8(decoded).ok()?;
     let (login, password) = text.split_once(':')?;
-    Some(check(app, login, password))
+    Some(check(app, login, password).await)
 }
 
 /// The session of the request's cookie, if it has a live one.

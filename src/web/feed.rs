@@ -129,7 +129,7 @@ pub(crate) async fn event_feed(
     if cid != app.live.config.contest.id {
         return error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`"));
     }
-    let viewer = match viewer(&app, &headers) {
+    let viewer = match viewer(&app, &headers).await {
         Ok(v) => v,
         Err(r) => return r,
     };

@@ -158,7 +158,7 @@ pub(crate) async fn login(
     if let Err(r) = same_origin(&headers) {
         return r;
     }
-    let denied = match auth::check(&app, form.login.trim(), &form.password) {
+    let denied = match auth::check(&app, form.login.trim(), &form.password).await {
         Ok(account) => {
             return match auth::start_session(&app, &account).await {
                 Ok(cookie) => {
@@ -243,7 +243,12 @@ pub(crate) async fn public_scoreboard(State(app): State<App>, headers: HeaderMap
 /// `GET /scoreboard/fragment`.
 pub(crate) async fn public_scoreboard_fragment(State(app): State<App>) -> Response {
     match app.live.scoreboard(View::Public).await {
-        Ok(b) => Html(board::table(&app.live.config, &b).into_string()).into_response(),
+        Ok(b) => {
+            let bytes = app.rendered("table-public", &b, || {
+                board::table(&app.live.config, &b).into_string()
+            });
+            ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], bytes).into_response()
+        }
         Err(e) => server_error(e),
     }
 }

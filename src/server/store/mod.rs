@@ -51,6 +51,11 @@ impl Changes {
         self.announce(Some(last_event), false);
     }
 
+    /// The latest event id known in this process.
+    pub(crate) fn latest(&self) -> i64 {
+        *self.events.borrow()
+    }
+
     /// A receiver of the latest event id.
     pub(crate) fn subscribe(&self) -> watch::Receiver<i64> {
         self.events.subscribe()
