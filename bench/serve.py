@@ -160,8 +160,9 @@ def wrk(url, seconds, poll=False):
     args = ["wrk", "-t2", "-c200", f"-d{seconds}s", "--latency", "--timeout", "5s"]
     if poll:
         with open(POLL_SCRIPT, "w") as f:
-            # wrk waits delay() ms before each connection's next request.
-            f.write("function delay()\n  return 1000\nend\n")
+            # wrk waits delay() ms before each connection's next request:
+            # 0.5-1.5 s, so the 200 clients do not poll in step.
+            f.write("function delay()\n  return math.random(500, 1500)\nend\n")
         args += ["-s", POLL_SCRIPT]
     out = subprocess.run(args + [url], capture_output=True, text=True).stdout
     lat = {}
