@@ -32,6 +32,9 @@
 #              `verifyproblem` on the same ICPC packages (when installed)
 #   languages  bench/languages.sh: each shipped language's trivial program:
 #              cold compile, run CPU and wall time, peak memory
+#   samples    bench/samples.py: the contestant's loop, edit to verdict on a
+#              samples folder (written by `judge listen`), `judge run`
+#              against `g++ && oj test` on the same folder (when oj installed)
 #   waiting    bench/waiting.py: edit to verdict against plain g++, a mock
 #              contest lazy and --all-tests (and the judge's CPU share),
 #              judge verify cold and warm (keys in target/bench.json)
@@ -356,3 +359,10 @@ bash "$ROOT/bench/languages.sh" ${1:-}
 # The time people wait: edit to verdict with the precompiled header, a mock
 # contest lazy and with --all-tests, judge verify cold and warm.
 python3 "$ROOT/bench/waiting.py" "$ROOT/target/release/judge" ${1:-}
+
+echo
+if [ -n "$OJ" ]; then
+  python3 "$ROOT/bench/samples.py" "$ROOT/target/release/judge" "$OJ" ${1:-}
+else
+  note "oj not installed: the samples-folder comparison is skipped"
+fi

@@ -50,6 +50,28 @@ pub(crate) enum Error {
         #[source]
         source: SpecError,
     },
+    /// An input given on the command line (`--input`) is not an input of
+    /// the problem: its validator rejects it, or its reference fails on it.
+    #[error("{} is not an input of problem {problem}: {why}", path.display())]
+    BadInput {
+        /// The input as given (`-` for stdin).
+        path: PathBuf,
+        /// Problem id.
+        problem: String,
+        /// What the validator or the reference said.
+        why: String,
+    },
+    /// `judge listen` cannot listen on its port.
+    #[error("cannot listen on {address}{hint}")]
+    Listen {
+        /// The address.
+        address: String,
+        /// What to do about it.
+        hint: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// The problem named on the command line does not exist.
     #[error("unknown problem `{name}`: {reason}")]
     UnknownProblem {
@@ -379,8 +401,6 @@ pub(crate) enum PackageError {
 /// A part of a package that a command needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Needed {
-    /// `judge stress` needs a validator.
-    StressValidator,
     /// `judge stress` needs a generator.
     StressGenerator,
     /// `judge stress` (against the reference) needs a reference.
@@ -393,10 +413,9 @@ pub(crate) enum Needed {
 
 fn missing_part(needed: Needed) -> &'static str {
     match needed {
-        Needed::StressValidator => {
-            "has no [validator]; judge stress keeps only valid inputs and needs one"
+        Needed::StressGenerator => {
+            "has no [generator] to make stress inputs; give one with --generator FILE"
         }
-        Needed::StressGenerator => "has no [generator] to make stress inputs",
         Needed::StressReference => "has no [reference]; stress against its brute force (--against brute) or another file (--against FILE)",
         Needed::StressBrute => "has no [brute] force",
         Needed::BruteReference => "the brute force needs a [reference] to compare with",

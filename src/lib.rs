@@ -20,6 +20,7 @@ mod contest;
 mod engine;
 mod error;
 mod export;
+mod listen;
 mod partition;
 mod problem;
 mod render;

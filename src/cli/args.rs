@@ -116,6 +116,9 @@ pub(crate) enum Command {
     /// Generate passwords for a contest's teams and jury: their hashes go
     /// into contest.toml, the passwords to hand out are printed.
     Passwords(PasswordsArgs),
+    /// Receive problems from Competitive Companion (the browser extension)
+    /// and keep each as a folder of samples in DIR, ready for `judge run`.
+    Listen(ListenArgs),
 }
 
 /// Arguments of `judge serve`.
@@ -171,6 +174,22 @@ pub(crate) struct PasswordsArgs {
     pub(crate) all: bool,
 }
 
+/// Arguments of `judge listen`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ListenArgs {
+    /// The port on 127.0.0.1 (27121, the one Competitive Companion posts to
+    /// for CPH; its others: 10043, 10045, 1327, 4244, 6174, 10042; 0: any
+    /// free port, to be added to the extension's custom ports).
+    #[arg(long, default_value_t = 27121)]
+    pub(crate) port: u16,
+    /// The folder problems are written to (created if missing).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub(crate) dir: PathBuf,
+    /// Stop after receiving N problems (default: until Ctrl-C).
+    #[arg(long, value_name = "N")]
+    pub(crate) count: Option<u64>,
+}
+
 /// Arguments of `judge stress`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct StressArgs {
@@ -187,6 +206,20 @@ pub(crate) struct StressArgs {
     /// `./brute` for a file named brute).
     #[arg(long, value_name = "reference|brute|FILE", default_value = "reference")]
     pub(crate) against: String,
+    /// A generator to use instead of the package's (a samples folder has
+    /// none): a source or executable run as `FILE {seed} {size}` (see
+    /// --generator-args) that prints one input.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) generator: Option<PathBuf>,
+    /// The arguments of --generator's file, `{seed}` and `{size}` replaced
+    /// by each iteration's (split on whitespace).
+    #[arg(
+        long,
+        value_name = "ARGS",
+        default_value = "{seed} {size}",
+        requires = "generator"
+    )]
+    pub(crate) generator_args: String,
     /// Seed of the whole run: the same seed and budget give the same
     /// counterexample and minimal input.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -337,8 +370,9 @@ pub(crate) struct RunArgs {
     /// Run only the tests whose names match these globs (e.g. 'sample-*').
     #[arg(long = "tests", value_name = "GLOB", num_args = 1..)]
     pub(crate) tests: Vec<String>,
-    /// Run on this one input file instead of the test set, print the output,
-    /// and check it against the reference solution's answer when there is one.
+    /// Run on this one input file (`-`: standard input) instead of the test
+    /// set, print the output, and check it against the reference solution's
+    /// answer when there is one. The problem's validator checks it first.
     #[arg(long, value_name = "FILE")]
     pub(crate) input: Option<PathBuf>,
     /// Override the problem's time limit (e.g. 2s, 500ms).

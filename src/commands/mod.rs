@@ -8,6 +8,7 @@ mod dispatch;
 mod export;
 mod gen;
 mod list;
+mod listen;
 mod new;
 mod run;
 mod serve;

@@ -7,8 +7,8 @@ use super::{print_note, print_notes, regular_file, start_judge, submission_of};
 use crate::cli::args::RunArgs;
 use crate::cli::Settings;
 use crate::engine::RunOptions;
-use crate::error::{exit_code, Result};
-use crate::problem::{Problem, TimeRule};
+use crate::error::{exit_code, Error, Result};
+use crate::problem::{Format, Problem, TimeRule};
 use crate::report::human::Human;
 use crate::report::stream::RunPrinter;
 use crate::report::SubmissionReport;
@@ -39,6 +39,11 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         submissions.push(submission_of(config, file, args.lang.as_deref())?);
     }
     let filter = TestFilter::new(&args.tests)?;
+    // `--input -`: standard input, kept in a file for the run.
+    let stdin_input = match &args.input {
+        Some(input) if input.as_os_str() == "-" => Some(read_stdin(config.limits.package_output)?),
+        _ => None,
+    };
     let options = RunOptions {
         fail_fast: args.fail_fast,
         per_group: false,
@@ -75,10 +80,16 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         let judged = async {
             let (problem, tests, checker) = match &args.input {
                 Some(input) => {
-                    regular_file(input)?;
+                    let file = match &stdin_input {
+                        Some(file) => file.path(),
+                        None => {
+                            regular_file(input)?;
+                            input.as_path()
+                        }
+                    };
                     let (problem, note) = judge.settle_time_limit(&problem).await?;
                     print_note(&problem.id, note.as_deref());
-                    let tests = Arc::new(judge.single_test(&problem, input).await?);
+                    let tests = Arc::new(judge.single_test(&problem, file, input).await?);
                     let checker = judge.prepare_checker(&problem).await?;
                     (problem, tests, checker)
                 }
@@ -89,13 +100,16 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                 }
             };
             let mut reports = Vec::new();
-            for submission in &submissions {
+            for (index, submission) in submissions.iter().enumerate() {
                 printer.start(
                     &problem.id,
                     &problem.title,
                     &submission.path.display().to_string(),
                     &Human::language_label(&submission.language, problem.limits),
                 );
+                if index == 0 && problem.format == Format::Samples && args.input.is_none() {
+                    printer.test_files(&test_files(&tests));
+                }
                 let build = builds
                     .pop_front()
                     .expect("one build per file")
@@ -126,6 +140,41 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
     })?;
     printer.finish("judge run", &reports);
     Ok(exit_code_for(&reports))
+}
+
+/// Standard input (at most `limit` bytes) in a temporary file.
+fn read_stdin(limit: u64) -> Result<tempfile::NamedTempFile> {
+    use std::io::{Read, Write};
+    let stdin_err = |e| Error::io("-", e);
+    let mut file =
+        tempfile::NamedTempFile::new().map_err(|e| Error::io(std::env::temp_dir(), e))?;
+    let copied = std::io::copy(&mut std::io::stdin().lock().take(limit + 1), &mut file)
+        .map_err(stdin_err)?;
+    if copied > limit {
+        return Err(stdin_err(std::io::Error::other(format!(
+            "standard input is over {limit} bytes (judge.toml's limits.package_output)"
+        ))));
+    }
+    file.flush().map_err(stdin_err)?;
+    Ok(file)
+}
+
+/// Each test's name, input and answer, as paths relative to the current
+/// directory when inside it.
+fn test_files(tests: &crate::testset::TestSet) -> Vec<(String, String, Option<String>)> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let shown = |p: &std::path::Path| p.strip_prefix(&cwd).unwrap_or(p).display().to_string();
+    tests
+        .tests
+        .iter()
+        .map(|t| {
+            (
+                t.name.clone(),
+                shown(&t.input),
+                t.answer.as_deref().map(shown),
+            )
+        })
+        .collect()
 }
 
 /// 0 when every submission is accepted, 3 when a test was judged IE (the

@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{print, start_judge, submission_of};
+use super::{print, regular_file, start_judge, submission_of};
 use crate::cli::args::StressArgs;
 use crate::cli::{Format, Settings};
 use crate::error::{exit_code, Error, Result};
-use crate::problem::Problem;
+use crate::problem::{Problem, ProgramSpec, StressSpec, SEED};
 use crate::report::stress::{render_human, render_progress};
 use crate::stress::{Against, StressOptions};
 
@@ -23,7 +23,30 @@ pub(super) fn stress(settings: Settings, args: StressArgs) -> Result<i32> {
         ));
     }
     let config = &settings.config;
-    let problem = Arc::new(Problem::find(&args.problem, config)?);
+    let mut problem = Problem::find(&args.problem, config)?;
+    if let Some(generator) = &args.generator {
+        regular_file(generator)?;
+        let generate: Vec<String> = args
+            .generator_args
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        if !generate.iter().any(|a| a.contains(SEED)) {
+            return Err(Error::Usage(format!(
+                "--generator-args `{}` must contain {SEED}: each iteration needs its own input",
+                args.generator_args
+            )));
+        }
+        problem.generator = Some(ProgramSpec {
+            path: crate::config::absolute(generator),
+            lang: None,
+        });
+        problem.stress = Some(StressSpec {
+            generate,
+            explicit: true,
+        });
+    }
+    let problem = Arc::new(problem);
     let submission = submission_of(config, &args.file, args.lang.as_deref())?;
     let against = match args.against.as_str() {
         "reference" => Against::Reference,

@@ -71,6 +71,7 @@ impl Judge {
             cached: false,
             score: None,
             interaction: None,
+            input: None,
         };
         match play.submission.exit {
             Exit::Code(c) => report.exit_code = Some(c),

@@ -11,7 +11,7 @@ use super::Judge;
 use crate::cache::Key;
 use crate::compile::Executable;
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{Problem, Role, ValidatorSpec};
+use crate::problem::{Format, Problem, Role, ValidatorSpec};
 use crate::testset::{self, Planned, PlannedTest, TestCase, TestFilter, TestSet};
 
 /// The package programs a test set needs, built.
@@ -53,6 +53,8 @@ impl Judge {
         let interactive = problem.interactor.is_some();
         let without_answer = planned.iter().find(|t| match &t.source {
             _ if interactive => false,
+            // A sample without an answer is run and not checked.
+            Planned::Fixed { .. } if problem.format == Format::Samples => false,
             Planned::Fixed { answer, .. } => answer.is_none(),
             Planned::Generated { .. } => true,
         });
@@ -130,32 +132,81 @@ impl Judge {
         &self,
         problem: &Arc<Problem>,
         input: &Path,
+        shown_as: &Path,
     ) -> Result<TestSet> {
         let input = crate::config::absolute(input);
         let input_key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
-        let answer = match &problem.reference {
-            _ if problem.interactor.is_some() => Some(input.clone()),
-            Some(spec) => {
-                let reference = AnswerProgram::Reference(
-                    self.build_package_program(problem, spec, Role::Reference)
-                        .await?,
-                );
-                let name = input
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let from = AnswerFrom::Program(&reference);
-                Some(
-                    self.test_case(problem, &[], &input, &input_key, from, &name)
-                        .await?,
-                )
-            }
-            None => None,
+        let stdin = shown_as == Path::new("-");
+        let shown_as = match stdin {
+            true => Path::new("standard input"),
+            false => shown_as,
         };
-        let name = input
-            .file_stem()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "input".into());
+        let bad_input = |why: String| Error::BadInput {
+            path: shown_as.to_path_buf(),
+            problem: problem.id.clone(),
+            why,
+        };
+        // The input goes through the package's validators first: an input
+        // that does not parse is said so, not met with a reference's crash.
+        let mut validators = Vec::new();
+        for spec in &problem.validators {
+            let exe = self
+                .build_package_program(problem, &spec.program, Role::Validator)
+                .await?;
+            validators.push((exe, spec));
+        }
+        let gates: Vec<Gate<'_>> = validators
+            .iter()
+            .map(|(validator, spec)| Gate {
+                validator,
+                args: spec.args.clone(),
+                valid_exit: spec.valid_exit,
+            })
+            .collect();
+        let reference = match &problem.reference {
+            Some(spec) if problem.interactor.is_none() => Some(AnswerProgram::Reference(
+                self.build_package_program(problem, spec, Role::Reference)
+                    .await?,
+            )),
+            _ => None,
+        };
+        // Without a reference, the validators alone look at it (the input
+        // stands in for the answer, which is then not used).
+        let from = match &reference {
+            Some(reference) => AnswerFrom::Program(reference),
+            None => AnswerFrom::File(&input),
+        };
+        let case = self
+            .prepare_case(&problem.id, &input, &input_key, &gates, from, Memo::Cache)
+            .await?;
+        let answer = match case {
+            Case::Ready(answer) if reference.is_some() => Some(answer),
+            Case::Ready(_) if problem.interactor.is_some() => Some(input.clone()),
+            Case::Ready(_) => None,
+            Case::Invalid { why, .. } => {
+                return Err(bad_input(format!(
+                    "the problem's validator rejects it: {why}"
+                )))
+            }
+            Case::NoAnswer(outcome) => {
+                let why = super::programs::describe_failure(&outcome);
+                let unchecked = match problem.validators.is_empty() {
+                    true => " (the problem has no validator to check inputs: is it one?)",
+                    false => "",
+                };
+                return Err(bad_input(format!(
+                    "the reference solution fails on it: {why}{unchecked}"
+                )));
+            }
+            Case::Refused => unreachable!("only a brute force refuses inputs"),
+        };
+        let name = match stdin {
+            true => "stdin".into(),
+            false => shown_as
+                .file_stem()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "input".into()),
+        };
         Ok(TestSet {
             tests: vec![TestCase {
                 name,
@@ -213,6 +264,16 @@ impl Judge {
         let from = match &answer {
             Some(answer) => AnswerFrom::File(answer),
             None if problem.interactor.is_some() => AnswerFrom::File(&input),
+            None if problem.format == Format::Samples => {
+                return Ok(TestCase {
+                    name,
+                    group,
+                    input,
+                    input_key,
+                    answer: None,
+                    checker_args,
+                })
+            }
             None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
         };
         let answer = self

@@ -9,10 +9,12 @@ mod classify;
 mod interactive;
 mod judge;
 mod materialise;
+mod named_files;
 mod programs;
 mod ready;
 mod runtime;
 mod scratch;
+mod shown_input;
 mod sources;
 
 pub(crate) use sources::{header_files, main_source};

@@ -10,14 +10,16 @@ use std::time::Duration;
 use tokio::sync::SemaphorePermit;
 
 use super::classify::{classify, wall_limit};
+use super::named_files::output_to_check;
 use super::scratch::RemoveOnDrop;
+use super::shown_input::shown_input;
 use super::Judge;
 use crate::cache::{Key, Kind};
 use crate::check::{CheckError, CheckResult, Checker, Subject};
 use crate::compile::{Build, Companion, CompileReport, CompileStatus, Executable};
 use crate::config::Language;
 use crate::error::{Error, Result};
-use crate::problem::{Problem, ProblemLimits};
+use crate::problem::{FileIo, Problem, ProblemLimits};
 use crate::report::{
     overall_verdict, LimitsReport, SkipReason, SubmissionReport, Summary, TestReport,
     SCHEMA_VERSION,
@@ -203,6 +205,7 @@ impl Judge {
                 .collect()
         });
         let scopes = scope_of.iter().max().map_or(1, |m| m + 1);
+        let files = Arc::new(problem.files.clone());
         let first_failure: Arc<Vec<AtomicUsize>> =
             Arc::new((0..scopes).map(|_| AtomicUsize::new(usize::MAX)).collect());
         // With `in_order`, how many tests are done: test i waits for i.
@@ -223,6 +226,7 @@ impl Judge {
             let options = options.clone();
             let done = Arc::clone(&done);
             let started = Arc::clone(&started);
+            let files = Arc::clone(&files);
             tasks.spawn(async move {
                 let test = &tests.tests[index];
                 if options.in_order {
@@ -262,6 +266,7 @@ impl Judge {
                     limits,
                     wall,
                     keep_output: options.keep_output,
+                    files: &files,
                 };
                 let result = judge.judge_test(&run, options.no_cache, slot_use).await;
                 // Known as failed before the slot is free for a later test.
@@ -328,6 +333,7 @@ impl Judge {
         test: &TestCase,
         checker: &Checker,
         limits: ProblemLimits,
+        files: &FileIo,
         keep_output: bool,
     ) -> Result<TestReport> {
         let limits = limits.for_language(&exe.language);
@@ -338,6 +344,7 @@ impl Judge {
             limits,
             wall: wall_limit(limits.time, self.config().limits.wall_factor),
             keep_output,
+            files,
         };
         let _slot = self.slot().await;
         self.run_test(&run, SlotUse::Held).await
@@ -366,16 +373,22 @@ impl Judge {
                 cached.name = test.name.clone();
                 cached.group = test.group.clone();
                 cached.cached = true;
+                if !cached.verdict.is_accepted() {
+                    cached.input = shown_input(&test.input);
+                }
                 return Ok(cached);
             }
         }
-        let report = self.run_test(run, slot).await?;
+        let mut report = self.run_test(run, slot).await?;
         if let Some(key) = &result_key {
             // An IE says nothing about the submission: judge it again next time.
             if report.verdict != Verdict::IE {
                 let bytes = serde_json::to_vec(&report).expect("serialisable");
                 self.cache().put_bytes(Kind::Result, key, &bytes)?;
             }
+        }
+        if !report.verdict.is_accepted() {
+            report.input = shown_input(&test.input);
         }
         Ok(report)
     }
@@ -402,6 +415,7 @@ impl Judge {
             run.test.checker_args.join("\0").as_bytes(),
             limits_id.as_bytes(),
             self.sandbox().isolation().as_str().as_bytes(),
+            run.files.describe().as_bytes(),
         ]))
     }
 
@@ -422,16 +436,21 @@ impl Judge {
         } else {
             None
         };
+        // (A run with named files may name one `stdout`: its spill goes elsewhere.)
         let spill = match &scratch {
-            Some(dir) => dir.path().join("stdout"),
-            None => self.inner.spill.next()?,
+            Some(dir) if run.files.is_standard() => dir.path().join("stdout"),
+            _ => self.inner.spill.next()?,
         };
+        let (run_files, _remove_sink) = self.run_files(run.files, test)?;
         let request = RunRequest {
             argv: exe.argv(Some(limits.memory)),
             cwd: scratch
                 .as_ref()
                 .map_or_else(std::env::temp_dir, |d| d.path().to_path_buf()),
-            stdin: Stdin::File(test.input.clone()),
+            stdin: match &run.files.input {
+                Some(_) => Stdin::Null,
+                None => Stdin::File(test.input.clone()),
+            },
             stdout_spill: Some(spill),
             stdout_to: None,
             environment: Environment::Minimal(exe.env().to_vec()),
@@ -461,9 +480,17 @@ impl Judge {
             cached: false,
             score: None,
             interaction: None,
+            input: None,
         };
+        let profile = Profile::Submission;
         let outcome = match slot {
-            SlotUse::Held => self.sandbox().run(&request, Profile::Submission).await,
+            SlotUse::Held => {
+                let mut now = sandbox::Turn::now();
+                let sandbox = self.sandbox();
+                sandbox
+                    .run_with_files(&request, profile, &mut now, &run_files)
+                    .await
+            }
             SlotUse::AfterPreparing(preparing) => {
                 let mut turn = sandbox::Turn::when(async move {
                     let slot = self.slot().await;
@@ -473,7 +500,7 @@ impl Judge {
                 });
                 let outcome = self
                     .sandbox()
-                    .run_in_turn(&request, Profile::Submission, &mut turn)
+                    .run_with_files(&request, profile, &mut turn, &run_files)
                     .await;
                 // The plain runner gives the slot back as soon as its program
                 // is reaped; the keepers' runner, here.
@@ -485,7 +512,7 @@ impl Judge {
                 outcome
             }
         };
-        let outcome = match outcome {
+        let (outcome, output_file) = match outcome {
             Ok(o) => o,
             Err(RunError::Spawn { source, .. }) if exe.language.id == crate::config::EXECUTABLE => {
                 report.verdict = Verdict::RE;
@@ -507,27 +534,28 @@ impl Judge {
             Exit::Code(c) => report.exit_code = Some(c),
             Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
         }
+        let classified = classify(&outcome, &limits, run.wall, exe.address_space_limit());
+        // The output: stdout, or the file the problem names.
+        let (output, missing) = output_to_check(run.files, outcome.stdout, output_file);
         if run.keep_output {
-            let bytes = outcome.stdout.to_vec().unwrap_or_default();
+            let bytes = output.to_vec().unwrap_or_default();
             let shown = &bytes[..bytes.len().min(SHOWN_OUTPUT_MAX)];
             report.output = Some(String::from_utf8_lossy(shown).into_owned());
         }
-        if let Some((verdict, message)) =
-            classify(&outcome, &limits, run.wall, exe.address_space_limit())
-        {
+        if let Some((verdict, message)) = classified.or(missing) {
             report.verdict = verdict;
             report.message = message;
             return Ok(report);
         }
         let Some(answer) = &test.answer else {
             report.message =
-                "ran without error; no answer to compare with (the problem has no reference)"
+                "ran without error; no answer to compare with (the test has none, and the problem no reference)"
                     .into();
             return Ok(report);
         };
         let subject = Subject {
             input: &test.input,
-            output: outcome.stdout,
+            output,
             answer,
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
@@ -563,6 +591,8 @@ pub(super) struct TestRun<'a> {
     pub(super) limits: ProblemLimits,
     pub(super) wall: Duration,
     pub(super) keep_output: bool,
+    /// Whether it reads and writes files instead of stdin and stdout.
+    pub(super) files: &'a FileIo,
 }
 
 /// This judge's version and the identity of its binary (size and change

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::problem::{kattis, native, polygon, Problem};
+use crate::problem::{kattis, native, polygon, samples, Problem};
 
 /// An on-disk package format, each with its loader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +16,9 @@ pub(crate) enum Format {
     Kattis,
     /// Polygon's packages (`problem.xml`).
     Polygon,
+    /// A plain folder of samples (`*.in` with `*.out` or `*.ans`, `test/`,
+    /// `data/sample/`): no package, the defaults.
+    Samples,
 }
 
 impl Format {
@@ -28,6 +31,8 @@ impl Format {
             Some(Format::Polygon)
         } else if kattis::is_package(dir) {
             Some(Format::Kattis)
+        } else if samples::is_samples_folder(dir) {
+            Some(Format::Samples)
         } else {
             None
         }
@@ -39,6 +44,7 @@ impl Format {
             Format::Native => "judge",
             Format::Kattis => "icpc",
             Format::Polygon => "polygon",
+            Format::Samples => "samples",
         }
     }
 
@@ -48,12 +54,14 @@ impl Format {
             Format::Native => native::load(dir, config),
             Format::Kattis => kattis::load(dir, config),
             Format::Polygon => polygon::load(dir, config),
+            Format::Samples => samples::load(dir, config),
         }
     }
 
     /// The files that mark a package of some format, for messages.
     const MARKERS: &'static str =
-        "problem.toml (judge's), problem.yaml or data/secret/ (ICPC/Kattis), problem.xml (Polygon)";
+        "problem.toml (judge's), problem.yaml or data/secret/ (ICPC/Kattis), problem.xml (Polygon), \
+         or samples (NAME.in with NAME.out or NAME.ans, there or in test/ or data/sample/)";
 }
 
 impl Problem {

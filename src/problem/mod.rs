@@ -1,19 +1,24 @@
 //! Problems: the format-independent model ([`Problem`] and its parts) that
 //! the rest of the judge works with, and one loader per on-disk package
-//! format ([`format::Format`]); today judge's own `problem.toml` ([`native`]).
+//! format ([`format::Format`]): judge's own `problem.toml` ([`native`]),
+//! ICPC/Kattis ([`kattis`]) and Polygon ([`polygon`]) packages, and plain
+//! folders of samples ([`samples`]).
 //! A loader validates everything it reads: a [`Problem`] is always sound.
 
+pub(crate) mod companion;
 mod format;
 mod kattis;
 mod model;
 mod native;
 mod polygon;
+mod samples;
 
 pub(crate) use format::Format;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
-    BruteSpec, DefaultFlags, GroupSource, InteractorProtocol, InteractorSpec, Problem,
+    BruteSpec, DefaultFlags, FileIo, GroupSource, InteractorProtocol, InteractorSpec, Problem,
     ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
     ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
+pub(crate) use samples::COMPANION_FILE;

@@ -56,6 +56,33 @@ pub(crate) struct Problem {
     pub(crate) solutions: Vec<SolutionSpec>,
     /// What the loader read but does not use, or guessed, for people to see.
     pub(crate) notes: Vec<String>,
+    /// Whether submissions read and write files instead of stdin and stdout.
+    pub(crate) files: FileIo,
+}
+
+/// Where a submission reads its input and writes its output: stdin and
+/// stdout, or files of its working directory (`input.txt`, `output.txt`),
+/// as some judges ask and Competitive Companion's `input` and `output` say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct FileIo {
+    /// The file the input is in (stdin is then empty); `None`: stdin.
+    pub(crate) input: Option<String>,
+    /// The file the output is read from (stdout is then ignored); `None`: stdout.
+    pub(crate) output: Option<String>,
+}
+
+impl FileIo {
+    /// Whether the problem uses stdin and stdout only.
+    pub(crate) fn is_standard(&self) -> bool {
+        self.input.is_none() && self.output.is_none()
+    }
+
+    /// For people: "reads input.txt, writes output.txt".
+    pub(crate) fn describe(&self) -> String {
+        let input = self.input.as_deref().unwrap_or("stdin");
+        let output = self.output.as_deref().unwrap_or("stdout");
+        format!("reads {input}, writes {output}")
+    }
 }
 
 impl Problem {

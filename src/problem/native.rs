@@ -495,6 +495,7 @@ fn validate(
         groups,
         solutions,
         notes: Vec::new(),
+        files: Default::default(),
     })
 }
 

@@ -182,6 +182,7 @@ impl Reader<'_> {
             groups,
             solutions,
             notes: Vec::new(),
+            files: Default::default(),
         })
     }
 

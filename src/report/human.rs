@@ -4,7 +4,7 @@
 
 use anstyle::{AnsiColor, Style};
 
-use super::{printable, printable_line, SubmissionReport, TestReport};
+use super::{printable, printable_line, ShownInput, SubmissionReport, TestReport};
 use crate::compile::CompileStatus;
 use crate::config::Language;
 use crate::problem::ProblemLimits;
@@ -76,6 +76,49 @@ impl Human {
         )
     }
 
+    /// The line that says which files are which test (a folder of
+    /// samples): `tests: ab/sample-1.in + .out = sample-1, ...`. `tests` are
+    /// (name, input, answer) paths, as shown.
+    pub(crate) fn test_files(&self, tests: &[(String, String, Option<String>)]) -> String {
+        const SHOWN: usize = 6;
+        // Inputs and answers in one folder: it is said once.
+        let folder = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let common = tests.first().map(|t| folder(&t.1)).filter(|dir| {
+            !dir.is_empty()
+                && tests.iter().all(|(_, input, answer)| {
+                    folder(input) == *dir && answer.as_deref().is_none_or(|a| folder(a) == *dir)
+                })
+        });
+        let strip = |path: &str| match &common {
+            Some(dir) => path[dir.len() + 1..].to_string(),
+            None => path.to_string(),
+        };
+        let one = |(name, input, answer): &(String, String, Option<String>)| {
+            let (input, answer) = (strip(input), answer.as_deref().map(strip));
+            let answer = match answer {
+                Some(answer) => match (answer.rsplit_once('.'), input.rsplit_once('.')) {
+                    (Some((a, ext)), Some((i, _))) if a == i => format!(" + .{ext}"),
+                    _ => format!(" + {answer}"),
+                },
+                None => " (no answer)".into(),
+            };
+            format!(
+                "{}{answer} = {}",
+                printable_line(&input),
+                printable_line(name)
+            )
+        };
+        let mut shown: Vec<String> = tests.iter().take(SHOWN).map(one).collect();
+        if tests.len() > SHOWN {
+            shown.push(format!("and {} more", tests.len() - SHOWN));
+        }
+        let place = match &common {
+            Some(dir) => format!(" in {}/", printable_line(dir)),
+            None => String::new(),
+        };
+        format!("  tests{place}: {}\n", shown.join(", "))
+    }
+
     /// One test line, with its diff when `with_diff`.
     pub(crate) fn test(&self, t: &TestReport, with_diff: bool) -> String {
         let mut line = format!(
@@ -119,8 +162,32 @@ impl Human {
                     line.push_str(&format!("      {arrow} {}\n", printable_line(&l.line)));
                 }
             }
+            if let Some(input) = &t.input {
+                line.push_str(&self.input(input));
+            }
         }
         line
+    }
+
+    /// A failed test's input: its file, and its first lines.
+    fn input(&self, input: &ShownInput) -> String {
+        let lines = match input.lines {
+            1 => "1 line".to_string(),
+            n => format!("{n} lines"),
+        };
+        let mut out = format!(
+            "      input {} ({lines}, {} bytes){}\n",
+            printable_line(&input.path),
+            input.bytes,
+            if input.whole() { ":" } else { ", begins:" }
+        );
+        for l in printable(&input.head).lines() {
+            out.push_str(&format!("        {l}\n"));
+        }
+        if !input.whole() {
+            out.push_str("        ...\n");
+        }
+        out
     }
 
     /// Whether test `t` gets its diff shown, given whether a failure was shown before.

@@ -2,7 +2,7 @@
 //! those of `stress` and `verify`), and every rendering of them: what
 //! `judge run` prints as it goes ([`stream`], with [`human`] lines), JSON
 //! ([`json`]), JUnit ([`junit`]), scoreboards ([`scoreboard`]), and the
-//! outputs of `verify`, `stress`, `list` and `gen`. Renderers are pure
+//! outputs of `verify`, `stress`, `list`, `gen` and `listen`. Renderers are pure
 //! functions from results to text; the commands only choose and print them.
 //! The JSON schema is documented in `docs/json-report.md`.
 
@@ -13,6 +13,7 @@ pub(crate) mod human;
 pub(crate) mod json;
 pub(crate) mod junit;
 pub(crate) mod list;
+pub(crate) mod listen;
 pub(crate) mod printable;
 pub(crate) mod scoreboard;
 pub(crate) mod stream;
@@ -22,8 +23,8 @@ pub(crate) mod verify;
 
 pub(crate) use format::Format;
 pub(crate) use submission::{
-    overall_verdict, InteractionLine, LimitsReport, SkipReason, SubmissionReport, Summary,
-    TestReport, SCHEMA_VERSION,
+    overall_verdict, InteractionLine, LimitsReport, ShownInput, SkipReason, SubmissionReport,
+    Summary, TestReport, SCHEMA_VERSION,
 };
 
 pub(crate) use printable::{printable, printable_line};

@@ -39,6 +39,15 @@ impl<W: Write> RunPrinter<W> {
         }
     }
 
+    /// Which files are which test (before the first submission; human
+    /// output only): see [`Human::test_files`].
+    pub(crate) fn test_files(&mut self, tests: &[(String, String, Option<String>)]) {
+        if self.format == Format::Human {
+            let text = self.human.test_files(tests);
+            self.write(&text);
+        }
+    }
+
     /// A test is done (called in test order).
     pub(crate) fn test(&mut self, t: &TestReport) {
         if self.format != Format::Human {

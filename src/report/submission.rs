@@ -118,6 +118,35 @@ pub(crate) struct TestReport {
     /// sent, oldest first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) interaction: Option<Vec<InteractionLine>>,
+    /// On a failed test, where its input is and how it begins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) input: Option<ShownInput>,
+}
+
+/// The input of a failed test, shown so that it can be read and run again.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub(crate) struct ShownInput {
+    /// The file (relative to the current directory when inside it).
+    pub(crate) path: String,
+    /// Its size, bytes.
+    pub(crate) bytes: u64,
+    /// Its number of lines.
+    pub(crate) lines: u64,
+    /// Its first lines (at most [`ShownInput::MAX_LINES`] and
+    /// [`ShownInput::MAX_BYTES`]).
+    pub(crate) head: String,
+}
+
+impl ShownInput {
+    /// Lines of an input shown at most.
+    pub(crate) const MAX_LINES: usize = 10;
+    /// Bytes of an input shown at most.
+    pub(crate) const MAX_BYTES: usize = 1024;
+
+    /// Whether `head` is all of it.
+    pub(crate) fn whole(&self) -> bool {
+        self.head.len() as u64 == self.bytes
+    }
 }
 
 /// A line of an interaction.

@@ -179,12 +179,13 @@ impl Keeper {
         Ok(self.socket.as_ref().expect("registered above"))
     }
 
-    /// Runs one job with `stdio` (stdin, stdout, stderr); `on_kill` resolves
-    /// when the caller wants the job stopped (output limit).
+    /// Runs one job with `stdio` (stdin, stdout, stderr, then the
+    /// descriptors of its named files); `on_kill` resolves when the caller
+    /// wants the job stopped (output limit).
     pub(crate) async fn run(
         &mut self,
         job: &Job,
-        stdio: [OwnedFd; 3],
+        stdio: Vec<OwnedFd>,
         kill: impl std::future::Future<Output = ()>,
     ) -> std::io::Result<JobResult> {
         let data = serde_json::to_vec(job).map_err(std::io::Error::other)?;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::drain::Drains;
+use super::named_files::{self, OutputFile, RunFiles};
 use super::plain::{open_stdin, output_pipe, stdout_end};
 use super::pool::Shared;
 use super::program::{env_entry, minimal_env};
@@ -109,10 +110,11 @@ impl Shared {
         &self,
         request: &RunRequest,
         profile: &Profile,
-    ) -> Result<RunOutcome, RunError> {
+        files: &RunFiles,
+    ) -> Result<(RunOutcome, Option<OutputFile>), RunError> {
         let mut failures = Vec::new();
         loop {
-            match self.run_once(request, profile).await {
+            match self.run_once(request, profile, files).await {
                 Err(KeeperFailure::Again(e)) if failures.len() < 2 => failures.push(e),
                 Err(KeeperFailure::Again(e)) => {
                     failures.push(e);
@@ -139,7 +141,8 @@ impl Shared {
         &self,
         request: &RunRequest,
         profile: &Profile,
-    ) -> Result<RunOutcome, KeeperFailure> {
+        files: &RunFiles,
+    ) -> Result<(RunOutcome, Option<OutputFile>), KeeperFailure> {
         let program = program_name(request);
         let final_err = |source: io::Error| {
             KeeperFailure::Final(RunError::Watch {
@@ -240,7 +243,24 @@ impl Shared {
             memory,
             // Init lives in the slot too: one more than the run's share.
             pids: processes + 1,
+            input_file: files.input.as_ref().map(|(name, _)| name.clone()),
+            output_file: files.output.as_ref().map(|(name, _)| name.clone()),
         };
+        // The named files travel as descriptors after stdio: the input's,
+        // then the output's sink; the keeper copies inside.
+        let mut named = Vec::new();
+        if let Some((_, host)) = &files.input {
+            let input = std::fs::File::open(host).map_err(|e| {
+                final_err(io::Error::new(
+                    e.kind(),
+                    format!("cannot open {}: {e}", host.display()),
+                ))
+            })?;
+            named.push(input.into());
+        }
+        if let Some((_, sink)) = &files.output {
+            named.push(named_files::create_sink(sink).map_err(final_err)?.into());
+        }
         let stdin = open_stdin(&request.stdin, &program).map_err(KeeperFailure::Final)?;
         let (out_read, out_write) = output_pipe().map_err(final_err)?;
         let out_write = stdout_end(request, out_write, &program).map_err(KeeperFailure::Final)?;
@@ -248,7 +268,10 @@ impl Shared {
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
         let result = {
-            let run = keeper.run(&job, [stdin.into(), out_write, err_write], exceeded.wait());
+            let fds = [stdin.into(), out_write, err_write]
+                .into_iter()
+                .chain(named);
+            let run = keeper.run(&job, fds.collect(), exceeded.wait());
             tokio::pin!(run);
             loop {
                 tokio::select! {
@@ -310,7 +333,13 @@ impl Shared {
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXCPU) {
             limit_hit = Some(LimitHit::CpuTime);
         }
-        Ok(RunOutcome {
+        let output_file = files.output.as_ref().map(|(_, sink)| {
+            result
+                .output_file
+                .unwrap_or(named_files::Collected::Missing)
+                .into_output(sink)
+        });
+        let outcome = RunOutcome {
             exit,
             limit_hit,
             cpu_time,
@@ -322,7 +351,8 @@ impl Shared {
             memory_exceeded,
             process_limit_hit,
             ended_ns: result.ended_ns,
-        })
+        };
+        Ok((outcome, output_file))
     }
 }
 

@@ -15,7 +15,8 @@
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
-//!   emptying directories.
+//!   emptying directories; [`named_files`]: the files a run reads and
+//!   writes by name (file input and output).
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -27,6 +28,7 @@ mod files;
 mod isolated;
 pub(crate) mod keeper;
 mod keepers;
+mod named_files;
 mod plain;
 mod pool;
 mod program;
@@ -45,6 +47,7 @@ pub(crate) use error::{CgroupError, SetupError, StartError, Unavailable};
 pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
 pub use keeper::keeper_main;
+pub(crate) use named_files::{check_name as check_file_name, OutputFile, RunFiles};
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};

@@ -190,6 +190,9 @@ async fn run_plain_once<T>(
                 processes: None,
                 memory: None,
                 pids: 0,
+                // Named files are put and taken by the judge (see pool.rs).
+                input_file: None,
+                output_file: None,
             };
             let spawned = shared
                 .spawn(

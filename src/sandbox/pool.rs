@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::cpu::HomeCpu;
+use super::named_files::{self, OutputFile, RunFiles};
 use super::plain::{run_plain, Spawned};
 use super::program::resolve_program;
 use super::{
@@ -247,20 +248,77 @@ impl Sandbox {
         profile: Profile,
         turn: &mut Turn<'_, T>,
     ) -> Result<RunOutcome, RunError> {
+        let none = RunFiles::default();
+        let (outcome, _) = self.run_with_files(request, profile, turn, &none).await?;
+        Ok(outcome)
+    }
+
+    /// [`Sandbox::run_in_turn`] of a submission that reads and writes named
+    /// files in its working directory (see [`RunFiles`]): what it left under
+    /// the output's name comes back beside the outcome.
+    pub(crate) async fn run_with_files<T>(
+        &self,
+        request: &RunRequest,
+        profile: Profile,
+        turn: &mut Turn<'_, T>,
+        files: &RunFiles,
+    ) -> Result<(RunOutcome, Option<OutputFile>), RunError> {
+        if let Err(source) = files.check() {
+            let program = request.argv[0].to_string_lossy().into_owned();
+            return Err(RunError::Spawn { program, source });
+        }
         match &self.shared {
             // Spawners start submissions (measured runs); compilations and
             // package programs are started by the judge itself.
-            Some(shared) if shared.runtime.is_none() => match profile {
-                Profile::Submission => run_plain(request, shared.ready_spawners(), turn).await,
-                Profile::Compile { .. } | Profile::Package => run_plain(request, None, turn).await,
-            },
+            Some(shared) if shared.runtime.is_none() => {
+                let spawners = match profile {
+                    Profile::Submission => shared.ready_spawners(),
+                    Profile::Compile { .. } | Profile::Package => None,
+                };
+                run_plain_with_files(request, spawners, turn, files).await
+            }
             Some(shared) => {
                 turn.come().await;
-                shared.run(request, &profile).await
+                shared.run(request, &profile, files).await
             }
-            None => run_plain(request, None, turn).await,
+            None => run_plain_with_files(request, None, turn, files).await,
         }
     }
+}
+
+/// A run started by the judge or a spawner, in its working directory
+/// (`request.cwd`, the judge's own scratch directory) with its named files.
+async fn run_plain_with_files<T>(
+    request: &RunRequest,
+    spawners: Option<&Shared>,
+    turn: &mut Turn<'_, T>,
+    files: &RunFiles,
+) -> Result<(RunOutcome, Option<OutputFile>), RunError> {
+    let program = || request.argv[0].to_string_lossy().into_owned();
+    if let Some((name, host)) = &files.input {
+        std::fs::File::open(host)
+            .and_then(|input| named_files::place(&request.cwd, name, input))
+            .map_err(|source| RunError::Spawn {
+                program: program(),
+                source: io::Error::new(
+                    source.kind(),
+                    format!("cannot give the run its input file `{name}`: {source}"),
+                ),
+            })?;
+    }
+    let outcome = run_plain(request, spawners, turn).await?;
+    let output = match &files.output {
+        None => None,
+        Some((name, sink)) => Some(
+            named_files::collect_to(&request.cwd, name, request.limits.file_size, sink).map_err(
+                |source| RunError::Watch {
+                    program: program(),
+                    source,
+                },
+            )?,
+        ),
+    };
+    Ok((outcome, output))
 }
 
 /// A spawner in use: back to the idle ones when dropped.

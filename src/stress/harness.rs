@@ -44,10 +44,8 @@ pub(super) struct Harness {
     pub(super) file: Executable,
     pub(super) answers: AnswerProgram,
     pub(super) generator: Executable,
-    pub(super) validator: Executable,
-    pub(super) validator_args: Vec<String>,
-    /// The exit code that means valid.
-    pub(super) valid_exit: i32,
+    /// The validator, its arguments and the exit code that means valid.
+    pub(super) validator: Option<(Executable, Vec<String>, i32)>,
     /// The brute force's bounds (validator arguments), against it.
     pub(super) bounds: Option<Vec<String>>,
     pub(super) checker: Checker,
@@ -98,17 +96,20 @@ impl Harness {
         let input_path = dir.join("input");
         std::fs::write(&input_path, input).map_err(|e| Error::io(&input_path, e))?;
         let input_key = Key::of(&[input]);
-        let mut gates = vec![Gate {
-            validator: &self.validator,
-            args: self.validator_args.clone(),
-            valid_exit: self.valid_exit,
-        }];
-        if let Some(bounds) = &self.bounds {
+        let mut gates = Vec::new();
+        if let Some((validator, args, valid_exit)) = &self.validator {
             gates.push(Gate {
-                validator: &self.validator,
-                args: bounds.clone(),
-                valid_exit: self.valid_exit,
+                validator,
+                args: args.clone(),
+                valid_exit: *valid_exit,
             });
+            if let Some(bounds) = &self.bounds {
+                gates.push(Gate {
+                    validator,
+                    args: bounds.clone(),
+                    valid_exit: *valid_exit,
+                });
+            }
         }
         // An interactive problem's interactor needs no answer: it gets the
         // input in its place, as for the package's own tests.
@@ -143,7 +144,14 @@ impl Harness {
         };
         let report = self
             .judge
-            .judge_one(&self.file, &test, &self.checker, self.problem.limits, true)
+            .judge_one(
+                &self.file,
+                &test,
+                &self.checker,
+                self.problem.limits,
+                &self.problem.files,
+                true,
+            )
             .await?;
         match report.verdict {
             Verdict::AC => Ok(Evaluation::Passed),

@@ -80,9 +80,6 @@ pub(crate) async fn stress(
     let (problem, _) = judge.settle_time_limit(problem).await?;
     let problem = &problem;
     let missing = |needed| Error::package(&problem.id, PackageError::Missing(needed));
-    let Some(validator_spec) = problem.validator() else {
-        return Err(missing(Needed::StressValidator));
-    };
     let (Some(spec), Some(generator_spec)) = (&problem.stress, &problem.generator) else {
         return Err(missing(Needed::StressGenerator));
     };
@@ -123,11 +120,18 @@ pub(crate) async fn stress(
         generator: judge
             .build_package_program(problem, generator_spec, Role::Generator)
             .await?,
-        validator: judge
-            .build_package_program(problem, &validator_spec.program, Role::Validator)
-            .await?,
-        validator_args: validator_spec.args.clone(),
-        valid_exit: validator_spec.valid_exit,
+        // Without a validator (a contestant's generator on a samples
+        // folder) every generated input is used.
+        validator: match problem.validator() {
+            Some(spec) => Some((
+                judge
+                    .build_package_program(problem, &spec.program, Role::Validator)
+                    .await?,
+                spec.args.clone(),
+                spec.valid_exit,
+            )),
+            None => None,
+        },
         bounds,
         checker: judge.prepare_checker(problem).await?,
         work: judge.cache().scratch_dir()?,

@@ -5,6 +5,8 @@
 //!
 //! - [`verdicts`]: the table of fixtures and their expected verdicts;
 //! - [`bad_input`]: bad specs, files, package programs, contest folders: clear errors, no hangs;
+//! - [`contestant`]: samples folders, file input and output, `--input -`, `stress
+//!   --generator`, and `judge listen` receiving Competitive Companion's requests;
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`formats`]: ICPC/Kattis and Polygon packages, testlib, `judge export`, and the
 //!   cross-check with problemtools;
@@ -22,6 +24,7 @@
 mod bad_input;
 mod batch;
 mod browser;
+mod contestant;
 mod exit_codes;
 mod formats;
 mod hostile;

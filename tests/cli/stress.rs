@@ -267,17 +267,17 @@ fn a_crash_is_a_failure_and_shrinks_to_an_input_that_crashes() {
 #[test]
 fn stress_could_not_run_exits_2_and_says_why() {
     let ws = workspace();
-    let no_validator = ws.judge([
+    let no_generator = ws.judge([
         "stress",
         "tests/fixtures/problems/pe-demo",
         "tests/fixtures/submissions/pe-demo/ac.py",
     ]);
-    no_validator.expect_code(2);
+    no_generator.expect_code(2);
     assert!(
-        no_validator
-            .stderr
-            .contains("problem pe-demo: has no [validator]"),
-        "{no_validator:#?}"
+        no_generator.stderr.contains(
+            "problem pe-demo: has no [generator] to make stress inputs; give one with --generator FILE"
+        ),
+        "{no_generator:#?}"
     );
     let broken = ws.judge([
         "stress",

@@ -240,6 +240,7 @@ fn read(
         groups,
         solutions,
         notes: Vec::new(),
+        files: Default::default(),
     })
 }
 

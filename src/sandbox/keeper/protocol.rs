@@ -100,6 +100,22 @@ pub(crate) struct Job {
     /// init that starts it.
     #[serde(default)]
     pub(crate) pids: u64,
+    /// A file the run finds in its working directory under this name: the
+    /// keeper copies it there from the descriptor after stdio.
+    #[serde(default)]
+    pub(crate) input_file: Option<String>,
+    /// A file the run writes in its working directory: once the run has
+    /// ended, the keeper copies it (a regular file only, at most the
+    /// file-size limit) to the last descriptor.
+    #[serde(default)]
+    pub(crate) output_file: Option<String>,
+}
+
+impl Job {
+    /// How many descriptors come with the job: stdio and one per named file.
+    pub(crate) fn descriptors(&self) -> usize {
+        3 + usize::from(self.input_file.is_some()) + usize::from(self.output_file.is_some())
+    }
 }
 
 /// Why the keeper stopped a job.
@@ -135,6 +151,9 @@ pub(crate) struct JobResult {
     pub(crate) stopped: Option<Stopped>,
     /// What the run used, from the slot's cgroup.
     pub(crate) usage: Option<cgroup::Usage>,
+    /// What the run left under its output file's name.
+    #[serde(default)]
+    pub(crate) output_file: Option<crate::sandbox::named_files::Collected>,
 }
 
 /// The keeper's first message: ready, or why not.

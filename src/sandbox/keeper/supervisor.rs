@@ -17,6 +17,7 @@ use super::{
     cgroup, fail, init, next_message, receive, send, sys, Job, JobResult, KeeperConfig, Ready,
     Stopped, KILL, MAX_MESSAGE, RUN_ID, TMP_INODES,
 };
+use crate::sandbox::named_files;
 
 /// Runs a keeper until the judge goes away; the exit code.
 pub(super) fn main(judge: OwnedFd, config: KeeperConfig) -> i32 {
@@ -162,7 +163,7 @@ fn serve(
             continue; // a kill that arrived after its job ended
         }
         let result = match serde_json::from_slice::<Job>(&buf[..n]) {
-            Ok(job) if fds.len() == 3 => {
+            Ok(job) if fds.len() == job.descriptors() => {
                 let counters = counters.as_deref_mut();
                 match run_job(judge, init, &buf[..n], &job, fds, counters, pids) {
                     Ok(Some(r)) => r,
@@ -214,9 +215,22 @@ fn run_job(
             }));
         }
     }
-    let raw: Vec<_> = fds.iter().map(|f| f.as_raw_fd()).collect();
+    // The named files' descriptors stay here: the input goes into the
+    // run's working directory now, the output comes out of it at the end.
+    let mut fds = fds.into_iter();
+    let stdio: Vec<OwnedFd> = fds.by_ref().take(3).collect();
+    if let Some(name) = &job.input_file {
+        let input = std::fs::File::from(fds.next().expect("counted"));
+        if let Err(e) = named_files::place(&job.cwd, name, input) {
+            return Ok(Some(not_started(format!(
+                "cannot give the run its input file `{name}`: {e}"
+            ))));
+        }
+    }
+    let mut sink = fds.next().map(std::fs::File::from);
+    let raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
     sys::send_with_fds(init.as_raw_fd(), message, &raw)?;
-    drop(fds);
+    drop(stdio);
     let start = Instant::now();
     let mut buf = vec![0u8; 4096];
     // Init reports the run's pid only when it is needed to read its CPU
@@ -275,6 +289,15 @@ fn run_job(
         None => return Err(io::Error::other("the sandbox's init exited")),
     };
     let usage = counters.map(|c| c.usage()).transpose()?;
+    // Everything the run started is gone (init killed it): what is left
+    // under the output's name is final.
+    let output_file = match (&job.output_file, sink.as_mut()) {
+        (Some(name), Some(sink)) => {
+            let limit = job.rlimits.file_size.unwrap_or(u64::MAX);
+            Some(named_files::collect(&job.cwd, name, limit, sink))
+        }
+        _ => None,
+    };
     Ok(Some(JobResult {
         spawn_error: None,
         code: ended.code,
@@ -285,6 +308,7 @@ fn run_job(
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,
+        output_file,
     }))
 }
 
