@@ -4,6 +4,11 @@
 //! session's form token, and a cross-site `Origin` is refused), and the
 //! calls to the live contest. The HTML is made by `crate::render::web`.
 
+#![expect(
+    clippy::result_large_err,
+    reason = "handlers answer with axum's Response, early returns included"
+)]
+
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
