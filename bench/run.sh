@@ -38,6 +38,8 @@
 #   waiting    bench/waiting.py: edit to verdict against plain g++, a mock
 #              contest lazy and --all-tests (and the judge's CPU share),
 #              judge verify cold and warm (keys in target/bench.json)
+#   serve      bench/serve.py: judge serve with 100 teams submitting over
+#              loopback (target/bench-serve.json)
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -382,3 +384,8 @@ if [ -n "$OJ" ]; then
 else
   note "oj not installed: the samples-folder comparison is skipped"
 fi
+
+# judge serve under a simulated contest: submissions accepted and stored, the
+# queue, throughput against batch, the scoreboard under 200 polling clients
+# (wrk), the server's memory.
+python3 "$ROOT/bench/serve.py" "$ROOT/target/release/judge" ${1:-}

@@ -164,6 +164,18 @@ pub(crate) enum Error {
     /// Bad command-line usage that clap cannot express.
     #[error("{0}")]
     Usage(String),
+    /// The contest server could not start or go on: its database (held by
+    /// another server, of another contest, unreadable), the address it
+    /// listens on, the server it submits to. The message names the file or
+    /// the address.
+    #[error("{what}")]
+    Server {
+        /// What failed, naming the file, the address or the URL.
+        what: String,
+        /// The cause, when there is one.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
     /// The run was interrupted by a signal.
     #[error("interrupted")]
     Interrupted,
@@ -199,6 +211,17 @@ impl Error {
         Error::Package {
             problem: problem.to_string(),
             what,
+        }
+    }
+
+    /// Shorthand for an [`Error::Server`] with a cause.
+    pub(crate) fn server(
+        what: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        Error::Server {
+            what: what.into(),
+            source: Some(source.into()),
         }
     }
 

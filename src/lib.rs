@@ -24,14 +24,17 @@ mod listen;
 mod ownership;
 mod partition;
 mod problem;
+mod render;
 mod report;
 mod sandbox;
 mod scaffold;
+mod server;
 mod stress;
 mod testset;
 mod units;
 mod verdict;
 mod verify;
+mod web;
 
 pub use check::compare;
 pub use commands::main;

@@ -107,9 +107,71 @@ pub(crate) enum Command {
     /// Write a problem as a package of another format (an ICPC/Kattis
     /// package, for problemtools, DOMjudge, Kattis).
     Export(ExportArgs),
+    /// Run a live contest: a web server for teams and the jury, the ICPC
+    /// Contest API, and the judging, from CONTEST_DIR/contest.toml.
+    Serve(ServeArgs),
+    /// Submit a file to a contest server (`judge serve`, or any server of
+    /// the ICPC Contest API), as DOMjudge's submit client does.
+    Submit(SubmitArgs),
+    /// Generate passwords for a contest's teams and jury: their hashes go
+    /// into contest.toml, the passwords to hand out are printed.
+    Passwords(PasswordsArgs),
     /// Receive problems from Competitive Companion (the browser extension)
     /// and keep each as a folder of samples in DIR, ready for `judge run`.
     Listen(ListenArgs),
+}
+
+/// Arguments of `judge serve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// The contest directory: its contest.toml gives the problems, the
+    /// clock, the teams and the jury.
+    pub(crate) dir: PathBuf,
+    /// The address to listen on (default 127.0.0.1:8080; another address,
+    /// such as 0.0.0.0:8080 for a LAN, only when given).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub(crate) listen: String,
+    /// The contest's database (default CONTEST_DIR/.judge-serve/contest.sqlite).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) db: Option<PathBuf>,
+    /// Judge with the isolation this machine offers even when it is not
+    /// full (the default refuses to start without it, and refuses
+    /// `--isolation none`): teams' programs are then less contained.
+    #[arg(long)]
+    pub(crate) insecure: bool,
+}
+
+/// Arguments of `judge submit`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SubmitArgs {
+    /// The server's address (`http://10.0.0.1:8080`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) server: String,
+    /// Your team's id (the login).
+    #[arg(long, value_name = "ID")]
+    pub(crate) team: String,
+    /// The file to submit.
+    pub(crate) file: PathBuf,
+    /// The problem (id or label; default: the file's name without its
+    /// extension, as DOMjudge's client does).
+    #[arg(long, short, value_name = "P")]
+    pub(crate) problem: Option<String>,
+    /// The language (id or extension; default: the file's extension).
+    #[arg(long, short, value_name = "L")]
+    pub(crate) language: Option<String>,
+    /// The contest's id (default: the server's only contest).
+    #[arg(long, value_name = "ID")]
+    pub(crate) contest: Option<String>,
+}
+
+/// Arguments of `judge passwords`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PasswordsArgs {
+    /// The contest directory (its contest.toml is rewritten).
+    pub(crate) dir: PathBuf,
+    /// Give every team and the jury a new password, also those that have one.
+    #[arg(long)]
+    pub(crate) all: bool,
 }
 
 /// Arguments of `judge listen`.

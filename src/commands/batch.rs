@@ -121,12 +121,38 @@ fn write_contest_outputs(results: &Results, out: &Path, format: Format) -> Resul
         })
         .collect();
     let junit_xml = junit::render(&format!("judge batch: {}", results.contest.title), &suites);
+    // The Contest API's event feed, for the ICPC Resolver: its times count
+    // from contest.toml's `start`.
+    let feed = match crate::server::archive::events_of(results) {
+        Some(events) => {
+            let cx = crate::render::ccs::Context {
+                contest_id: &results.contest.id,
+                scoring: results.contest.scoring,
+                start: results.contest.clock.and_then(|c| c.start),
+            };
+            Some(crate::render::ccs::feed(&events, &cx))
+        }
+        None => {
+            eprintln!(
+                "note: no event-feed.ndjson (for the ICPC Resolver): it needs contest.toml's \
+                 `start`, from which submission times count"
+            );
+            None
+        }
+    };
     for (name, content) in [
-        ("results.json", json.as_str()),
-        ("scoreboard.txt", text.as_str()),
-        ("scoreboard.html", &scoreboard::render_html(results)),
-        ("junit.xml", junit_xml.as_str()),
+        ("results.json", Some(json.as_str())),
+        ("scoreboard.txt", Some(text.as_str())),
+        (
+            "scoreboard.html",
+            Some(scoreboard::render_html(results).as_str()),
+        ),
+        ("junit.xml", Some(junit_xml.as_str())),
+        ("event-feed.ndjson", feed.as_deref()),
     ] {
+        let Some(content) = content else {
+            continue;
+        };
         let path = out.join(name);
         std::fs::write(&path, content).map_err(|source| Error::Write {
             path: path.clone(),

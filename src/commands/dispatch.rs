@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{batch, export, gen, list, listen, new, run, stress, verify};
+use super::{batch, export, gen, list, listen, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, render_chain, Result};
@@ -62,6 +62,9 @@ fn dispatch(cli: Cli) -> Result<i32> {
             export::export(settings, args)
         }
         Command::New(args) => new::new(&settings.config, args),
+        Command::Serve(args) => serve::serve(settings, args),
+        Command::Submit(args) => submit::submit(args),
+        Command::Passwords(args) => submit::passwords(args),
         Command::Listen(args) => listen::listen(args),
     }
 }

@@ -11,7 +11,9 @@ mod list;
 mod listen;
 mod new;
 mod run;
+mod serve;
 mod stress;
+mod submit;
 mod verify;
 
 use arguments::{regular_file, submission_of, writable_dir};

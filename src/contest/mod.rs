@@ -7,8 +7,11 @@
 //! A contest directory holds one folder per contestant; a submission is
 //! named after the problem id, `alice/hdu-1527.cpp`, and further attempts
 //! number themselves, `alice/hdu-1527.2.cpp` (the unnumbered file is attempt
-//! 1). An optional `contest.toml` sets the title, the scoring and the problems.
+//! 1). An optional `contest.toml` sets the title, the scoring and the problems,
+//! and for a live contest (`judge serve`) the clock ([`clock`]), the teams,
+//! the jury and the languages.
 
+pub(crate) mod clock;
 pub(crate) mod run;
 
 mod results;
@@ -18,5 +21,7 @@ mod standings;
 mod tests;
 
 pub(crate) use results::{Cell, ContestInfo, ContestProblem, Entry, Results, Standing};
-pub(crate) use spec::{parse_submission_name, ContestSpec, Scoring, CONTEST_FILE};
-pub(crate) use standings::{sort_entries, standings};
+pub(crate) use spec::{
+    parse_submission_name, ContestSpec, Credential, Scoring, ServerLimits, CONTEST_FILE,
+};
+pub(crate) use standings::{sort_entries, standings, Attempt};

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::contest::{sort_entries, standings, Scoring};
+use crate::contest::clock::ContestClock;
+use crate::contest::{sort_entries, standings, Attempt, Scoring};
 use crate::error::{Error, Result};
 use crate::report::SubmissionReport;
 use crate::verdict::Verdict;
@@ -40,6 +41,13 @@ pub(crate) struct ContestInfo {
     pub(crate) problems: Vec<ContestProblem>,
     /// Every contestant folder, sorted (also those without submissions).
     pub(crate) contestants: Vec<String>,
+    /// The contest's id in the Contest API (contest.toml `id`, else the
+    /// folder's name).
+    #[serde(default)]
+    pub(crate) id: String,
+    /// When it ran (contest.toml `start`, `duration`, `freeze`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) clock: Option<ContestClock>,
 }
 
 /// One file of the contest directory and what became of it.
@@ -58,6 +66,10 @@ pub(crate) struct Entry {
     pub(crate) error: Option<String>,
     /// IOI points of this attempt.
     pub(crate) score: Option<u64>,
+    /// When it was submitted (the file's modification time, ms since the
+    /// epoch), recorded when contest.toml gives a `start`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) submitted_ms: Option<i64>,
     /// The full report (the schema of `run --format json`).
     pub(crate) report: Option<SubmissionReport>,
 }
@@ -86,6 +98,14 @@ pub(crate) struct Cell {
     pub(crate) penalty: u64,
     /// IOI points (best attempt).
     pub(crate) score: u64,
+    /// Attempts not judged yet (or hidden by the scoreboard freeze; a
+    /// live contest's only).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) pending: usize,
+    /// Minutes into the contest of the accepted attempt (ICPC) or of the
+    /// first attempt with the best points (IOI), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) minute: Option<u64>,
 }
 
 /// One row of the scoreboard.
@@ -101,8 +121,15 @@ pub(crate) struct Standing {
     pub(crate) penalty: u64,
     /// IOI points.
     pub(crate) score: u64,
+    /// The minute of the last accepted attempt (ICPC tie-break), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) last_solve: Option<u64>,
     /// One cell per contest problem, in order.
     pub(crate) cells: Vec<Cell>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Everything `judge batch` writes to results.json.
@@ -153,7 +180,12 @@ impl Results {
         mut entries: Vec<Entry>,
     ) -> Results {
         sort_entries(&mut entries);
-        let standings = standings(&contest, &entries);
+        let start = contest.clock.and_then(|c| c.start);
+        let attempts: Vec<Attempt> = entries
+            .iter()
+            .filter_map(|e| Attempt::of_entry(e, start))
+            .collect();
+        let standings = standings(&contest, &attempts);
         Results {
             schema_version: RESULTS_SCHEMA_VERSION,
             contest,

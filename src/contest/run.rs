@@ -195,6 +195,19 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         for (file, raw, is_dir) in files {
             let path = dir.join(folder).join(&raw);
             let rel = format!("{who}/{file}");
+            // With a start in contest.toml, a file's time is when it was
+            // last modified: ICPC penalty time counts from the start.
+            let submitted_ms = spec
+                .clock
+                .start
+                .and_then(|_| {
+                    let opened = match is_dir {
+                        true => opened.dir(&raw).map(|d| std::fs::File::from(d.into_fd())),
+                        false => opened.file(&raw),
+                    };
+                    opened.and_then(|f| f.metadata()).ok()
+                })
+                .and_then(|m| modified_ms(&m));
             let named = match is_dir {
                 true => format!("{file}.dir"),
                 false => file.clone(),
@@ -215,6 +228,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 attempt,
                 error: None,
                 score: None,
+                submitted_ms,
                 report: None,
             };
             if let Some(first) = attempts.insert((problem.clone(), attempt), rel.clone()) {
@@ -356,6 +370,7 @@ fn error_entry(contestant: &str, file: &str, error: String) -> Found {
             attempt: 0,
             error: Some(error),
             score: None,
+            submitted_ms: None,
             report: None,
         },
         submission: None,
@@ -378,7 +393,19 @@ pub(crate) fn contest_info(spec: &ContestSpec, discovered: &Discovered) -> Conte
             })
             .collect(),
         contestants: discovered.contestants.clone(),
+        id: spec.id.clone(),
+        clock: Some(spec.clock),
     }
+}
+
+/// A file's modification time, ms since the epoch.
+fn modified_ms(meta: &std::fs::Metadata) -> Option<i64> {
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(since.as_millis() as i64)
 }
 
 /// Points a problem is worth: its groups' points, or 100 when it declares none.

@@ -1,11 +1,13 @@
-//! A contest folder's settings (`contest.toml`: title, scoring, penalty)
-//! and how its files are named (`PROBLEM.EXT`, `PROBLEM.N.EXT`).
+//! A contest folder's settings (`contest.toml`: title, scoring, penalty,
+//! problems; for a live contest also the clock, the teams, the jury and the
+//! languages) and how its files are named (`PROBLEM.EXT`, `PROBLEM.N.EXT`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::clock::{datetime_ms, ContestClock};
 use crate::error::{Error, Result, SpecError};
 
 /// The file a contest directory may hold.
@@ -30,6 +32,79 @@ pub(super) struct ContestDeserialize {
     scoring: Option<Scoring>,
     penalty: Option<u64>,
     problems: Option<Vec<String>>,
+    id: Option<String>,
+    start: Option<toml::Value>,
+    duration: Option<String>,
+    freeze: Option<String>,
+    languages: Option<Vec<String>>,
+    teams: Option<Vec<TeamDeserialize>>,
+    jury: Option<CredentialDeserialize>,
+    server: Option<ServerDeserialize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TeamDeserialize {
+    id: String,
+    name: Option<String>,
+    password: Option<String>,
+    password_hash: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CredentialDeserialize {
+    password: Option<String>,
+    password_hash: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ServerDeserialize {
+    max_source: Option<String>,
+    submissions_per_minute: Option<u32>,
+}
+
+/// How long a contest lasts when contest.toml does not say.
+pub(crate) const DEFAULT_DURATION_MS: i64 = 5 * 3_600_000;
+
+/// A password as contest.toml gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Credential {
+    /// In clear (`password = ...`): hashed when the server starts.
+    Plain(String),
+    /// An Argon2 hash in the PHC string format (`password_hash = ...`, as
+    /// `judge passwords` writes).
+    Hash(String),
+}
+
+/// A team of a live contest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TeamSpec {
+    /// Its id: the login name, and the id in the Contest API.
+    pub(crate) id: String,
+    /// Its name (default: the id).
+    pub(crate) name: String,
+    /// Its password, when given.
+    pub(crate) credential: Option<Credential>,
+}
+
+/// What a live contest's server accepts from a team.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ServerLimits {
+    /// The largest source file, bytes.
+    pub(crate) max_source: u64,
+    /// Submissions a team may make per minute.
+    pub(crate) submissions_per_minute: u32,
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        ServerLimits {
+            max_source: 256 << 10,
+            submissions_per_minute: 10,
+        }
+    }
 }
 
 /// The settings of a contest (contest.toml, overridden by flags).
@@ -43,6 +118,18 @@ pub(crate) struct ContestSpec {
     pub(crate) penalty: u64,
     /// Problems (ids or paths); `None`: the problems the submissions name.
     pub(crate) problems: Option<Vec<String>>,
+    /// The contest's id in the Contest API (default: the folder's name).
+    pub(crate) id: String,
+    /// When it starts, how long it lasts, when the scoreboard freezes.
+    pub(crate) clock: ContestClock,
+    /// Language ids teams may submit in (`None`: every language of judge.toml).
+    pub(crate) languages: Option<Vec<String>>,
+    /// The teams of a live contest.
+    pub(crate) teams: Vec<TeamSpec>,
+    /// The jury's password.
+    pub(crate) jury: Option<Credential>,
+    /// Upload limits of a live contest.
+    pub(crate) server: ServerLimits,
 }
 
 impl ContestSpec {
@@ -63,12 +150,23 @@ impl ContestSpec {
                 ),
             });
         }
+        let default_id = contest_id_of(&default_title);
         if meta.is_none() {
             return Ok(ContestSpec {
                 title: default_title,
                 scoring: Scoring::Icpc,
                 penalty: 20,
                 problems: None,
+                id: default_id,
+                clock: ContestClock {
+                    start: None,
+                    duration_ms: DEFAULT_DURATION_MS,
+                    freeze_ms: None,
+                },
+                languages: None,
+                teams: Vec::new(),
+                jury: None,
+                server: ServerLimits::default(),
             });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -76,13 +174,212 @@ impl ContestSpec {
             path: path.clone(),
             source: SpecError::one(e.to_string().trim_end()),
         })?;
+        let mut problems = Vec::new();
+        let clock = clock_of(&raw, &mut problems);
+        let id = match raw.id {
+            Some(id) if !is_identifier(&id) => {
+                problems.push(format!("`id = {id:?}`: {IDENTIFIER_RULE}"));
+                default_id
+            }
+            Some(id) => id,
+            None => default_id,
+        };
+        let teams = teams_of(raw.teams.unwrap_or_default(), &mut problems);
+        let jury = raw
+            .jury
+            .and_then(|j| credential_of("jury", j.password, j.password_hash, &mut problems));
+        let server = server_of(raw.server, &mut problems);
+        if !problems.is_empty() {
+            return Err(Error::Config {
+                path,
+                source: SpecError { problems },
+            });
+        }
         Ok(ContestSpec {
             title: raw.title.unwrap_or(default_title),
             scoring: raw.scoring.unwrap_or(Scoring::Icpc),
             penalty: raw.penalty.unwrap_or(20),
             problems: raw.problems,
+            id,
+            clock,
+            languages: raw.languages,
+            teams,
+            jury,
+            server,
         })
     }
+}
+
+/// What an id of the Contest API may be.
+const IDENTIFIER_RULE: &str = "an id is 1 to 36 of `A-Z a-z 0-9 _ . -`, not starting with \
+                               `.` or `-` nor ending with `.`";
+
+/// Whether `id` is an id of the Contest API.
+pub(crate) fn is_identifier(id: &str) -> bool {
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    !id.is_empty()
+        && id.len() <= 36
+        && id.chars().all(ok)
+        && !id.starts_with(['.', '-'])
+        && !id.ends_with('.')
+}
+
+/// A folder name made a contest id: other characters become `-`.
+fn contest_id_of(name: &str) -> String {
+    let mut id: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(36)
+        .collect();
+    id = id.trim_start_matches('-').to_string();
+    if id.is_empty() {
+        "contest".into()
+    } else {
+        id
+    }
+}
+
+fn clock_of(raw: &ContestDeserialize, problems: &mut Vec<String>) -> ContestClock {
+    let duration = |key: &str, text: &Option<String>, problems: &mut Vec<String>| {
+        let text = text.as_deref()?;
+        match humantime::parse_duration(text.trim()) {
+            Ok(d) if d.as_millis() > 0 => Some(d.as_millis() as i64),
+            Ok(_) => {
+                problems.push(format!("`{key} = {text:?}`: must be more than zero"));
+                None
+            }
+            Err(e) => {
+                problems.push(format!(
+                    "`{key} = {text:?}`: {e} (write e.g. \"5h\", \"4h 30m\")"
+                ));
+                None
+            }
+        }
+    };
+    let duration_ms = duration("duration", &raw.duration, problems).unwrap_or(DEFAULT_DURATION_MS);
+    let freeze_ms = duration("freeze", &raw.freeze, problems);
+    if freeze_ms.is_some_and(|f| f > duration_ms) {
+        problems.push("`freeze` is longer than the contest's `duration`".into());
+    }
+    let start = match &raw.start {
+        None => None,
+        Some(toml::Value::Datetime(dt)) => datetime_ms(dt)
+            .map_err(|e| problems.push(format!("`start`: {e}")))
+            .ok(),
+        Some(toml::Value::String(text)) => match text.parse::<toml::value::Datetime>() {
+            Ok(dt) => datetime_ms(&dt)
+                .map_err(|e| problems.push(format!("`start`: {e}")))
+                .ok(),
+            Err(_) => {
+                problems.push(format!(
+                    "`start = {text:?}`: not a date and time (write start = 2026-12-01T09:00:00Z)"
+                ));
+                None
+            }
+        },
+        Some(other) => {
+            problems.push(format!(
+                "`start = {other}`: not a date and time (write start = 2026-12-01T09:00:00Z)"
+            ));
+            None
+        }
+    };
+    ContestClock {
+        start,
+        duration_ms,
+        freeze_ms,
+    }
+}
+
+fn credential_of(
+    who: &str,
+    password: Option<String>,
+    hash: Option<String>,
+    problems: &mut Vec<String>,
+) -> Option<Credential> {
+    match (password, hash) {
+        (Some(_), Some(_)) => {
+            problems.push(format!(
+                "{who}: give `password` or `password_hash`, not both"
+            ));
+            None
+        }
+        (Some(p), None) if p.is_empty() => {
+            problems.push(format!("{who}: `password` is empty"));
+            None
+        }
+        (Some(p), None) => Some(Credential::Plain(p)),
+        (None, Some(h)) if !h.starts_with("$argon2") => {
+            problems.push(format!(
+                "{who}: `password_hash` is not an Argon2 hash (`$argon2id$...`, as `judge passwords` writes)"
+            ));
+            None
+        }
+        (None, Some(h)) => Some(Credential::Hash(h)),
+        (None, None) => None,
+    }
+}
+
+fn teams_of(raw: Vec<TeamDeserialize>, problems: &mut Vec<String>) -> Vec<TeamSpec> {
+    let mut seen = BTreeSet::new();
+    let mut teams = Vec::new();
+    for (i, t) in raw.into_iter().enumerate() {
+        let at = format!("[[teams]] {} (`id = {:?}`)", i + 1, t.id);
+        if !is_identifier(&t.id) {
+            problems.push(format!("{at}: {IDENTIFIER_RULE}"));
+            continue;
+        }
+        if t.id == "jury" {
+            problems.push(format!(
+                "{at}: `jury` is the jury's login; give the team another id"
+            ));
+            continue;
+        }
+        if !seen.insert(t.id.clone()) {
+            problems.push(format!("{at}: two teams have this id"));
+            continue;
+        }
+        let credential = credential_of(&at, t.password, t.password_hash, problems);
+        let name = t
+            .name
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| t.id.clone());
+        teams.push(TeamSpec {
+            id: t.id,
+            name,
+            credential,
+        });
+    }
+    teams
+}
+
+fn server_of(raw: Option<ServerDeserialize>, problems: &mut Vec<String>) -> ServerLimits {
+    let mut limits = ServerLimits::default();
+    let Some(raw) = raw else {
+        return limits;
+    };
+    if let Some(text) = raw.max_source {
+        match crate::units::parse_size(&text) {
+            Ok(0) | Err(_) => problems.push(format!(
+                "[server] `max_source = {text:?}`: not a size above zero (write e.g. \"256KiB\")"
+            )),
+            Ok(bytes) => limits.max_source = bytes,
+        }
+    }
+    if let Some(n) = raw.submissions_per_minute {
+        if n == 0 {
+            problems.push("[server] `submissions_per_minute` must be at least 1".into());
+        } else {
+            limits.submissions_per_minute = n;
+        }
+    }
+    limits
 }
 
 /// A file name split into problem and attempt: `hdu-1527.cpp` -> (`hdu-1527`, 1),

@@ -47,8 +47,16 @@ fn entry(who: &str, problem: &str, attempt: u32, verdict: Verdict, score: u64) -
         attempt,
         error: None,
         score: Some(score),
+        submitted_ms: None,
         report: Some(report(verdict)),
     }
+}
+
+fn attempts(entries: &[Entry]) -> Vec<Attempt> {
+    entries
+        .iter()
+        .filter_map(|e| Attempt::of_entry(e, None))
+        .collect()
 }
 
 fn contest(scoring: Scoring, who: &[&str]) -> ContestInfo {
@@ -65,6 +73,8 @@ fn contest(scoring: Scoring, who: &[&str]) -> ContestInfo {
             })
             .collect(),
         contestants: who.iter().map(|s| s.to_string()).collect(),
+        id: "t".into(),
+        clock: None,
     }
 }
 
@@ -85,7 +95,7 @@ fn icpc_counts_rejected_attempts_before_the_first_ac_but_not_compile_errors() {
     ];
     let rows = standings(
         &contest(Scoring::Icpc, &["alice", "bob", "carol", "dave"]),
-        &entries,
+        &attempts(&entries),
     );
     let summary: Vec<(usize, &str, usize, u64)> = rows
         .iter()
@@ -115,7 +125,10 @@ fn ties_share_a_rank() {
         entry("x", "a", 1, Verdict::AC, 100),
         entry("y", "a", 1, Verdict::AC, 100),
     ];
-    let rows = standings(&contest(Scoring::Icpc, &["x", "y", "z"]), &entries);
+    let rows = standings(
+        &contest(Scoring::Icpc, &["x", "y", "z"]),
+        &attempts(&entries),
+    );
     let ranks: Vec<usize> = rows.iter().map(|r| r.rank).collect();
     assert_eq!(ranks, [1, 1, 3]);
 }
@@ -129,7 +142,10 @@ fn ioi_takes_the_best_attempt_per_problem() {
         entry("alice", "b", 1, AC, 100),
         entry("bob", "a", 1, AC, 100),
     ];
-    let rows = standings(&contest(Scoring::Ioi, &["alice", "bob"]), &entries);
+    let rows = standings(
+        &contest(Scoring::Ioi, &["alice", "bob"]),
+        &attempts(&entries),
+    );
     assert_eq!((rows[0].contestant.as_str(), rows[0].score), ("alice", 140));
     assert_eq!(rows[0].cells[0].score, 40);
     assert_eq!((rows[1].contestant.as_str(), rows[1].score), ("bob", 100));
@@ -254,7 +270,7 @@ fn judge_errors_cost_no_penalty() {
         entry("alice", "a", 1, IE, 0),
         entry("alice", "a", 2, AC, 100),
     ];
-    let rows = standings(&contest(Scoring::Icpc, &["alice"]), &entries);
+    let rows = standings(&contest(Scoring::Icpc, &["alice"]), &attempts(&entries));
     assert_eq!((rows[0].solved, rows[0].penalty), (1, 0));
 }
 
@@ -376,4 +392,68 @@ fn a_folder_submission_swapped_after_the_listing_is_refused_not_followed() {
     std::os::unix::fs::symlink(dir.path().join("p"), &folder).unwrap();
     let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("symbolic link"), "{error}");
+}
+
+fn timed(who: &str, problem: &str, order: i64, verdict: Option<Verdict>, minute: u64) -> Attempt {
+    Attempt {
+        contestant: who.into(),
+        problem: problem.into(),
+        order,
+        verdict,
+        score: if verdict == Some(Verdict::AC) { 100 } else { 0 },
+        minute: Some(minute),
+    }
+}
+
+#[test]
+fn icpc_penalty_counts_the_minutes_of_each_solve_and_ties_break_on_the_last_solve() {
+    use Verdict::*;
+    let attempts = vec![
+        // alice: a at 10 after one WA (10 + 20), b at 50: 80, last solve 50
+        timed("alice", "a", 1, Some(WA), 5),
+        timed("alice", "a", 2, Some(AC), 10),
+        timed("alice", "b", 1, Some(AC), 50),
+        // bob: a at 30, b at 50: 80, last solve 50 (tied with alice)
+        timed("bob", "a", 1, Some(AC), 30),
+        timed("bob", "b", 1, Some(AC), 50),
+        // carol: a at 40, b at 40: 80, last solve 40 (ahead of both)
+        timed("carol", "a", 1, Some(AC), 40),
+        timed("carol", "b", 1, Some(AC), 40),
+    ];
+    let rows = standings(
+        &contest(Scoring::Icpc, &["alice", "bob", "carol"]),
+        &attempts,
+    );
+    let summary: Vec<(usize, &str, u64, Option<u64>)> = rows
+        .iter()
+        .map(|r| (r.rank, r.contestant.as_str(), r.penalty, r.last_solve))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (1, "carol", 80, Some(40)),
+            (2, "alice", 80, Some(50)),
+            (2, "bob", 80, Some(50))
+        ]
+    );
+    assert_eq!(rows[1].cells[0].minute, Some(10));
+}
+
+#[test]
+fn pending_attempts_are_counted_apart_and_decide_nothing() {
+    use Verdict::*;
+    let attempts = vec![
+        timed("alice", "a", 1, Some(WA), 5),
+        timed("alice", "a", 2, None, 10),
+        timed("alice", "b", 1, Some(AC), 20),
+        timed("alice", "b", 2, None, 30),
+    ];
+    let rows = standings(&contest(Scoring::Icpc, &["alice"]), &attempts);
+    let a = &rows[0].cells[0];
+    assert_eq!(
+        (a.solved, a.attempts, a.counted, a.pending),
+        (false, 1, 1, 1)
+    );
+    let b = &rows[0].cells[1];
+    assert_eq!((b.solved, b.pending, b.penalty), (true, 0, 20));
 }

@@ -326,6 +326,8 @@ mod tests {
                 points: 100,
             }],
             contestants: vec!["alice".into(), "bob".into()],
+            id: "mock".into(),
+            clock: None,
         };
         let entries = vec![Entry {
             contestant: "bob".into(),
@@ -334,6 +336,7 @@ mod tests {
             attempt: 0,
             error: Some("names no problem".into()),
             score: None,
+            submitted_ms: None,
             report: None,
         }];
         Results::new(contest, None, entries)

@@ -555,3 +555,87 @@ fn run_writes_junit_with_one_case_per_test() {
         "the failure carries the diff: {xml}"
     );
 }
+
+#[test]
+fn with_a_start_penalty_counts_minutes_and_the_event_feed_is_written() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("timed");
+    let mini = repo().join(crate::support::problem("mini-nim"));
+    let start = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_796_115_600);
+    std::fs::create_dir_all(dir.join("alice")).unwrap();
+    std::fs::create_dir_all(dir.join("bob")).unwrap();
+    std::fs::write(
+        dir.join("contest.toml"),
+        format!(
+            "title = \"Timed\"\nid = \"timed\"\nproblems = [\"{}\"]\nstart = 2026-12-01T09:00:00Z\nduration = \"5h\"\n",
+            mini.display()
+        ),
+    )
+    .unwrap();
+    let accepted = "a, b = map(int, input().split())\nprint(\"Yes\" if a != b else \"No\")\n";
+    let wrong = "print(\"Yes\")\n";
+    // alice: accepted at minute 50 on her first try (50); bob: rejected at
+    // minute 1, accepted at minute 3 (3 + 20 = 23): bob ranks first.
+    for (file, text, minute) in [
+        ("alice/mini-nim.py", accepted, 50),
+        ("bob/mini-nim.py", wrong, 1),
+        ("bob/mini-nim.2.py", accepted, 3),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let when = start + std::time::Duration::from_secs(minute * 60 + 7);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+    let out = workspace.path().join("out");
+    workspace
+        .judge([
+            "batch",
+            dir.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .expect_code(0);
+    let results = read_json(&out.join("results.json"));
+    let summary: Vec<(u64, String, u64, u64, u64)> = rows(&results);
+    assert_eq!(
+        summary,
+        [
+            (1, "bob".to_string(), 1, 23, 100),
+            (2, "alice".to_string(), 1, 50, 100)
+        ]
+    );
+    let feed = std::fs::read_to_string(out.join("event-feed.ndjson")).unwrap();
+    let events = crate::serve_support::check_feed(&feed);
+    let submissions: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["type"] == "submissions")
+        .collect();
+    assert_eq!(submissions.len(), 3);
+    assert_eq!(submissions[0]["data"]["contest_time"], "0:01:07.000");
+    assert_eq!(
+        submissions[0]["data"]["time"],
+        "2026-12-01T09:01:07.000+00:00"
+    );
+    let last = events.last().unwrap();
+    assert_eq!(last["type"], "state");
+    assert!(last["data"]["end_of_updates"].is_string());
+    // Merged parts write the same feed.
+    let merged = workspace.path().join("merged");
+    workspace
+        .judge([
+            "merge",
+            out.join("results.json").to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ])
+        .expect_code(0);
+    assert_eq!(
+        std::fs::read_to_string(merged.join("event-feed.ndjson")).unwrap(),
+        feed
+    );
+}

@@ -14,6 +14,7 @@
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
+//! - [`browser`]: `judge serve` in headless Chromium (a verdict appears live, a frozen board stays);
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`placement`]: the level and exact memory wherever the judge is started (the cgroup-v2 VM's placements);
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
@@ -21,10 +22,12 @@
 //!   bounded, and one submission never ends a contest;
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
-//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`.
+//! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
+//! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]).
 
 mod bad_input;
 mod batch;
+mod browser;
 mod contestant;
 mod exit_codes;
 mod formats;
@@ -37,6 +40,8 @@ mod processes;
 mod real_packages;
 mod reports;
 mod sandbox;
+mod serve;
+mod serve_support;
 mod snapshots;
 mod stress;
 mod support;

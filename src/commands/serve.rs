@@ -1,0 +1,429 @@
+//! `judge serve CONTEST_DIR`: a live contest in one command. Checks
+//! contest.toml for a live contest, binds the address, locks the database,
+//! makes the problems ready with the engine, then runs two things until
+//! Ctrl-C: the web server (pages, the Contest API, the clock) on threads of
+//! its own, and the judging of the queue on the engine's thread.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{mpsc, Arc};
+
+use super::start_judge;
+use crate::cli::args::ServeArgs;
+use crate::cli::Settings;
+use crate::config::Language;
+use crate::contest::{ContestSpec, Credential, Scoring, CONTEST_FILE};
+use crate::engine::{Hide, Judge};
+use crate::error::{exit_code, Error, Result, SpecError};
+use crate::problem::Problem;
+use crate::sandbox::IsolationMode;
+use crate::server::auth::{is_valid_hash, Argon, Verifier};
+use crate::server::live::{LiveContest, ProblemPage};
+use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
+use crate::server::store::{AccountRow, Changes, Store};
+use crate::server::worker::{judge_queue, Judging, Prepared};
+use crate::server::{problems, setup};
+use crate::testset::TestFilter;
+
+/// Who the embedded judge is, in the queue's claims.
+const OWNER: &str = "server";
+
+pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
+    if !args.dir.is_dir() {
+        let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
+        return Err(Error::io(&args.dir, source));
+    }
+    let contest_file = args.dir.join(CONTEST_FILE);
+    if !contest_file.is_file() {
+        return Err(Error::Config {
+            path: contest_file,
+            source: SpecError::one(
+                "judge serve needs this file: the problems, the teams (`[[teams]]` with `id` and \
+                 `password`), the jury's password (`[jury] password`); see README, \"Running a \
+                 live mock contest\"",
+            ),
+        });
+    }
+    let spec = ContestSpec::load(&args.dir)?;
+    check_live(&spec, &contest_file)?;
+    settings.isolation = isolation(settings.isolation, args.insecure)?;
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| args.dir.join(".judge-serve").join("contest.sqlite"));
+    let listener = std::net::TcpListener::bind(&args.listen).map_err(|e| {
+        Error::server(
+            format!(
+                "cannot listen on {} (another server there? give another --listen)",
+                args.listen
+            ),
+            e,
+        )
+    })?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| Error::server("cannot listen", e))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| Error::server("cannot listen", e))?;
+    let _lock = Store::lock(&db)?;
+    let argon = Argon::default();
+    let accounts = accounts(&spec, &contest_file, &argon)?;
+    let problems = load_problems(&spec, &args.dir, &settings)?;
+    let changes = Changes::new(0);
+    // The web server's threads start before the engine, which keeps its
+    // thread (and threads it starts) to one CPU with one job.
+    let (to_web, web_gets) = mpsc::channel::<(LiveConfig, BTreeMap<String, ProblemPage>)>();
+    let (web_ready, ready) = tokio::sync::oneshot::channel::<Result<()>>();
+    let (web_failed, failed) = tokio::sync::oneshot::channel::<Error>();
+    let web = {
+        let (db, changes) = (db.clone(), Arc::clone(&changes));
+        let (limits, contest_file) = (spec.server, contest_file.clone());
+        let feed_file = db.with_file_name("event-feed.ndjson");
+        std::thread::Builder::new()
+            .name("web".into())
+            .spawn(move || {
+                let Ok((config, pages)) = web_gets.recv() else {
+                    return;
+                };
+                let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ =
+                            web_ready.send(Err(Error::server("cannot start the web server", e)));
+                        return;
+                    }
+                };
+                runtime.block_on(async move {
+                    let started = async {
+                        let store = Store::open_sqlite(&db, changes).await?;
+                        setup::sync(&store, &config, &accounts, &contest_file).await?;
+                        let last = store.last_event().await?;
+                        store.changes().bump(last);
+                        let verifier = Verifier::new(
+                            argon,
+                            accounts
+                                .iter()
+                                .map(|a| (a.id.clone(), a.password_hash.clone())),
+                        );
+                        let live = LiveContest::new(config, limits, pages, store, verifier);
+                        live.tick().await?;
+                        let app = crate::web::App {
+                            live: Arc::new(live),
+                            failures: Arc::new(crate::web::Failures::default()),
+                            rendered: Arc::default(),
+                        };
+                        let listener = tokio::net::TcpListener::from_std(listener)
+                            .map_err(|e| Error::server("cannot listen", e))?;
+                        Ok::<_, Error>((app, listener))
+                    };
+                    let (app, listener) = match started.await {
+                        Ok(x) => x,
+                        Err(e) => {
+                            let _ = web_ready.send(Err(e));
+                            return;
+                        }
+                    };
+                    let _ = web_ready.send(Ok(()));
+                    tokio::spawn(crate::web::keep_time(app.clone(), feed_file));
+                    let router = crate::web::router(app);
+                    if let Err(e) = axum::serve(listener, router).await {
+                        let _ = web_failed.send(Error::server("the web server stopped", e));
+                    }
+                });
+            })
+            .map_err(|e| Error::server("cannot start the web server's thread", e))?
+    };
+    let no_cache = settings.no_cache;
+    // No run sees the contest folder (contest.toml holds the password
+    // hashes) nor the database's folder.
+    let mut hide = vec![Hide::Required(args.dir.clone())];
+    hide.extend(db.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    let judge = start_judge(settings, &problems, &hide)?;
+    let ioi = spec.scoring == Scoring::Ioi;
+    // More submissions in hand than slots, so a slot never waits while a
+    // judging writes its outcome or starts the next (the slots still bound
+    // what runs at once, first come first served).
+    let parallel = judge.config().jobs * 2;
+    let gone = || {
+        Error::server(
+            "the web server's thread stopped",
+            std::io::Error::other("gone"),
+        )
+    };
+    // One runtime for all the engine's work: its processes and tasks live
+    // as long as it does.
+    let judging = async {
+        let (prepared, languages, config, pages) =
+            prepare(&judge, &spec, &problems, &contest_file).await?;
+        to_web.send((config.clone(), pages)).map_err(|_| gone())?;
+        ready.await.map_err(|_| gone())??;
+        eprintln!(
+            "judge serve: `{}` ({} teams, {} problems, {} languages) at http://{address}/ \
+             (the jury logs in as `jury`); database {}; Ctrl-C stops it, nothing is lost",
+            config.contest.title,
+            config.teams.len(),
+            config.problems.len(),
+            config.languages.len(),
+            db.display()
+        );
+        let store = Store::open_sqlite(&db, Arc::clone(&changes)).await?;
+        let judging = Judging {
+            store,
+            problems: Arc::new(prepared),
+            languages: Arc::new(languages),
+            owner: OWNER.into(),
+            ioi,
+            parallel,
+            scratch: std::env::temp_dir(),
+            no_cache,
+        };
+        tokio::select! {
+            done = judge_queue(judge.clone(), judging) => done,
+            e = failed => Err(e.unwrap_or_else(|_| gone())),
+        }
+    };
+    let result = judge.block_on(judging);
+    drop(web);
+    match result {
+        Err(Error::Interrupted) => {
+            eprintln!(
+                "judge serve: stopped; what was being judged is judged again at the next start"
+            );
+            Ok(exit_code::OK)
+        }
+        Err(e) => Err(e),
+        Ok(()) => Ok(exit_code::OK),
+    }
+}
+
+/// contest.toml has what a live contest needs: problems, teams with
+/// passwords, the jury's password.
+fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> {
+    let mut problems = Vec::new();
+    if spec.problems.as_ref().is_none_or(|p| p.is_empty()) {
+        problems.push("`problems` is missing: list the contest's problems (ids or paths)".into());
+    }
+    if spec.teams.is_empty() {
+        problems
+            .push("no `[[teams]]`: add one table per team with `id`, `name` and `password`".into());
+    }
+    for t in spec.teams.iter().filter(|t| t.credential.is_none()) {
+        problems.push(format!(
+            "team `{}` has no `password` (or `password_hash`; `judge passwords` makes them)",
+            t.id
+        ));
+    }
+    if spec.jury.is_none() {
+        problems.push("no `[jury]` with a `password`: the jury logs in as `jury` with it".into());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Config {
+            path: contest_file.to_path_buf(),
+            source: SpecError { problems },
+        })
+    }
+}
+
+/// A live contest judges at full isolation: `--isolation none` or a
+/// machine without it is refused unless `--insecure`.
+fn isolation(asked: IsolationMode, insecure: bool) -> Result<IsolationMode> {
+    match (asked, insecure) {
+        (mode, true) => Ok(mode),
+        (IsolationMode::None, false) => Err(Error::Usage(
+            "judge serve judges teams' programs at full isolation; `--isolation none` is refused \
+             (add --insecure to judge without a sandbox anyway)"
+                .into(),
+        )),
+        (_, false) => Ok(IsolationMode::Strict),
+    }
+}
+
+/// The accounts with their hashes: a password in clear is hashed now.
+fn accounts(spec: &ContestSpec, contest_file: &Path, argon: &Argon) -> Result<Vec<AccountRow>> {
+    let mut wanted: Vec<(String, bool, Credential)> = spec
+        .teams
+        .iter()
+        .filter_map(|t| t.credential.clone().map(|c| (t.id.clone(), true, c)))
+        .collect();
+    if let Some(jury) = &spec.jury {
+        wanted.push(("jury".into(), false, jury.clone()));
+    }
+    let mut bad = Vec::new();
+    for (id, _, c) in &wanted {
+        if let Credential::Hash(h) = c {
+            if !is_valid_hash(h) {
+                bad.push(format!(
+                    "`{id}`: `password_hash` is not a valid Argon2 hash"
+                ));
+            }
+        }
+    }
+    if !bad.is_empty() {
+        return Err(Error::Config {
+            path: contest_file.to_path_buf(),
+            source: SpecError { problems: bad },
+        });
+    }
+    // One Argon2 memory for all (tens of milliseconds a password).
+    let rows = wanted
+        .iter()
+        .map(|(id, is_team, c)| AccountRow {
+            id: id.clone(),
+            is_team: *is_team,
+            password_hash: match c {
+                Credential::Plain(p) => argon.hash(p),
+                Credential::Hash(h) => h.clone(),
+            },
+        })
+        .collect();
+    Ok(rows)
+}
+
+fn load_problems(spec: &ContestSpec, dir: &Path, settings: &Settings) -> Result<Vec<Arc<Problem>>> {
+    let mut problems = Vec::new();
+    for name in spec.problems.iter().flatten() {
+        let as_path = dir.join(name);
+        let name = if as_path.is_dir() {
+            as_path.display().to_string()
+        } else {
+            name.clone()
+        };
+        let problem = Problem::find(&name, &settings.config)?;
+        if problems.iter().any(|p: &Arc<Problem>| p.id == problem.id) {
+            return Err(Error::Config {
+                path: dir.join(CONTEST_FILE),
+                source: SpecError::one(format!("`problems` names `{}` twice", problem.id)),
+            });
+        }
+        super::print_notes(&problem);
+        problems.push(Arc::new(problem));
+    }
+    Ok(problems)
+}
+
+type Ready = (
+    BTreeMap<String, Prepared>,
+    BTreeMap<String, Language>,
+    LiveConfig,
+    BTreeMap<String, ProblemPage>,
+);
+
+/// The problems made ready (tests, answers, checkers), the languages
+/// checked, and what the server shows.
+async fn prepare(
+    judge: &Judge,
+    spec: &ContestSpec,
+    problems: &[Arc<Problem>],
+    contest_file: &Path,
+) -> Result<Ready> {
+    let mut prepared = BTreeMap::new();
+    let mut snapshots = Vec::new();
+    let mut pages = BTreeMap::new();
+    for (i, problem) in problems.iter().enumerate() {
+        eprintln!("preparing {} ({} of {})", problem.id, i + 1, problems.len());
+        let ready = judge.ready(problem, &TestFilter::default()).await?;
+        if let Some(note) = &ready.time_note {
+            super::print_note(&problem.id, Some(note));
+        }
+        snapshots.push(problems::snapshot(i, &ready.problem, &ready.tests));
+        pages.insert(
+            problem.id.clone(),
+            problems::page(&ready.problem, &ready.tests),
+        );
+        prepared.insert(
+            problem.id.clone(),
+            Prepared {
+                problem: Arc::clone(&ready.problem),
+                tests: Arc::clone(&ready.tests),
+                checker: ready.checker,
+            },
+        );
+    }
+    let languages = languages(judge, spec, contest_file).await?;
+    let config = LiveConfig {
+        contest: ContestSnapshot {
+            id: spec.id.clone(),
+            title: spec.title.clone(),
+            scoring: spec.scoring,
+            penalty: spec.penalty,
+            clock: spec.clock,
+        },
+        problems: snapshots,
+        languages: languages
+            .values()
+            .map(|l| LanguageSnapshot {
+                id: l.id.clone(),
+                name: l.name.clone(),
+                extensions: l.extensions.clone(),
+                entry_point_name: None,
+            })
+            .collect(),
+        teams: spec
+            .teams
+            .iter()
+            .map(|t| TeamSnapshot {
+                id: t.id.clone(),
+                name: t.name.clone(),
+            })
+            .collect(),
+    };
+    Ok((prepared, languages, config, pages))
+}
+
+/// The contest's languages: those contest.toml lists (each must be
+/// usable here), else every language of judge.toml usable here.
+async fn languages(
+    judge: &Judge,
+    spec: &ContestSpec,
+    contest_file: &Path,
+) -> Result<BTreeMap<String, Language>> {
+    let all = &judge.config().languages;
+    let mut chosen = BTreeMap::new();
+    match &spec.languages {
+        Some(ids) => {
+            let mut unknown = Vec::new();
+            for id in ids {
+                match all.iter().find(|l| &l.id == id) {
+                    Some(l) => {
+                        judge.check_language(l).await?;
+                        chosen.insert(l.id.clone(), l.clone());
+                    }
+                    None => unknown.push(format!(
+                        "`languages`: no language `{id}` in judge.toml (`judge list --languages` lists them)"
+                    )),
+                }
+            }
+            if !unknown.is_empty() {
+                return Err(Error::Config {
+                    path: contest_file.to_path_buf(),
+                    source: SpecError { problems: unknown },
+                });
+            }
+        }
+        None => {
+            let mut missing = Vec::new();
+            for l in all.iter().filter(|l| l.id != "checktestdata") {
+                match judge.check_language(l).await {
+                    Ok(_) => {
+                        chosen.insert(l.id.clone(), l.clone());
+                    }
+                    Err(_) => missing.push(l.id.clone()),
+                }
+            }
+            if !missing.is_empty() {
+                eprintln!(
+                    "note: languages not installed here, left out of the contest: {}",
+                    missing.join(", ")
+                );
+            }
+        }
+    }
+    Ok(chosen)
+}

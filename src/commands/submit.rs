@@ -1,0 +1,306 @@
+//! `judge submit` (a file sent to a contest server through the Contest
+//! API, as DOMjudge's submit client does: the team's password from
+//! `JUDGE_PASSWORD` or `~/.netrc`) and `judge passwords` (passwords made
+//! for a contest's teams and jury: their hashes written into contest.toml,
+//! the passwords printed to hand out).
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use base64::Engine;
+use serde_json::{json, Value};
+
+use super::print;
+use crate::cli::args::{PasswordsArgs, SubmitArgs};
+use crate::contest::{ContestSpec, CONTEST_FILE};
+use crate::error::{exit_code, Error, Result, SpecError};
+use crate::server::auth::{generate_password, Argon};
+
+pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
+    let base = args.server.trim_end_matches('/').to_string();
+    let Some(host) = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"))
+        .map(|rest| rest.split(['/', ':']).next().unwrap_or(""))
+    else {
+        return Err(Error::Usage(format!(
+            "--server `{}`: give the server's address as http://HOST:PORT",
+            args.server
+        )));
+    };
+    if base.starts_with("https://") {
+        return Err(Error::Usage(
+            "judge submit speaks plain HTTP (judge serve's); for an HTTPS server use its web page"
+                .into(),
+        ));
+    }
+    let password = password_for(host, &args.team)?;
+    let source = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
+    let filename = args
+        .file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let client = Client {
+        agent: ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into(),
+        auth: format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(format!("{}:{password}", args.team))
+        ),
+        api: format!("{base}/api"),
+    };
+    let contests = client.get("/contests")?;
+    let contest = match (&args.contest, contests.as_array().map(Vec::as_slice)) {
+        (Some(id), _) => id.clone(),
+        (None, Some([only])) => only["id"].as_str().unwrap_or_default().to_string(),
+        (None, _) => {
+            return Err(Error::Usage(
+                "the server has several contests (or none): name one with --contest".into(),
+            ))
+        }
+    };
+    let stem = filename
+        .rsplit_once('.')
+        .map(|(s, _)| s)
+        .unwrap_or(&filename);
+    let wanted_problem = args.problem.clone().unwrap_or_else(|| stem.to_string());
+    let problems = client.get(&format!("/contests/{contest}/problems"))?;
+    let problem = problems
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| {
+            ["id", "label"].iter().any(|k| {
+                p[k].as_str()
+                    .is_some_and(|v| v.eq_ignore_ascii_case(&wanted_problem))
+            })
+        })
+        .and_then(|p| p["id"].as_str())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "the contest has no problem `{wanted_problem}` (give --problem ID or LABEL)"
+            ))
+        })?
+        .to_string();
+    let ext = filename.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let wanted_language = args.language.clone().unwrap_or_else(|| ext.to_string());
+    let languages = client.get(&format!("/contests/{contest}/languages"))?;
+    let language = languages
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|l| {
+            l["id"].as_str() == Some(wanted_language.as_str())
+                || l["extensions"].as_array().into_iter().flatten().any(|e| {
+                    e.as_str()
+                        .is_some_and(|e| e.eq_ignore_ascii_case(&wanted_language))
+                })
+        })
+        .and_then(|l| l["id"].as_str())
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "the contest has no language `{wanted_language}` (give --language ID)"
+            ))
+        })?
+        .to_string();
+    let body = json!({
+        "problem_id": problem,
+        "language_id": language,
+        "files": [{"data": base64::engine::general_purpose::STANDARD.encode(zip_one(&filename, &source))}],
+    });
+    let created = client.post(&format!("/contests/{contest}/submissions"), &body)?;
+    let id = created["id"].as_str().unwrap_or("?");
+    print(&format!(
+        "submission {id} received at {} (contest time {}): {problem}, {language}, {filename}\n\
+         follow it at {base}/team/submissions/{id}\n",
+        created["time"].as_str().unwrap_or("?"),
+        created["contest_time"].as_str().unwrap_or("?"),
+    ));
+    Ok(exit_code::OK)
+}
+
+/// The team's password: `JUDGE_PASSWORD`, else `~/.netrc`'s entry for the
+/// host and the team (as DOMjudge's client reads it).
+fn password_for(host: &str, team: &str) -> Result<String> {
+    if let Ok(p) = std::env::var("JUDGE_PASSWORD") {
+        return Ok(p);
+    }
+    let netrc = std::env::var_os("HOME").map(|h| Path::new(&h).join(".netrc"));
+    if let Some(text) = netrc.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let mut i = 0;
+        while i < words.len() {
+            if words[i] == "machine" && words.get(i + 1) == Some(&host) {
+                let (mut login, mut password) = (None, None);
+                let mut j = i + 2;
+                while j + 1 < words.len() && words[j] != "machine" {
+                    match words[j] {
+                        "login" => login = Some(words[j + 1]),
+                        "password" => password = Some(words[j + 1]),
+                        _ => {}
+                    }
+                    j += 2;
+                }
+                if login == Some(team) {
+                    if let Some(p) = password {
+                        return Ok(p.to_string());
+                    }
+                }
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    Err(Error::Usage(format!(
+        "no password for team `{team}`: set JUDGE_PASSWORD, or add to ~/.netrc the line \
+         `machine {host} login {team} password YOUR-PASSWORD`"
+    )))
+}
+
+struct Client {
+    agent: ureq::Agent,
+    auth: String,
+    api: String,
+}
+
+impl Client {
+    fn answer(&self, url: &str, response: ureq::http::Response<ureq::Body>) -> Result<Value> {
+        let status = response.status().as_u16();
+        let text = response
+            .into_body()
+            .read_to_string()
+            .map_err(|e| Error::server(format!("{url}: an unreadable answer"), e))?;
+        let value: Value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        if status >= 300 {
+            let message = value["message"].as_str().unwrap_or("").to_string();
+            return Err(Error::Server {
+                what: format!("{url}: the server answered {status}: {message}"),
+                source: None,
+            });
+        }
+        Ok(value)
+    }
+
+    fn get(&self, path: &str) -> Result<Value> {
+        let url = format!("{}{path}", self.api);
+        let response = self
+            .agent
+            .get(&url)
+            .header("Authorization", &self.auth)
+            .call()
+            .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
+        self.answer(&url, response)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> Result<Value> {
+        let url = format!("{}{path}", self.api);
+        let response = self
+            .agent
+            .post(&url)
+            .header("Authorization", &self.auth)
+            .content_type("application/json")
+            .send(body.to_string().as_bytes())
+            .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
+        self.answer(&url, response)
+    }
+}
+
+fn zip_one(name: &str, content: &[u8]) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut out);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file(name, options).expect("a zip in memory");
+    zip.write_all(content).expect("a zip in memory");
+    zip.finish().expect("a zip in memory");
+    out.into_inner()
+}
+
+pub(super) fn passwords(args: PasswordsArgs) -> Result<i32> {
+    let path = args.dir.join(CONTEST_FILE);
+    if !path.is_file() {
+        return Err(Error::Config {
+            path,
+            source: SpecError::one("no such file: write the contest's teams in it first"),
+        });
+    }
+    // The file must be valid before it is rewritten.
+    let spec = ContestSpec::load(&args.dir)?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+    let mut doc: toml_edit::DocumentMut =
+        text.parse()
+            .map_err(|e: toml_edit::TomlError| Error::Config {
+                path: path.clone(),
+                source: SpecError::one(e.to_string()),
+            })?;
+    let mut sheet: Vec<(String, String, String)> = Vec::new();
+    let argon = Argon::default();
+    let mut set = |table: &mut dyn toml_edit::TableLike, who: &str, name: &str| {
+        let has = table.contains_key("password") || table.contains_key("password_hash");
+        if has && !args.all {
+            return;
+        }
+        let password = generate_password();
+        table.remove("password");
+        table.insert("password_hash", toml_edit::value(argon.hash(&password)));
+        sheet.push((who.to_string(), name.to_string(), password));
+    };
+    if let Some(teams) = doc
+        .get_mut("teams")
+        .and_then(|t| t.as_array_of_tables_mut())
+    {
+        for (team, spec_team) in teams.iter_mut().zip(&spec.teams) {
+            set(team, &spec_team.id, &spec_team.name);
+        }
+    }
+    if !doc.contains_key("jury") {
+        doc.insert("jury", toml_edit::Item::Table(toml_edit::Table::new()));
+    }
+    if let Some(jury) = doc.get_mut("jury").and_then(|j| j.as_table_like_mut()) {
+        set(jury, "jury", "(the jury)");
+    }
+    if sheet.is_empty() {
+        print("every team and the jury have a password already (--all makes new ones)\n");
+        return Ok(exit_code::OK);
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|source| Error::Write {
+        path: path.clone(),
+        source,
+    })?;
+    temp.write_all(doc.to_string().as_bytes())
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
+    temp.persist(&path).map_err(|e| Error::Write {
+        path: path.clone(),
+        source: e.error,
+    })?;
+    let width = sheet
+        .iter()
+        .map(|(id, _, _)| id.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let mut out = format!(
+        "{}: the hashes of {} new password(s) are in {}; hand these out (they are not stored anywhere):\n\n",
+        spec.title,
+        sheet.len(),
+        path.display()
+    );
+    for (id, name, password) in &sheet {
+        out.push_str(&format!(
+            "  login {id:<width$}  password {password}   {name}\n"
+        ));
+    }
+    print(&out);
+    Ok(exit_code::OK)
+}

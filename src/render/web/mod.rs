@@ -1,0 +1,216 @@
+//! The contest server's web pages: pure functions from a live contest's
+//! data to HTML (maud escapes every string, so what a team typed is shown
+//! as text), one module per audience: [`team`], [`jury`], and what both
+//! and the public see ([`board`], the scoreboard). Pages load nothing from
+//! elsewhere (the LAN may be offline): one stylesheet and one small script
+//! of our own ([`assets`]), which follows server-sent events to refresh the
+//! parts of a page marked `data-live`.
+
+pub(crate) mod assets;
+pub(crate) mod board;
+pub(crate) mod jury;
+pub(crate) mod team;
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
+use crate::contest::clock::{format_reltime, format_time, EpochMs};
+use crate::server::model::{LiveConfig, StateSnapshot};
+use crate::verdict::Verdict;
+
+/// Who is looking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Who {
+    /// Not logged in.
+    Anonymous,
+    /// A team: its id.
+    Team(String),
+    /// The jury.
+    Jury,
+}
+
+/// What every page shows around its content.
+#[derive(Debug, Clone)]
+pub(crate) struct Chrome<'a> {
+    /// The contest.
+    pub(crate) config: &'a LiveConfig,
+    /// Who is looking.
+    pub(crate) who: Who,
+    /// The form token of the session, for forms that change something.
+    pub(crate) csrf: Option<&'a str>,
+    /// The contest's state.
+    pub(crate) state: StateSnapshot,
+    /// The effective start.
+    pub(crate) start: Option<EpochMs>,
+    /// Now.
+    pub(crate) now: EpochMs,
+}
+
+impl Chrome<'_> {
+    /// The hidden form field with the session's token.
+    pub(crate) fn csrf_field(&self) -> Markup {
+        html! { input type="hidden" name="csrf" value=(self.csrf.unwrap_or("")); }
+    }
+
+    /// A line about the clock: before the start, the time left, frozen, over.
+    pub(crate) fn clock_line(&self) -> String {
+        let s = &self.state;
+        let clock = self.config.contest.clock;
+        match (s.started, s.ended) {
+            (None, _) => match self.start.filter(|st| *st > self.now && *st < i64::MAX / 8) {
+                Some(start) => format!(
+                    "starts at {} (in {})",
+                    format_time(start),
+                    short(start - self.now)
+                ),
+                None => "not started: the jury starts it".into(),
+            },
+            (Some(start), None) => {
+                let left = clock.end(start) - self.now;
+                let frozen = if s.is_frozen() {
+                    ", scoreboard frozen"
+                } else {
+                    ""
+                };
+                format!("running, {} left{frozen}", short(left))
+            }
+            (Some(_), Some(_)) => {
+                let mut text = String::from("over");
+                if s.is_frozen() {
+                    text.push_str(", scoreboard frozen");
+                }
+                if s.finalized.is_some() {
+                    text.push_str(", results final");
+                }
+                text
+            }
+        }
+    }
+}
+
+/// `1:02:03` (hours, minutes, seconds) of a span in ms.
+fn short(ms: i64) -> String {
+    let text = format_reltime(ms.max(0));
+    text.split('.').next().unwrap_or(&text).to_string()
+}
+
+/// A whole page: header with the contest, the clock and the menu of who is
+/// looking, then `body`.
+pub(crate) fn layout(chrome: &Chrome, title: &str, body: Markup) -> String {
+    let contest = &chrome.config.contest.title;
+    let page = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · " (contest) }
+                link rel="stylesheet" href="/static/style.css";
+                script src="/static/live.js" defer {}
+            }
+            body {
+                header {
+                    strong { (contest) }
+                    span.clock data-live-text="/clock" { (chrome.clock_line()) }
+                    nav { (menu(chrome)) }
+                }
+                main { h1 { (title) } (body) }
+            }
+        }
+    };
+    page.into_string()
+}
+
+fn menu(chrome: &Chrome) -> Markup {
+    html! {
+        @match &chrome.who {
+            Who::Team(id) => {
+                a href="/team" { "Problems & submissions" }
+                a href="/team/clarifications" { "Clarifications" }
+                a href="/team/scoreboard" { "Scoreboard" }
+                form.inline method="post" action="/logout" {
+                    (chrome.csrf_field())
+                    button type="submit" { "Log out " (id) }
+                }
+            }
+            Who::Jury => {
+                a href="/jury" { "Contest" }
+                a href="/jury/submissions" { "Submissions" }
+                a href="/jury/clarifications" { "Clarifications" }
+                a href="/jury/scoreboard" { "Scoreboard" }
+                a href="/scoreboard" { "Public scoreboard" }
+                form.inline method="post" action="/logout" {
+                    (chrome.csrf_field())
+                    button type="submit" { "Log out (jury)" }
+                }
+            }
+            Who::Anonymous => {
+                a href="/scoreboard" { "Scoreboard" }
+                a href="/login" { "Log in" }
+            }
+        }
+    }
+}
+
+/// A verdict as a coloured badge (`pending` when there is none yet).
+pub(crate) fn verdict_badge(verdict: Option<Verdict>) -> Markup {
+    match verdict {
+        Some(v) => {
+            let class = if v == Verdict::AC {
+                "verdict ok"
+            } else {
+                "verdict bad"
+            };
+            html! { span class=(class) title=(v.description()) { (v.as_str()) } }
+        }
+        None => html! { span.verdict.pending { "pending" } },
+    }
+}
+
+/// The login page.
+pub(crate) fn login(chrome: &Chrome, error: Option<&str>) -> String {
+    let body = html! {
+        @if let Some(error) = error { p.error { (error) } }
+        form.card method="post" action="/login" {
+            label { "Team id (or " code { "jury" } ")" input name="login" autocomplete="username" required autofocus; }
+            label { "Password" input name="password" type="password" autocomplete="current-password" required; }
+            button type="submit" { "Log in" }
+        }
+    };
+    layout(chrome, "Log in", body)
+}
+
+/// A page that only says something (an error, a refusal, a confirmation).
+pub(crate) fn message(chrome: &Chrome, title: &str, text: &str, back: &str) -> String {
+    let body = html! {
+        p.error { (text) }
+        p { a href=(back) { "Back" } }
+    };
+    layout(chrome, title, body)
+}
+
+/// A problem statement in Markdown as HTML: raw HTML in it is shown as
+/// text (statements are the coach's, but a page must stay ours).
+pub(crate) fn markdown(text: &str) -> Markup {
+    use pulldown_cmark::{Event, Options, Parser};
+    let parser = Parser::new_ext(text, Options::ENABLE_TABLES).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        other => other,
+    });
+    let mut out = String::new();
+    pulldown_cmark::html::push_html(&mut out, parser);
+    PreEscaped(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_shows_raw_html_as_text() {
+        let html = markdown("# Title\n\n<script>alert(1)</script> and *x* <b>b</b>").into_string();
+        assert!(html.contains("<h1>Title</h1>"));
+        assert!(html.contains("&lt;script&gt;"));
+        assert!(html.contains("&lt;b&gt;"));
+        assert!(!html.contains("<script"));
+    }
+}

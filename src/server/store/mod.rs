@@ -1,0 +1,259 @@
+//! Storage of a live contest and its judging queue: one interface, [`Store`],
+//! over SQL that SQLite (embedded, the default) and PostgreSQL both run,
+//! through sqlx's `Any` driver with queries checked at run time. What the
+//! server acknowledges is committed first; ids and the event log are
+//! assigned inside the writing transaction. Changes are announced in the
+//! process ([`Changes`]) so the judging and the event feeds wake at once;
+//! they also poll, so a change made elsewhere is seen too.
+
+mod accounts;
+mod queue;
+mod records;
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{watch, Mutex, Notify};
+
+use crate::error::{Error, Result};
+
+pub(crate) use accounts::{AccountRow, SessionRow};
+pub(crate) use queue::{Claim, Finished};
+pub(crate) use records::{ClockRow, NewClarification, NewSubmission};
+
+/// What the parts of one server tell each other: a new event, work queued.
+#[derive(Debug)]
+pub(crate) struct Changes {
+    /// The id of the latest event written.
+    events: watch::Sender<i64>,
+    /// Woken when a submission or rejudge is queued.
+    queue: Notify,
+    /// One writing transaction at a time in this process (SQLite takes one
+    /// writer; waiting here is cheaper than its busy loop).
+    write: Mutex<()>,
+}
+
+impl Changes {
+    /// Fresh, with the latest event id known.
+    pub(crate) fn new(last_event: i64) -> Arc<Changes> {
+        Arc::new(Changes {
+            events: watch::channel(last_event).0,
+            queue: Notify::new(),
+            write: Mutex::new(()),
+        })
+    }
+
+    /// Records the latest event id (read from the database at start).
+    pub(crate) fn bump(&self, last_event: i64) {
+        self.announce(Some(last_event), false);
+    }
+
+    /// The latest event id known in this process.
+    pub(crate) fn latest(&self) -> i64 {
+        *self.events.borrow()
+    }
+
+    /// A receiver of the latest event id.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<i64> {
+        self.events.subscribe()
+    }
+
+    /// Waits until work may have been queued (or a while has passed).
+    pub(crate) async fn queued(&self, poll: std::time::Duration) {
+        let _ = tokio::time::timeout(poll, self.queue.notified()).await;
+    }
+
+    fn announce(&self, last_event: Option<i64>, queued: bool) {
+        if let Some(id) = last_event {
+            self.events.send_if_modified(|latest| {
+                let newer = id > *latest;
+                if newer {
+                    *latest = id;
+                }
+                newer
+            });
+        }
+        if queued {
+            self.queue.notify_waiters();
+            self.queue.notify_one();
+        }
+    }
+}
+
+/// The lock that makes one server the only one on its database: held
+/// while the server runs, released by the system when it dies.
+#[derive(Debug)]
+pub(crate) struct StoreLock {
+    _file: std::fs::File,
+}
+
+/// A live contest's database.
+#[derive(Debug, Clone)]
+pub(crate) struct Store {
+    pool: AnyPool,
+    changes: Arc<Changes>,
+    /// The database, for messages.
+    shown: Arc<str>,
+    /// Whether it is PostgreSQL (claims then skip rows others hold).
+    postgres: bool,
+}
+
+impl Store {
+    /// Takes the lock beside the database file `db` (`DB.lock`): an error
+    /// naming both when another server holds it.
+    pub(crate) fn lock(db: &Path) -> Result<StoreLock> {
+        if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let lock_path = PathBuf::from(format!("{}.lock", db.display()));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|source| Error::Write {
+                path: lock_path.clone(),
+                source,
+            })?;
+        if !crate::sandbox::try_lock_exclusive(&file) {
+            return Err(Error::Server {
+                what: format!(
+                    "another `judge serve` is running on the database {} (it holds {}): \
+                     two servers on one database would judge submissions twice; stop the other, \
+                     or give this one its own --db",
+                    db.display(),
+                    lock_path.display()
+                ),
+                source: None,
+            });
+        }
+        Ok(StoreLock { _file: file })
+    }
+
+    /// Opens (creating if needed) the SQLite database `db` and brings its
+    /// schema up to date.
+    pub(crate) async fn open_sqlite(db: &Path, changes: Arc<Changes>) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let absolute = std::path::absolute(db).map_err(|e| Error::io(db, e))?;
+        let Some(text) = absolute.to_str() else {
+            return Err(Error::Server {
+                what: format!(
+                    "the database path {} is not valid UTF-8; give another --db",
+                    db.display()
+                ),
+                source: None,
+            });
+        };
+        let url = format!("sqlite://{}?mode=rwc", encode_path(text));
+        let shown: Arc<str> = db.display().to_string().into();
+        let pool = AnyPoolOptions::new()
+            .max_connections(4)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute(
+                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                         PRAGMA busy_timeout = 10000;",
+                    )
+                    .await?;
+                    Ok(())
+                })
+            })
+            .connect(&url)
+            .await
+            .map_err(|e| Error::server(format!("cannot open the database {shown}"), e))?;
+        let store = Store {
+            pool,
+            changes,
+            shown,
+            postgres: false,
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn migrate(&self) -> Result<()> {
+        let migrator = sqlx::migrate::Migrator::new(schema::Migrations)
+            .await
+            .map_err(|e| self.error("cannot read the schema migrations", e))?;
+        migrator.run(&self.pool).await.map_err(|e| {
+            self.error(
+                "cannot bring the database's schema up to date (is it a database of `judge serve`?)",
+                e,
+            )
+        })
+    }
+
+    /// What the parts of this server tell each other.
+    pub(crate) fn changes(&self) -> &Arc<Changes> {
+        &self.changes
+    }
+
+    /// Records the contest this database belongs to, or checks that it is
+    /// the same: a database of another contest is refused.
+    pub(crate) async fn claim_for_contest(&self, contest_id: &str) -> Result<()> {
+        let _write = self.changes.write.lock().await;
+        let row = sqlx::query("SELECT value FROM meta WHERE key = 'contest'")
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.error("cannot read the database", e))?;
+        match row {
+            Some(row) => {
+                let theirs: String = row.get(0);
+                if theirs != contest_id {
+                    return Err(Error::Server {
+                        what: format!(
+                            "the database {} belongs to the contest `{theirs}`, not `{contest_id}` \
+                             (contest.toml `id`): give this contest its own --db",
+                            self.shown
+                        ),
+                        source: None,
+                    });
+                }
+            }
+            None => {
+                sqlx::query("INSERT INTO meta (key, value) VALUES ('contest', $1)")
+                    .bind(contest_id)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|e| self.error("cannot write the database", e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// An error of this database.
+    fn error(&self, what: &str, source: impl std::error::Error + Send + Sync + 'static) -> Error {
+        Error::server(format!("database {}: {what}", self.shown), source)
+    }
+
+    /// The error of a failed query.
+    fn query_error(&self, source: sqlx::Error) -> Error {
+        self.error("a query failed", source)
+    }
+}
+
+/// A path as the sqlite URL takes it (`%`, `?`, `#` and spaces escaped).
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'%' | b'?' | b'#' | b' ' | b'"' | b'<' | b'>' | b'`' | b'{' | b'}' => {
+                out.push_str(&format!("%{byte:02X}"))
+            }
+            0..=0x1f | 0x7f..=0xff => out.push_str(&format!("%{byte:02X}")),
+            _ => out.push(byte as char),
+        }
+    }
+    out
+}
+
+/// An optional integer column.
+fn opt_i64(row: &AnyRow, column: &str) -> Option<i64> {
+    row.try_get::<Option<i64>, _>(column).ok().flatten()
+}

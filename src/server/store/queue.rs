@@ -1,0 +1,243 @@
+//! The judging queue, in the database: a judgement is queued, claimed by a
+//! judge for a lease it renews while it works, and finished by that judge
+//! alone (a judge whose lease ran out and was claimed by another writes
+//! nothing). The oldest queued judgement goes first. On PostgreSQL the
+//! claim skips rows another judge holds (`FOR UPDATE SKIP LOCKED`).
+
+use sqlx::Row;
+
+use super::records::submission_of;
+use super::{opt_i64, Store};
+use crate::contest::clock::EpochMs;
+use crate::error::Result;
+use crate::report::SubmissionReport;
+use crate::server::model::{
+    Audience, EventData, JudgementRecord, JudgementState, RunRecord, SubmissionRecord,
+};
+use crate::verdict::Verdict;
+
+/// A judgement a judge has claimed, with what it needs to judge.
+#[derive(Debug, Clone)]
+pub(crate) struct Claim {
+    /// The judgement.
+    pub(crate) judgement: i64,
+    /// When it started (its first claim).
+    pub(crate) start: EpochMs,
+    /// The submission.
+    pub(crate) submission: SubmissionRecord,
+    /// Its source.
+    pub(crate) source: Vec<u8>,
+    /// Whether it is a rejudge (judged afresh, not from the result cache).
+    pub(crate) rejudge: bool,
+}
+
+/// The outcome of a judgement.
+#[derive(Debug, Clone)]
+pub(crate) struct Finished {
+    /// The verdict.
+    pub(crate) verdict: Verdict,
+    /// IOI points.
+    pub(crate) score: u64,
+    /// The slowest test's CPU time, ms.
+    pub(crate) max_run_ms: u64,
+    /// When it finished.
+    pub(crate) end: EpochMs,
+    /// Each test run: its place in the test set (from 1), verdict, CPU
+    /// time in ms, and when it finished.
+    pub(crate) runs: Vec<(u32, Verdict, u64, EpochMs)>,
+    /// The full report (per-test verdicts, times, diffs), for the jury.
+    pub(crate) report: SubmissionReport,
+}
+
+impl Store {
+    /// Claims the oldest judgement that is queued, or whose claim expired,
+    /// for `owner` until `now + lease_ms`.
+    pub(crate) async fn claim(
+        &self,
+        owner: &str,
+        now: EpochMs,
+        lease_ms: i64,
+    ) -> Result<Option<Claim>> {
+        let (_guard, mut tx) = self.begin().await?;
+        let lock = if self.postgres {
+            " FOR UPDATE SKIP LOCKED"
+        } else {
+            ""
+        };
+        let row = sqlx::query(&format!(
+            "SELECT id, submission, rejudge, start_ms FROM judgements \
+             WHERE state = 'queued' OR (state = 'running' AND claim_expires_ms < $1) \
+             ORDER BY id LIMIT 1{lock}"
+        ))
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let judgement: i64 = row.get("id");
+        let submission_id: i64 = row.get("submission");
+        let rejudge = row.get::<i64, _>("rejudge") != 0;
+        let first_start = opt_i64(&row, "start_ms");
+        let start = first_start.unwrap_or(now);
+        sqlx::query(
+            "UPDATE judgements SET state = 'running', claimed_by = $1, claim_expires_ms = $2, \
+             start_ms = $3 WHERE id = $4",
+        )
+        .bind(owner.to_string())
+        .bind(now + lease_ms)
+        .bind(start)
+        .bind(judgement)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        let row = sqlx::query(
+            "SELECT id, team, problem, language, time_ms, filename, entry_point, source \
+             FROM submissions WHERE id = $1",
+        )
+        .bind(submission_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        let submission = submission_of(&row);
+        let source: Vec<u8> = row.get("source");
+        // A judgement appears when its judging starts (once, even when a
+        // judge died under it and it is judged again).
+        let events = if first_start.is_none() {
+            vec![(
+                Audience::Team(submission.team.clone()),
+                EventData::Judgement(JudgementRecord {
+                    id: judgement,
+                    submission: submission_id,
+                    state: JudgementState::Running,
+                    start: Some(start),
+                    end: None,
+                    verdict: None,
+                    score: None,
+                    max_run_ms: None,
+                }),
+            )]
+        } else {
+            Vec::new()
+        };
+        let last = self.append(&mut tx, events).await?;
+        self.commit(tx, last, false).await?;
+        Ok(Some(Claim {
+            judgement,
+            start,
+            submission,
+            source,
+            rejudge,
+        }))
+    }
+
+    /// Extends `owner`'s claim on `judgement` to `until`; false when the
+    /// claim is no longer its own.
+    pub(crate) async fn renew(&self, owner: &str, judgement: i64, until: EpochMs) -> Result<bool> {
+        let (_guard, mut tx) = self.begin().await?;
+        let done = sqlx::query(
+            "UPDATE judgements SET claim_expires_ms = $1 \
+             WHERE id = $2 AND claimed_by = $3 AND state = 'running'",
+        )
+        .bind(until)
+        .bind(judgement)
+        .bind(owner.to_string())
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        self.commit(tx, None, false).await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Writes the outcome of `owner`'s judgement with its runs and events;
+    /// false (nothing written) when the claim is no longer its own.
+    pub(crate) async fn finish(
+        &self,
+        owner: &str,
+        claim: &Claim,
+        finished: Finished,
+    ) -> Result<bool> {
+        let (_guard, mut tx) = self.begin().await?;
+        let report = serde_json::to_string(&finished.report).expect("reports serialise");
+        let done = sqlx::query(
+            "UPDATE judgements SET state = 'done', claimed_by = NULL, claim_expires_ms = NULL, \
+             end_ms = $1, verdict = $2, score = $3, max_run_ms = $4, report = $5 \
+             WHERE id = $6 AND claimed_by = $7 AND state = 'running'",
+        )
+        .bind(finished.end)
+        .bind(finished.verdict.as_str().to_string())
+        .bind(finished.score as i64)
+        .bind(finished.max_run_ms as i64)
+        .bind(report)
+        .bind(claim.judgement)
+        .bind(owner.to_string())
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        if done.rows_affected() != 1 {
+            tx.rollback().await.map_err(|e| self.query_error(e))?;
+            return Ok(false);
+        }
+        let audience = Audience::Team(claim.submission.team.clone());
+        let mut events = Vec::new();
+        let count = finished.runs.len() as i64;
+        let first = self.next_ids(&mut tx, "runs", count.max(1)).await?;
+        for (i, (ordinal, verdict, run_time_ms, time)) in finished.runs.iter().enumerate() {
+            let run = RunRecord {
+                id: first + i as i64,
+                judgement: claim.judgement,
+                ordinal: *ordinal,
+                verdict: *verdict,
+                time: *time,
+                run_time_ms: *run_time_ms,
+            };
+            sqlx::query(
+                "INSERT INTO runs (id, judgement, ordinal, verdict, time_ms, run_time_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(run.id)
+            .bind(run.judgement)
+            .bind(i64::from(run.ordinal))
+            .bind(run.verdict.as_str().to_string())
+            .bind(run.time)
+            .bind(run.run_time_ms as i64)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+            events.push((audience.clone(), EventData::Run(run)));
+        }
+        events.push((
+            audience,
+            EventData::Judgement(JudgementRecord {
+                id: claim.judgement,
+                submission: claim.submission.id,
+                state: JudgementState::Done,
+                start: Some(claim.start),
+                end: Some(finished.end),
+                verdict: Some(finished.verdict),
+                score: Some(finished.score),
+                max_run_ms: Some(finished.max_run_ms),
+            }),
+        ));
+        let last = self.append(&mut tx, events).await?;
+        self.commit(tx, last, false).await?;
+        Ok(true)
+    }
+
+    /// Puts back in the queue every judgement `owner` held when it died (a
+    /// server restarted after a crash): each is judged again, once.
+    pub(crate) async fn requeue_claims_of(&self, owner: &str) -> Result<u64> {
+        let (_guard, mut tx) = self.begin().await?;
+        let done = sqlx::query(
+            "UPDATE judgements SET state = 'queued', claimed_by = NULL, claim_expires_ms = NULL \
+             WHERE state = 'running' AND claimed_by = $1",
+        )
+        .bind(owner.to_string())
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        self.commit(tx, None, done.rows_affected() > 0).await?;
+        Ok(done.rows_affected())
+    }
+}

@@ -1,0 +1,130 @@
+//! The database schema: one set of migrations, written in the SQL that
+//! SQLite and PostgreSQL both speak (BIGINT, TEXT, BYTEA; no
+//! auto-increment: ids come from the `counters` table inside the writing
+//! transaction, so event ids follow commit order on either database).
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+
+use sqlx::migrate::{Migration, MigrationSource, MigrationType};
+
+/// The migrations, in order. A released migration is never edited: a
+/// change is a new one.
+const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "contest server", INITIAL)];
+
+const INITIAL: &str = r#"
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE counters (
+    name TEXT PRIMARY KEY,
+    value BIGINT NOT NULL
+);
+INSERT INTO counters (name, value) VALUES
+    ('events', 0), ('submissions', 0), ('judgements', 0), ('runs', 0), ('clarifications', 0);
+CREATE TABLE clock (
+    id BIGINT PRIMARY KEY,
+    start_ms BIGINT,
+    freeze_ms BIGINT,
+    thawed_ms BIGINT,
+    finalized_ms BIGINT,
+    end_of_updates_ms BIGINT
+);
+INSERT INTO clock (id) VALUES (1);
+CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    is_team BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    csrf TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
+CREATE TABLE submissions (
+    id BIGINT PRIMARY KEY,
+    team TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    language TEXT NOT NULL,
+    time_ms BIGINT NOT NULL,
+    filename TEXT NOT NULL,
+    entry_point TEXT,
+    source BYTEA NOT NULL
+);
+CREATE INDEX submissions_team ON submissions (team, id);
+CREATE TABLE judgements (
+    id BIGINT PRIMARY KEY,
+    submission BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    rejudge BIGINT NOT NULL,
+    claimed_by TEXT,
+    claim_expires_ms BIGINT,
+    start_ms BIGINT,
+    end_ms BIGINT,
+    verdict TEXT,
+    score BIGINT,
+    max_run_ms BIGINT,
+    report TEXT
+);
+CREATE INDEX judgements_queue ON judgements (state, id);
+CREATE INDEX judgements_submission ON judgements (submission, id);
+CREATE TABLE runs (
+    id BIGINT PRIMARY KEY,
+    judgement BIGINT NOT NULL,
+    ordinal BIGINT NOT NULL,
+    verdict TEXT NOT NULL,
+    time_ms BIGINT NOT NULL,
+    run_time_ms BIGINT NOT NULL
+);
+CREATE INDEX runs_judgement ON runs (judgement, ordinal);
+CREATE TABLE clarifications (
+    id BIGINT PRIMARY KEY,
+    from_team TEXT,
+    to_team TEXT,
+    reply_to BIGINT,
+    problem TEXT,
+    text TEXT NOT NULL,
+    time_ms BIGINT NOT NULL
+);
+CREATE TABLE events (
+    id BIGINT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    object TEXT,
+    audience TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+"#;
+
+/// The migrations as sqlx's migrator takes them.
+#[derive(Debug)]
+pub(super) struct Migrations;
+
+impl MigrationSource<'static> for Migrations {
+    fn resolve(
+        self,
+    ) -> Pin<
+        Box<
+            dyn Future<Output = Result<Vec<Migration>, Box<dyn std::error::Error + Send + Sync>>>
+                + Send,
+        >,
+    > {
+        Box::pin(async {
+            Ok(MIGRATIONS
+                .iter()
+                .map(|(version, description, sql)| {
+                    Migration::new(
+                        *version,
+                        Cow::Borrowed(*description),
+                        MigrationType::Simple,
+                        Cow::Borrowed(*sql),
+                        false,
+                    )
+                })
+                .collect())
+        })
+    }
+}

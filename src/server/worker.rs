@@ -1,0 +1,276 @@
+//! The judging of a live contest: claims from the queue, judged by the
+//! same engine as `judge batch` (sandbox, lazy ICPC/IOI judging, the
+//! result cache, the `--jobs` slots), and written back with its runs. A
+//! claim is a lease, renewed while the judging lasts; the outcome is
+//! written only if the lease is still this judge's. The main function is
+//! [`judge_queue`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::store::{Claim, Finished, Store};
+use crate::check::Checker;
+use crate::compile::{CompileReport, CompileStatus};
+use crate::config::Language;
+use crate::contest::clock::{now_ms, EpochMs};
+use crate::contest::run::ioi_score;
+use crate::engine::{Judge, RunOptions, Submission};
+use crate::error::{render_chain, Result};
+use crate::problem::Problem;
+use crate::report::{LimitsReport, SubmissionReport, Summary};
+use crate::testset::TestSet;
+use crate::verdict::Verdict;
+
+/// How long a claim lasts without renewal.
+const LEASE_MS: i64 = 60_000;
+/// How often a judge renews its claims.
+const RENEW_EVERY: Duration = Duration::from_secs(20);
+/// How often an idle judge looks at the queue when nothing woke it.
+const POLL: Duration = Duration::from_secs(2);
+
+/// A problem ready to judge on.
+#[derive(Debug, Clone)]
+pub(crate) struct Prepared {
+    /// The problem (its time limit settled).
+    pub(crate) problem: Arc<Problem>,
+    /// Its tests.
+    pub(crate) tests: Arc<TestSet>,
+    /// Its checker.
+    pub(crate) checker: Checker,
+}
+
+/// What the judging needs besides the engine.
+#[derive(Debug, Clone)]
+pub(crate) struct Judging {
+    /// The store.
+    pub(crate) store: Store,
+    /// The problems, by id.
+    pub(crate) problems: Arc<BTreeMap<String, Prepared>>,
+    /// The contest's languages, by id.
+    pub(crate) languages: Arc<BTreeMap<String, Language>>,
+    /// Who claims (the claims of a dead judge of this name are requeued at
+    /// its next start).
+    pub(crate) owner: String,
+    /// IOI scoring: a subtask stops at its first failure, not the submission.
+    pub(crate) ioi: bool,
+    /// Submissions judged at once (each test still takes one of the
+    /// engine's slots).
+    pub(crate) parallel: usize,
+    /// Where sources are written to be judged.
+    pub(crate) scratch: PathBuf,
+    /// Never reuse cached results (`--no-cache`).
+    pub(crate) no_cache: bool,
+}
+
+/// Judges the queue for ever (until the future is dropped).
+pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
+    let requeued = judging.store.requeue_claims_of(&judging.owner).await?;
+    if requeued > 0 {
+        eprintln!(
+            "judging again {requeued} submission(s) that were being judged when the server stopped"
+        );
+    }
+    let mut loops = tokio::task::JoinSet::new();
+    for _ in 0..judging.parallel.max(1) {
+        let (judge, judging) = (judge.clone(), judging.clone());
+        loops.spawn(async move {
+            loop {
+                let claim = judging
+                    .store
+                    .claim(&judging.owner, now_ms(), LEASE_MS)
+                    .await?;
+                match claim {
+                    Some(claim) => judge_claim(&judge, &judging, claim).await?,
+                    None => judging.store.changes().queued(POLL).await,
+                }
+            }
+            #[allow(unreachable_code)]
+            Ok::<(), crate::error::Error>(())
+        });
+    }
+    while let Some(done) = loops.join_next().await {
+        done.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?;
+    }
+    Ok(())
+}
+
+/// Judges one claimed submission and writes its outcome.
+async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim) -> Result<()> {
+    let renewing = async {
+        let mut every = tokio::time::interval(RENEW_EVERY);
+        every.tick().await;
+        loop {
+            every.tick().await;
+            let until = now_ms() + LEASE_MS;
+            match judging
+                .store
+                .renew(&judging.owner, claim.judgement, until)
+                .await
+            {
+                Ok(true) => {}
+                // Lost (another judge took it after our lease ran out) or
+                // the database failed: stop judging it.
+                _ => return,
+            }
+        }
+    };
+    let finished = tokio::select! {
+        finished = outcome(judge, judging, &claim) => finished,
+        () = renewing => return Ok(()),
+    };
+    let id = claim.submission.id;
+    if !judging
+        .store
+        .finish(&judging.owner, &claim, finished)
+        .await?
+    {
+        eprintln!("submission {id}: its claim passed to another judge; this judging is dropped");
+    }
+    Ok(())
+}
+
+/// Judges a claim into its outcome; a submission that cannot be judged
+/// (its language's compiler missing, say) gets a judging error (JE) that
+/// says why, for the jury to see and rejudge.
+async fn outcome(judge: &Judge, judging: &Judging, claim: &Claim) -> Finished {
+    let times: Mutex<HashMap<String, EpochMs>> = Mutex::new(HashMap::new());
+    let report = judge_source(judge, judging, claim, &times).await;
+    let end = now_ms();
+    let (report, problem) = match report {
+        Ok(done) => done,
+        Err(why) => {
+            return Finished {
+                verdict: Verdict::IE,
+                score: 0,
+                max_run_ms: 0,
+                end,
+                runs: Vec::new(),
+                report: could_not_judge(claim, &why),
+            }
+        }
+    };
+    let prepared = &judging.problems[&claim.submission.problem];
+    let ordinals: HashMap<&str, u32> = prepared
+        .tests
+        .tests
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i as u32 + 1))
+        .collect();
+    let times = times.into_inner().expect("not poisoned");
+    let runs = report
+        .tests
+        .iter()
+        .map(|t| {
+            (
+                ordinals.get(t.name.as_str()).copied().unwrap_or(0),
+                t.verdict,
+                t.time_ms,
+                times.get(&t.name).copied().unwrap_or(end),
+            )
+        })
+        .collect();
+    Finished {
+        verdict: report.verdict,
+        score: ioi_score(&problem, &report),
+        max_run_ms: report.summary.max_time_ms,
+        end,
+        runs,
+        report,
+    }
+}
+
+async fn judge_source(
+    judge: &Judge,
+    judging: &Judging,
+    claim: &Claim,
+    times: &Mutex<HashMap<String, EpochMs>>,
+) -> std::result::Result<(SubmissionReport, Arc<Problem>), String> {
+    let s = &claim.submission;
+    let prepared = judging.problems.get(&s.problem).ok_or_else(|| {
+        format!(
+            "the problem `{}` is not in this contest any more",
+            s.problem
+        )
+    })?;
+    let language = judging.languages.get(&s.language).ok_or_else(|| {
+        format!(
+            "the language `{}` is not in this contest any more",
+            s.language
+        )
+    })?;
+    let dir = tempfile::Builder::new()
+        .prefix("submission-")
+        .tempdir_in(&judging.scratch)
+        .map_err(|e| {
+            format!(
+                "cannot make a scratch folder in {}: {e}",
+                judging.scratch.display()
+            )
+        })?;
+    let path = dir.path().join(&s.filename);
+    std::fs::write(&path, &claim.source)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let options = RunOptions {
+        fail_fast: true,
+        per_group: judging.ioi,
+        no_cache: judging.no_cache || claim.rejudge,
+        ..RunOptions::default()
+    };
+    let submission = Submission {
+        path,
+        shown: None,
+        language: language.clone(),
+        companions: Vec::new(),
+        text: None,
+    };
+    let mut report = judge
+        .judge_submission(
+            &prepared.problem,
+            &prepared.tests,
+            &prepared.checker,
+            &submission,
+            &options,
+            |test| {
+                times
+                    .lock()
+                    .expect("not poisoned")
+                    .insert(test.name.clone(), now_ms());
+            },
+        )
+        .await
+        .map_err(|e| render_chain(&e))?;
+    report.submission = s.filename.clone();
+    Ok((report, Arc::clone(&prepared.problem)))
+}
+
+/// The report of a submission that could not be judged.
+fn could_not_judge(claim: &Claim, why: &str) -> SubmissionReport {
+    SubmissionReport {
+        schema_version: crate::report::SCHEMA_VERSION,
+        problem: claim.submission.problem.clone(),
+        submission: claim.submission.filename.clone(),
+        language: claim.submission.language.clone(),
+        verdict: Verdict::IE,
+        compile: CompileReport {
+            status: CompileStatus::None,
+            message: format!("could not judge: {why}"),
+            time_ms: 0,
+            cached: false,
+        },
+        limits: LimitsReport {
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            output_kib: 0,
+        },
+        isolation: String::new(),
+        isolation_gaps: None,
+        tests: Vec::new(),
+        skipped: Vec::new(),
+        skip_reason: None,
+        summary: Summary::of(&[]),
+    }
+}

@@ -1,0 +1,803 @@
+//! The ICPC Contest API (2023-06) under `/api`: who asks (HTTP basic
+//! authentication: a team, the jury, or no one for what is public), what
+//! each may read (a team: its own submissions, judgements, runs and
+//! clarifications; another team's are 404), and the writes the
+//! specification gives teams and the jury (POST submissions, as JSON with a
+//! base64 zip or as DOMjudge's submit client sends them; POST
+//! clarifications; PATCH the contest's start or thaw). The JSON is made by
+//! `crate::render::ccs`.
+
+#![expect(
+    clippy::result_large_err,
+    reason = "handlers answer with axum's Response, early returns included"
+)]
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use base64::Engine;
+use serde_json::Value;
+
+use super::app::{message_of, status_of, App};
+use super::auth::{basic, Account, Denied};
+use crate::contest::clock::{now_ms, parse_time};
+use crate::render::ccs::{self, Context};
+use crate::server::live::{Refusal, View};
+use crate::verdict::Verdict;
+
+/// Who asks the API.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Viewer {
+    /// No credentials: public data only.
+    Public,
+    /// A logged-in account.
+    Account(Account),
+}
+
+impl Viewer {
+    fn team(&self) -> Option<&str> {
+        match self {
+            Viewer::Account(a) => a.team(),
+            Viewer::Public => None,
+        }
+    }
+
+    fn is_jury(&self) -> bool {
+        self == &Viewer::Account(Account::Jury)
+    }
+}
+
+/// An error response with the body the specification asks for.
+pub(crate) fn error(status: StatusCode, message: &str) -> Response {
+    let mut response = (status, Json(ccs::error(status.as_u16(), message))).into_response();
+    if status == StatusCode::UNAUTHORIZED {
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Basic realm=\"judge\""),
+        );
+    }
+    response
+}
+
+fn refused(refusal: Refusal) -> Response {
+    error(status_of(&refusal), &message_of(&refusal))
+}
+
+fn failed(e: crate::error::Error) -> Response {
+    refused(Refusal::Failed(e))
+}
+
+/// The viewer of a request: wrong credentials are 401, too many 429.
+pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Response> {
+    match basic(app, headers).await {
+        None => Ok(Viewer::Public),
+        Some(Ok(account)) => Ok(Viewer::Account(account)),
+        Some(Err(Denied::Wrong)) => Err(error(StatusCode::UNAUTHORIZED, "wrong login or password")),
+        Some(Err(Denied::TooMany)) => Err(error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many failed logins; wait a few minutes",
+        )),
+    }
+}
+
+fn check_contest(app: &App, cid: &str) -> Result<(), Response> {
+    if cid == app.live.config.contest.id {
+        Ok(())
+    } else {
+        Err(error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`")))
+    }
+}
+
+/// The rendering context.
+pub(crate) async fn context(app: &App) -> Result<Context<'_>, Response> {
+    Ok(Context {
+        contest_id: &app.live.config.contest.id,
+        scoring: app.live.config.contest.scoring,
+        start: app.live.start().await.map_err(failed)?,
+    })
+}
+
+/// `GET /api`.
+pub(crate) async fn info() -> Response {
+    Json(ccs::api_info()).into_response()
+}
+
+/// Any other path under `/api`.
+pub(crate) async fn not_found() -> Response {
+    error(StatusCode::NOT_FOUND, "no such endpoint")
+}
+
+async fn contest_value(app: &App) -> Result<Value, Response> {
+    let mut contest = app.live.config.contest.clone();
+    contest.clock.start = app.live.start().await.map_err(failed)?;
+    if contest.clock.start.is_some_and(|s| s > i64::MAX / 8) {
+        contest.clock.start = None;
+    }
+    Ok(ccs::contest(&contest))
+}
+
+/// `GET /api/contests`.
+pub(crate) async fn contests(State(app): State<App>) -> Response {
+    match contest_value(&app).await {
+        Ok(c) => Json(vec![c]).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `GET /api/contests/{cid}`.
+pub(crate) async fn contest(State(app): State<App>, Path(cid): Path<String>) -> Response {
+    if let Err(r) = check_contest(&app, &cid) {
+        return r;
+    }
+    match contest_value(&app).await {
+        Ok(c) => Json(c).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `GET /api/contests/{cid}/access`.
+pub(crate) async fn access(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        Ok::<_, Response>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
+    };
+    result.await.into_response()
+}
+
+/// `GET /api/contests/{cid}/state`.
+pub(crate) async fn state(State(app): State<App>, Path(cid): Path<String>) -> Response {
+    if let Err(r) = check_contest(&app, &cid) {
+        return r;
+    }
+    match app.live.state().await {
+        Ok(s) => Json(ccs::state(&s)).into_response(),
+        Err(e) => failed(e),
+    }
+}
+
+/// `GET /api/contests/{cid}/scoreboard`: frozen for all but the jury.
+pub(crate) async fn scoreboard(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let (view, kind) = if viewer.is_jury() {
+            (View::Jury, "api-jury")
+        } else {
+            (View::Public, "api-public")
+        };
+        let board = app.live.scoreboard(view).await.map_err(failed)?;
+        let cx = context(&app).await?;
+        let bytes = app.rendered(kind, &board, || ccs::scoreboard(&board, &cx).to_string());
+        Ok::<_, Response>(([(header::CONTENT_TYPE, "application/json")], bytes))
+    };
+    result.await.into_response()
+}
+
+/// The objects of a collection this viewer may see.
+async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Value>, Response> {
+    let cx = context(app).await?;
+    let config = &app.live.config;
+    let scoring = config.contest.scoring;
+    let needs_login = || {
+        error(
+            StatusCode::UNAUTHORIZED,
+            "log in (HTTP basic authentication) to see submissions",
+        )
+    };
+    let team = viewer.team();
+    Ok(match collection {
+        "judgement-types" => Verdict::ALL
+            .iter()
+            .map(|v| ccs::judgement_type(*v, scoring))
+            .collect(),
+        "languages" => config.languages.iter().map(ccs::language).collect(),
+        "problems" => {
+            let started = app.live.state().await.map_err(failed)?.started.is_some();
+            if !started && !viewer.is_jury() {
+                Vec::new()
+            } else {
+                config
+                    .problems
+                    .iter()
+                    .map(|p| ccs::problem(p, scoring))
+                    .collect()
+            }
+        }
+        "teams" => config.teams.iter().map(ccs::team).collect(),
+        "submissions" => {
+            if viewer == &Viewer::Public {
+                return Err(needs_login());
+            }
+            let all = app.live.store.submissions(team).await.map_err(failed)?;
+            all.iter().map(|s| ccs::submission(s, &cx)).collect()
+        }
+        "judgements" | "runs" => {
+            if viewer == &Viewer::Public {
+                return Err(needs_login());
+            }
+            let mine: std::collections::HashSet<i64> = app
+                .live
+                .store
+                .submissions(team)
+                .await
+                .map_err(failed)?
+                .iter()
+                .map(|s| s.id)
+                .collect();
+            let judgements: Vec<_> = app
+                .live
+                .store
+                .judgements(None)
+                .await
+                .map_err(failed)?
+                .into_iter()
+                .filter(|j| j.start.is_some() && mine.contains(&j.submission))
+                .collect();
+            if collection == "judgements" {
+                judgements.iter().map(|j| ccs::judgement(j, &cx)).collect()
+            } else {
+                let ids: std::collections::HashSet<i64> = judgements.iter().map(|j| j.id).collect();
+                let runs = app.live.store.runs(None).await.map_err(failed)?;
+                runs.iter()
+                    .filter(|r| ids.contains(&r.judgement))
+                    .map(|r| ccs::run(r, &cx))
+                    .collect()
+            }
+        }
+        "clarifications" => {
+            let all = app.live.store.clarifications().await.map_err(failed)?;
+            all.iter()
+                .filter(|c| match viewer {
+                    Viewer::Public => c.from_team.is_none() && c.to_team.is_none(),
+                    Viewer::Account(Account::Jury) => true,
+                    Viewer::Account(Account::Team(t)) => c.visible_to(t),
+                })
+                .map(|c| ccs::clarification(c, &cx))
+                .collect()
+        }
+        _ => {
+            return Err(error(
+                StatusCode::NOT_FOUND,
+                &format!("no endpoint `{collection}`"),
+            ))
+        }
+    })
+}
+
+/// Keeps the objects whose ID properties equal the query's (`team_id=X`;
+/// an empty value matches `null`), as the specification's filtering asks.
+fn filter(objects: Vec<Value>, query: &HashMap<String, String>) -> Vec<Value> {
+    objects
+        .into_iter()
+        .filter(|o| {
+            query.iter().all(|(key, value)| {
+                if !key.ends_with("_id") {
+                    return true;
+                }
+                match o.get(key) {
+                    Some(Value::String(s)) => s == value,
+                    Some(Value::Null) | None => value.is_empty(),
+                    Some(other) => value.parse::<Value>().is_ok_and(|v| &v == other),
+                }
+            })
+        })
+        .collect()
+}
+
+/// `GET /api/contests/{cid}/{collection}`.
+pub(crate) async fn collection(
+    State(app): State<App>,
+    Path((cid, collection)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let objects = visible(&app, &viewer, &collection).await?;
+        Ok::<_, Response>(Json(filter(objects, &query)))
+    };
+    result.await.into_response()
+}
+
+/// `GET /api/contests/{cid}/submissions`.
+pub(crate) async fn submissions(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    query: Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    collection(
+        State(app),
+        Path((cid, "submissions".into())),
+        query,
+        headers,
+    )
+    .await
+}
+
+/// `GET /api/contests/{cid}/clarifications`.
+pub(crate) async fn clarifications(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    query: Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    collection(
+        State(app),
+        Path((cid, "clarifications".into())),
+        query,
+        headers,
+    )
+    .await
+}
+
+/// `GET /api/contests/{cid}/{collection}/{id}`: 404 for what this viewer
+/// may not see, as for what does not exist.
+pub(crate) async fn object(
+    State(app): State<App>,
+    Path((cid, collection, id)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let objects = visible(&app, &viewer, &collection).await?;
+        objects
+            .into_iter()
+            .find(|o| o.get("id").and_then(Value::as_str) == Some(&id))
+            .map(Json)
+            .ok_or_else(|| error(StatusCode::NOT_FOUND, &format!("no {collection} `{id}`")))
+    };
+    result.await.into_response()
+}
+
+/// `GET /api/contests/{cid}/submissions/{id}/files`: the source in a zip.
+pub(crate) async fn submission_files(
+    State(app): State<App>,
+    Path((cid, id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
+        let number: i64 = id.parse().map_err(|_| not_found())?;
+        let submission = app
+            .live
+            .store
+            .submission(number)
+            .await
+            .map_err(failed)?
+            .ok_or_else(not_found)?;
+        let allowed = viewer.is_jury() || viewer.team() == Some(submission.team.as_str());
+        if !allowed {
+            return Err(if viewer == Viewer::Public {
+                error(StatusCode::UNAUTHORIZED, "log in to see submissions")
+            } else {
+                not_found()
+            });
+        }
+        let source = app
+            .live
+            .store
+            .source(number)
+            .await
+            .map_err(failed)?
+            .ok_or_else(not_found)?;
+        let zip = zip_one(&submission.filename, &source);
+        Ok::<_, Response>(
+            (
+                [
+                    (header::CONTENT_TYPE, "application/zip".to_string()),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        "attachment; filename=\"files.zip\"".to_string(),
+                    ),
+                ],
+                zip,
+            )
+                .into_response(),
+        )
+    };
+    result.await.unwrap_or_else(|r| r)
+}
+
+fn zip_one(name: &str, content: &[u8]) -> Vec<u8> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut zip = zip::ZipWriter::new(&mut out);
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file(name, options).expect("a zip in memory");
+    zip.write_all(content).expect("a zip in memory");
+    zip.finish().expect("a zip in memory");
+    out.into_inner()
+}
+
+/// The one file of a submission's zip, at most `limit` bytes.
+fn unzip_one(bytes: &[u8], limit: u64) -> Result<(String, Vec<u8>), Refusal> {
+    let bad = |why: String| Refusal::Invalid(format!("`files`: {why}"));
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| bad(format!("not a zip archive ({e})")))?;
+    let files: Vec<usize> = (0..archive.len())
+        .filter(|i| archive.by_index(*i).map(|f| f.is_file()).unwrap_or(false))
+        .collect();
+    let [only] = files[..] else {
+        return Err(bad(format!(
+            "the zip holds {} files; a submission is one source file",
+            files.len()
+        )));
+    };
+    let mut file = archive
+        .by_index(only)
+        .map_err(|e| bad(format!("unreadable ({e})")))?;
+    let name = file.name().to_string();
+    if name.contains('/') || name.contains('\\') {
+        return Err(bad(format!(
+            "`{name}` is in a folder; files are at the root of the zip"
+        )));
+    }
+    let mut content = Vec::new();
+    file.by_ref()
+        .take(limit + 1)
+        .read_to_end(&mut content)
+        .map_err(|e| bad(format!("unreadable ({e})")))?;
+    if content.len() as u64 > limit {
+        return Err(Refusal::TooLarge(format!(
+            "`{name}` is over {limit} bytes, the most accepted"
+        )));
+    }
+    Ok((name, content))
+}
+
+/// `POST /api/contests/{cid}/submissions`: a team's submission, as the
+/// specification's JSON (`problem_id`, `language_id`, `files` as a base64
+/// zip) or as DOMjudge's submit client sends it (a form with `problem`,
+/// `language`, `entry_point` and the file as `code[]`).
+pub(crate) async fn post_submission(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    request: Request,
+) -> Response {
+    let headers = request.headers().clone();
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let team = match &viewer {
+            Viewer::Public => {
+                return Err(error(
+                    StatusCode::UNAUTHORIZED,
+                    "log in as a team to submit",
+                ))
+            }
+            Viewer::Account(Account::Jury) => {
+                return Err(error(
+                    StatusCode::FORBIDDEN,
+                    "submissions come from teams (log in as one)",
+                ))
+            }
+            Viewer::Account(Account::Team(t)) => t.clone(),
+        };
+        let multipart = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.starts_with("multipart/form-data"));
+        let limit = app.live.limits.max_source;
+        let (problem, language, filename, entry_point, source) = if multipart {
+            let form = Multipart::from_request(request, &app)
+                .await
+                .map_err(|e| error(StatusCode::BAD_REQUEST, &e.body_text()))?;
+            domjudge_form(form, limit).await.map_err(refused)?
+        } else {
+            let body = Bytes::from_request(request, &app)
+                .await
+                .map_err(|e| error(e.status(), &e.body_text()))?;
+            ccs_body(&body, &team, limit).map_err(refused)?
+        };
+        let record = app
+            .live
+            .submit(
+                &team,
+                &problem,
+                language.as_deref(),
+                &filename,
+                entry_point,
+                source,
+            )
+            .await
+            .map_err(refused)?;
+        let cx = context(&app).await?;
+        let location = format!("/api/contests/{cid}/submissions/{}", record.id);
+        Ok::<_, Response>(
+            (
+                StatusCode::CREATED,
+                [(header::LOCATION, location)],
+                Json(ccs::submission(&record, &cx)),
+            )
+                .into_response(),
+        )
+    };
+    result.await.unwrap_or_else(|r| r)
+}
+
+type Submitted = (String, Option<String>, String, Option<String>, Vec<u8>);
+
+fn ccs_body(body: &[u8], team: &str, limit: u64) -> Result<Submitted, Refusal> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| Refusal::Invalid(format!("the body is not JSON: {e}")))?;
+    let Value::Object(o) = value else {
+        return Err(Refusal::Invalid("the body is not a JSON object".into()));
+    };
+    for forbidden in ["id", "time", "contest_time"] {
+        if o.get(forbidden).is_some_and(|v| !v.is_null()) {
+            return Err(Refusal::Invalid(format!(
+                "`{forbidden}` is set by the server, not by a team"
+            )));
+        }
+    }
+    if let Some(t) = o.get("team_id").and_then(Value::as_str) {
+        if t != team {
+            return Err(Refusal::Forbidden(format!(
+                "`team_id` is `{t}`, but you are logged in as `{team}`"
+            )));
+        }
+    }
+    let text = |key: &str| o.get(key).and_then(Value::as_str).map(str::to_string);
+    let problem =
+        text("problem_id").ok_or_else(|| Refusal::Invalid("`problem_id` is missing".into()))?;
+    let language =
+        text("language_id").ok_or_else(|| Refusal::Invalid("`language_id` is missing".into()))?;
+    let files = o
+        .get("files")
+        .and_then(Value::as_array)
+        .ok_or_else(|| Refusal::Invalid("`files` is missing (an array of one file)".into()))?;
+    let [file] = &files[..] else {
+        return Err(Refusal::Invalid(format!(
+            "`files` has {} items; give one zip",
+            files.len()
+        )));
+    };
+    if let Some(mime) = file.get("mime").and_then(Value::as_str) {
+        if mime != "application/zip" {
+            return Err(Refusal::Invalid(format!(
+                "`files[0].mime` is `{mime}`; only application/zip is accepted"
+            )));
+        }
+    }
+    let data = file
+        .get("data")
+        .and_then(Value::as_str)
+        .ok_or_else(|| Refusal::Invalid("`files[0].data` (the zip in base64) is missing".into()))?;
+    let zip = base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .map_err(|e| Refusal::Invalid(format!("`files[0].data` is not base64: {e}")))?;
+    let (filename, source) = unzip_one(&zip, limit)?;
+    Ok((
+        problem,
+        Some(language),
+        filename,
+        text("entry_point"),
+        source,
+    ))
+}
+
+async fn domjudge_form(mut form: Multipart, limit: u64) -> Result<Submitted, Refusal> {
+    let (mut problem, mut language, mut entry_point, mut file) = (None, None, None, None);
+    while let Some(field) = form
+        .next_field()
+        .await
+        .map_err(|e| Refusal::Invalid(format!("a malformed form: {e}")))?
+    {
+        let name = field.name().unwrap_or("").to_string();
+        match name.as_str() {
+            "problem" | "problem_id" => problem = Some(field_text(field).await?),
+            "language" | "language_id" => language = Some(field_text(field).await?),
+            "entry_point" => entry_point = Some(field_text(field).await?).filter(|e| !e.is_empty()),
+            "code[]" | "code" => {
+                if file.is_some() {
+                    return Err(Refusal::Invalid(
+                        "more than one file: a submission is one source file".into(),
+                    ));
+                }
+                let filename = field.file_name().unwrap_or("").to_string();
+                let filename = filename
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let bytes = field
+                    .bytes()
+                    .await
+                    .map_err(|e| Refusal::TooLarge(format!("the file could not be read: {e}")))?;
+                if bytes.len() as u64 > limit {
+                    return Err(Refusal::TooLarge(format!(
+                        "`{filename}` has {} bytes; at most {limit} are accepted",
+                        bytes.len()
+                    )));
+                }
+                file = Some((filename, bytes.to_vec()));
+            }
+            _ => {}
+        }
+    }
+    let problem = problem.ok_or_else(|| Refusal::Invalid("the form has no `problem`".into()))?;
+    let (filename, source) =
+        file.ok_or_else(|| Refusal::Invalid("the form has no file (`code[]`)".into()))?;
+    Ok((problem, language, filename, entry_point, source))
+}
+
+async fn field_text(field: axum::extract::multipart::Field<'_>) -> Result<String, Refusal> {
+    let text = field
+        .text()
+        .await
+        .map_err(|e| Refusal::Invalid(format!("a malformed form field: {e}")))?;
+    if text.len() > 1000 {
+        return Err(Refusal::Invalid("a form field is too long".into()));
+    }
+    Ok(text)
+}
+
+/// `POST /api/contests/{cid}/clarifications`: a team's question, or the
+/// jury's answer or announcement.
+pub(crate) async fn post_clarification(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        let viewer = viewer(&app, &headers).await?;
+        let value: Value = serde_json::from_slice(&body).map_err(|e| {
+            error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {e}"),
+            )
+        })?;
+        let text = |key: &str| value.get(key).and_then(Value::as_str).map(str::to_string);
+        for forbidden in ["id", "time", "contest_time"] {
+            if value.get(forbidden).is_some_and(|v| !v.is_null()) {
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("`{forbidden}` is set by the server"),
+                ));
+            }
+        }
+        let body_text = text("text").unwrap_or_default();
+        let problem = text("problem_id");
+        let clarification = match &viewer {
+            Viewer::Public => {
+                return Err(error(
+                    StatusCode::UNAUTHORIZED,
+                    "log in to send clarifications",
+                ))
+            }
+            Viewer::Account(Account::Team(team)) => {
+                if text("from_team_id").is_some_and(|f| &f != team) {
+                    return Err(error(
+                        StatusCode::FORBIDDEN,
+                        "`from_team_id` is not the team logged in",
+                    ));
+                }
+                if value.get("to_team_id").is_some_and(|v| !v.is_null()) {
+                    return Err(error(
+                        StatusCode::BAD_REQUEST,
+                        "teams cannot send clarifications to other teams",
+                    ));
+                }
+                app.live
+                    .ask(team, problem.as_deref(), &body_text)
+                    .await
+                    .map_err(refused)?
+            }
+            Viewer::Account(Account::Jury) => {
+                let reply_to = match text("reply_to_id") {
+                    Some(r) => Some(r.parse::<i64>().map_err(|_| {
+                        error(StatusCode::BAD_REQUEST, &format!("no clarification `{r}`"))
+                    })?),
+                    None => None,
+                };
+                app.live
+                    .answer(
+                        reply_to,
+                        text("to_team_id").as_deref(),
+                        problem.as_deref(),
+                        &body_text,
+                    )
+                    .await
+                    .map_err(refused)?
+            }
+        };
+        let cx = context(&app).await?;
+        let location = format!("/api/contests/{cid}/clarifications/{}", clarification.id);
+        Ok::<_, Response>(
+            (
+                StatusCode::CREATED,
+                [(header::LOCATION, location)],
+                Json(ccs::clarification(&clarification, &cx)),
+            )
+                .into_response(),
+        )
+    };
+    result.await.unwrap_or_else(|r| r)
+}
+
+/// `PATCH /api/contests/{cid}`: the jury sets or clears the start time
+/// (`contest_start`), or thaws the scoreboard (`scoreboard_thaw_time`, now
+/// or in the past: thawed now).
+pub(crate) async fn patch_contest(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let result = async {
+        check_contest(&app, &cid)?;
+        if !viewer(&app, &headers).await?.is_jury() {
+            return Err(error(
+                StatusCode::FORBIDDEN,
+                "only the jury changes the contest",
+            ));
+        }
+        let value: Value = serde_json::from_slice(&body).map_err(|e| {
+            error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {e}"),
+            )
+        })?;
+        if value.get("id").and_then(Value::as_str) != Some(cid.as_str()) {
+            return Err(error(StatusCode::CONFLICT, "`id` must be the contest's id"));
+        }
+        if let Some(start) = value.get("start_time") {
+            let start = match start {
+                Value::Null => None,
+                Value::String(t) => {
+                    Some(parse_time(t).map_err(|e| error(StatusCode::BAD_REQUEST, &e))?)
+                }
+                _ => {
+                    return Err(error(
+                        StatusCode::BAD_REQUEST,
+                        "`start_time` is a time or null",
+                    ))
+                }
+            };
+            if start.is_some_and(|s| s < now_ms() + 30_000) {
+                return Err(error(
+                    StatusCode::FORBIDDEN,
+                    "the start must be at least 30 s in the future",
+                ));
+            }
+            app.live.schedule_start(start).await.map_err(refused)?;
+        } else if let Some(thaw) = value.get("scoreboard_thaw_time").and_then(Value::as_str) {
+            let at = parse_time(thaw).map_err(|e| error(StatusCode::BAD_REQUEST, &e))?;
+            if at > now_ms() {
+                return Err(error(
+                    StatusCode::FORBIDDEN,
+                    "a thaw in the future is not supported: thaw now",
+                ));
+            }
+            app.live.thaw_now().await.map_err(refused)?;
+        } else {
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "give `start_time` or `scoreboard_thaw_time`",
+            ));
+        }
+        Ok::<_, Response>(Json(contest_value(&app).await?).into_response())
+    };
+    result.await.unwrap_or_else(|r| r)
+}

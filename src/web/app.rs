@@ -1,0 +1,287 @@
+//! The HTTP application: the shared state ([`App`]), the routes of the
+//! pages, the Contest API and the feeds, the limits every request meets
+//! (body size), and the headers every response carries (no framing, no
+//! sniffing, scripts only from this server).
+
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+
+use super::auth::Failures;
+use super::{api, feed, pages};
+use crate::render::web::assets;
+use crate::server::live::LiveContest;
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub(crate) struct App {
+    /// The contest.
+    pub(crate) live: Arc<LiveContest>,
+    /// Failed logins.
+    pub(crate) failures: Arc<Failures>,
+    /// Scoreboards as last rendered, by what was rendered (an API view, a
+    /// page's table), with the board they show: rendered again only when
+    /// the board changed.
+    pub(crate) rendered: Arc<std::sync::Mutex<RenderedBoards>>,
+}
+
+/// Rendered scoreboards, by kind.
+pub(crate) type RenderedBoards =
+    std::collections::HashMap<&'static str, (Arc<crate::server::live::Board>, axum::body::Bytes)>;
+
+impl App {
+    /// `board` rendered by `render`, or the bytes rendered for it before.
+    pub(crate) fn rendered(
+        &self,
+        kind: &'static str,
+        board: &Arc<crate::server::live::Board>,
+        render: impl FnOnce() -> String,
+    ) -> axum::body::Bytes {
+        if let Some((b, bytes)) = self.rendered.lock().expect("not poisoned").get(kind) {
+            if Arc::ptr_eq(b, board) {
+                return bytes.clone();
+            }
+        }
+        let bytes = axum::body::Bytes::from(render());
+        self.rendered
+            .lock()
+            .expect("not poisoned")
+            .insert(kind, (Arc::clone(board), bytes.clone()));
+        bytes
+    }
+}
+
+/// The server's routes.
+pub(crate) fn router(app: App) -> Router {
+    // A submission as JSON carries its zip in base64 (4/3 of it), with
+    // room for the rest of the request.
+    let body_limit = (app.live.limits.max_source as usize) * 2 + (256 << 10);
+    let api = Router::new()
+        .route("/", get(api::info))
+        .route("/contests", get(api::contests))
+        .route(
+            "/contests/{cid}",
+            get(api::contest).patch(api::patch_contest),
+        )
+        .route("/contests/{cid}/access", get(api::access))
+        .route("/contests/{cid}/state", get(api::state))
+        .route("/contests/{cid}/scoreboard", get(api::scoreboard))
+        .route("/contests/{cid}/event-feed", get(feed::event_feed))
+        .route(
+            "/contests/{cid}/submissions",
+            get(api::submissions).post(api::post_submission),
+        )
+        .route(
+            "/contests/{cid}/submissions/{id}/files",
+            get(api::submission_files),
+        )
+        .route(
+            "/contests/{cid}/clarifications",
+            get(api::clarifications).post(api::post_clarification),
+        )
+        .route("/contests/{cid}/{collection}", get(api::collection))
+        .route("/contests/{cid}/{collection}/{id}", get(api::object))
+        .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            refuse_wrong_credentials,
+        ))
+        .layer(axum::middleware::map_response(api_headers));
+    Router::new()
+        .route("/", get(pages::root))
+        .route("/login", get(pages::login_page).post(pages::login))
+        .route("/logout", post(pages::logout))
+        .route("/clock", get(pages::clock))
+        .route(
+            "/static/style.css",
+            get(|| async { static_file("text/css", assets::STYLE) }),
+        )
+        .route(
+            "/static/live.js",
+            get(|| async { static_file("text/javascript", assets::SCRIPT) }),
+        )
+        .route("/scoreboard", get(pages::public_scoreboard))
+        .route(
+            "/scoreboard/fragment",
+            get(pages::public_scoreboard_fragment),
+        )
+        .route("/updates", get(feed::public_updates))
+        .route("/team", get(pages::team_home))
+        .route("/team/submit", post(pages::team_submit))
+        .route("/team/problems/{id}", get(pages::team_problem))
+        .route(
+            "/team/problems/{id}/statement.pdf",
+            get(pages::team_statement_pdf),
+        )
+        .route(
+            "/team/problems/{id}/samples/{file}",
+            get(pages::team_sample),
+        )
+        .route("/team/submissions/{id}", get(pages::team_submission))
+        .route(
+            "/team/submission/{id}",
+            get(pages::team_submission_domjudge),
+        )
+        .route(
+            "/team/clarifications",
+            get(pages::team_clarifications).post(pages::team_ask),
+        )
+        .route("/team/scoreboard", get(pages::team_scoreboard))
+        .route(
+            "/team/fragment/submissions",
+            get(pages::team_submissions_fragment),
+        )
+        .route(
+            "/team/fragment/clarifications",
+            get(pages::team_clarifications_fragment),
+        )
+        .route(
+            "/team/fragment/scoreboard",
+            get(pages::team_scoreboard_fragment),
+        )
+        .route("/team/updates", get(feed::team_updates))
+        .route("/jury", get(pages::jury_home))
+        .route("/jury/clock/{action}", post(pages::jury_clock))
+        .route("/jury/submissions", get(pages::jury_submissions))
+        .route("/jury/submissions/{id}", get(pages::jury_submission))
+        .route(
+            "/jury/submissions/{id}/rejudge",
+            post(pages::jury_rejudge_one),
+        )
+        .route("/jury/rejudge", post(pages::jury_rejudge_problem))
+        .route(
+            "/jury/clarifications",
+            get(pages::jury_clarifications).post(pages::jury_answer),
+        )
+        .route("/jury/scoreboard", get(pages::jury_scoreboard))
+        .route(
+            "/jury/fragment/submissions",
+            get(pages::jury_submissions_fragment),
+        )
+        .route(
+            "/jury/fragment/scoreboard",
+            get(pages::jury_scoreboard_fragment),
+        )
+        .route("/jury/updates", get(feed::jury_updates))
+        .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
+        .nest("/api", api)
+        .fallback(pages::not_found)
+        .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            refuse_announced_excess(request, next, body_limit)
+        }))
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(app)
+}
+
+/// Wrong credentials are 401 on every API endpoint, the public ones too: a
+/// client with a mistyped password learns it at its first request instead
+/// of being shown the public view.
+async fn refuse_wrong_credentials(
+    axum::extract::State(app): axum::extract::State<App>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Err(refused) = api::viewer(&app, request.headers()).await {
+        return refused;
+    }
+    next.run(request).await
+}
+
+/// A request that announces a body over the limit is answered 413 at once,
+/// before anything of the body is read or waited for.
+async fn refuse_announced_excess(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+    limit: usize,
+) -> Response {
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > limit as u64) {
+        let mut response = (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            axum::Json(crate::render::ccs::error(
+                413,
+                &format!("the request's body is over {limit} bytes"),
+            )),
+        )
+            .into_response();
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return response;
+    }
+    next.run(request).await
+}
+
+fn static_file(mime: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, mime),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    let set = |h: &mut axum::http::HeaderMap, name, value: &'static str| {
+        h.entry(name).or_insert(HeaderValue::from_static(value));
+    };
+    set(headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(headers, header::X_FRAME_OPTIONS, "DENY");
+    set(headers, header::REFERRER_POLICY, "same-origin");
+    set(
+        headers,
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; \
+         frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    );
+    response
+}
+
+async fn api_headers(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        HeaderValue::from_static("*"),
+    );
+    response
+}
+
+/// The HTTP status of a refusal.
+pub(crate) fn status_of(refusal: &crate::server::live::Refusal) -> StatusCode {
+    use crate::server::live::Refusal;
+    match refusal {
+        Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
+        Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
+        Refusal::NotFound(_) => StatusCode::NOT_FOUND,
+        Refusal::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+        Refusal::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// What a refusal says (a server failure is logged, and said vaguely).
+pub(crate) fn message_of(refusal: &crate::server::live::Refusal) -> String {
+    use crate::server::live::Refusal;
+    match refusal {
+        Refusal::Invalid(m)
+        | Refusal::Forbidden(m)
+        | Refusal::NotFound(m)
+        | Refusal::TooLarge(m)
+        | Refusal::TooMany(m) => m.clone(),
+        Refusal::Failed(e) => {
+            eprintln!("{}", crate::error::render_chain(e));
+            "the server failed to do this; the jury can see why in its log".into()
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Streams: the Contest API's event feed (NDJSON, every event since the
+//! beginning or since `since_token`, then new ones as they are written, a
+//! newline every 120 s of quiet; `stream=false` ends after the current
+//! ones), the server-sent events that tell pages to refresh, and the feed
+//! written to a file for the ICPC Resolver.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{self, Stream};
+
+use super::api::{context, error, viewer, Viewer};
+use super::app::App;
+use super::auth::{session, Account};
+use crate::render::ccs;
+use crate::server::model::{Audience, Event};
+
+/// How long the feed may be quiet before a keep-alive newline.
+const KEEP_ALIVE: Duration = Duration::from_secs(120);
+/// Events read at a time.
+const BATCH: i64 = 500;
+
+fn visible(event: &Event, viewer: &Viewer) -> bool {
+    match (viewer, &event.audience) {
+        (Viewer::Account(Account::Jury), _) => true,
+        (_, Audience::Public) => true,
+        (Viewer::Account(Account::Team(t)), Audience::Team(owner)) => t == owner,
+        (Viewer::Public, Audience::Team(_)) => false,
+    }
+}
+
+/// The lines of the events after `after` this viewer may see, and the last
+/// id read (`None` when there were none).
+async fn next_lines(
+    app: &App,
+    viewer: &Viewer,
+    after: i64,
+) -> Result<Option<(String, i64)>, crate::error::Error> {
+    let events = app.live.store.events_after(after, BATCH).await?;
+    let Some(last) = events.last().map(|e| e.id) else {
+        return Ok(None);
+    };
+    let cx = crate::render::ccs::Context {
+        contest_id: &app.live.config.contest.id,
+        scoring: app.live.config.contest.scoring,
+        start: app.live.start().await?,
+    };
+    let mut text = String::new();
+    for event in events.iter().filter(|e| visible(e, viewer)) {
+        text.push_str(&ccs::event_line(event, &cx));
+        text.push('\n');
+    }
+    Ok(Some((text, last)))
+}
+
+/// The feed as a stream of chunks.
+fn feed_stream(
+    app: App,
+    viewer: Viewer,
+    after: i64,
+    follow: bool,
+) -> impl Stream<Item = Result<Bytes, Infallible>> {
+    let changes = app.live.store.changes().subscribe();
+    stream::unfold(
+        (app, viewer, after, changes, false),
+        move |(app, viewer, mut after, mut changes, done)| async move {
+            if done {
+                return None;
+            }
+            loop {
+                match next_lines(&app, &viewer, after).await {
+                    Ok(Some((text, last))) => {
+                        after = last;
+                        if !text.is_empty() {
+                            return Some((
+                                Ok(Bytes::from(text)),
+                                (app, viewer, after, changes, false),
+                            ));
+                        }
+                    }
+                    Ok(None) if !follow => return None,
+                    Ok(None) => {
+                        changes.borrow_and_update();
+                        // Written meanwhile?
+                        if app
+                            .live
+                            .store
+                            .last_event()
+                            .await
+                            .map(|l| l > after)
+                            .unwrap_or(false)
+                        {
+                            continue;
+                        }
+                        match tokio::time::timeout(KEEP_ALIVE, changes.changed()).await {
+                            Ok(Ok(())) => continue,
+                            Ok(Err(_)) => return None,
+                            Err(_) => {
+                                return Some((
+                                    Ok(Bytes::from_static(b"\n")),
+                                    (app, viewer, after, changes, false),
+                                ))
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("event feed: {}", crate::error::render_chain(&e));
+                        return None;
+                    }
+                }
+            }
+        },
+    )
+}
+
+/// `GET /api/contests/{cid}/event-feed[?since_token=N][&stream=false]`.
+pub(crate) async fn event_feed(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    if cid != app.live.config.contest.id {
+        return error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`"));
+    }
+    let viewer = match viewer(&app, &headers).await {
+        Ok(v) => v,
+        Err(r) => return r,
+    };
+    let after = match query.get("since_token") {
+        None => 0,
+        Some(token) => match token.parse::<i64>() {
+            Ok(t) if t >= 0 => t,
+            _ => {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    &format!("unknown since_token `{token}`"),
+                )
+            }
+        },
+    };
+    let follow = query.get("stream").is_none_or(|s| s != "false");
+    if let Err(r) = context(&app).await {
+        return r;
+    }
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(feed_stream(app, viewer, after, follow)),
+    )
+        .into_response()
+}
+
+/// The whole feed as the jury sees it, for a file.
+pub(crate) async fn full_feed(app: &App) -> Result<String, crate::error::Error> {
+    let mut out = String::new();
+    let mut after = 0;
+    let jury = Viewer::Account(Account::Jury);
+    while let Some((text, last)) = next_lines(app, &jury, after).await? {
+        out.push_str(&text);
+        after = last;
+    }
+    Ok(out)
+}
+
+/// `GET /jury/event-feed.ndjson`: the feed so far, as a file.
+pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -> Response {
+    match session(&app, &headers).await {
+        Some(s) if s.account == Account::Jury => {}
+        _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+    match full_feed(&app).await {
+        Ok(text) => (
+            [
+                (header::CONTENT_TYPE, "application/x-ndjson"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"event-feed.ndjson\"",
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &crate::error::render_chain(&e),
+        ),
+    }
+}
+
+/// Server-sent events for a page: a message whenever an event this viewer
+/// may see is written (`viewer` `None`: any event, for scoreboards, which
+/// change with anyone's judgement), at most a few a second.
+fn updates(app: App, viewer: Option<Viewer>) -> Response {
+    let changes = app.live.store.changes().subscribe();
+    let after = *changes.borrow();
+    let stream = stream::unfold(
+        (app, viewer, after, changes),
+        |(app, viewer, mut after, mut changes)| async move {
+            loop {
+                if changes.changed().await.is_err() {
+                    return None;
+                }
+                // Several changes close together make one message.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                let latest = *changes.borrow_and_update();
+                let events = app.live.store.events_after(after, 10_000).await.ok()?;
+                after = latest.max(events.last().map(|e| e.id).unwrap_or(after));
+                let relevant = match &viewer {
+                    None => !events.is_empty(),
+                    Some(v) => events.iter().any(|e| visible(e, v)),
+                };
+                if relevant {
+                    let message = SseEvent::default().data(after.to_string());
+                    return Some((Ok::<_, Infallible>(message), (app, viewer, after, changes)));
+                }
+            }
+        },
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(30)))
+        .into_response()
+}
+
+/// `GET /updates`: for scoreboards (they say only that something changed).
+pub(crate) async fn public_updates(State(app): State<App>) -> Response {
+    updates(app, None)
+}
+
+/// `GET /team/updates`.
+pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
+    match session(&app, &headers).await {
+        Some(s) if s.account.team().is_some() => updates(app, Some(Viewer::Account(s.account))),
+        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// `GET /jury/updates`.
+pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
+    match session(&app, &headers).await {
+        Some(s) if s.account == Account::Jury => updates(app, Some(Viewer::Account(Account::Jury))),
+        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// Keeps the published state in step with the clock (the start, the
+/// freeze and the end happen without anyone asking), and writes the whole
+/// feed to `feed_file` once the contest has its end of updates, for the
+/// ICPC Resolver.
+pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
+    let mut written = false;
+    let mut every = tokio::time::interval(Duration::from_millis(250));
+    loop {
+        every.tick().await;
+        if let Err(e) = app.live.tick().await {
+            eprintln!("{}", crate::error::render_chain(&e));
+            continue;
+        }
+        let done = app
+            .live
+            .state()
+            .await
+            .map(|s| s.end_of_updates.is_some())
+            .unwrap_or(false);
+        if done && !written {
+            written = true;
+            match full_feed(&app).await {
+                Ok(text) => match std::fs::write(&feed_file, text) {
+                    Ok(()) => eprintln!(
+                        "the contest is final: its event feed is in {} (for the ICPC Resolver)",
+                        feed_file.display()
+                    ),
+                    Err(e) => eprintln!("error: cannot write {}: {e}", feed_file.display()),
+                },
+                Err(e) => eprintln!("{}", crate::error::render_chain(&e)),
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! `judge serve` in a real browser: headless Chromium driven through
+//! chromedriver (the W3C WebDriver protocol, spoken here over HTTP). A team
+//! logs in, submits a file through the page, and sees its verdict appear
+//! without a reload; the jury freezes the scoreboard and the team's board
+//! stops changing while the jury's goes on.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::serve_support::*;
+use crate::support::{problem, repo, Workspace};
+
+/// The key of an element reference in WebDriver answers.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// A chromedriver with one headless Chromium session, ended when dropped.
+struct Driver {
+    process: Child,
+    session: String,
+    base: String,
+}
+
+impl Driver {
+    fn start(profile: &Path) -> Option<Driver> {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+            .into_iter()
+            .find(|p| Path::new(p).exists());
+        let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+            .into_iter()
+            .find(|p| Path::new(p).exists());
+        let (Some(chromium), Some(driver)) = (chromium, driver) else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "Chromium and chromedriver are needed on CI: apt-get install chromium chromium-driver (.ci/run installs them)"
+            );
+            eprintln!("SKIPPED the browser test: no chromium or chromedriver (apt-get install chromium chromium-driver)");
+            return None;
+        };
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let process = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let base = format!("http://127.0.0.1:{port}");
+        wait_for(Duration::from_secs(30), "chromedriver", || {
+            let a = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .build()
+                .new_agent()
+                .get(&format!("{base}/status"))
+                .call()
+                .ok()?;
+            (a.status().as_u16() == 200).then_some(())
+        });
+        let capabilities = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1200,900",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }}}});
+        let mut driver = Driver {
+            process,
+            session: String::new(),
+            base,
+        };
+        let created = driver.call("POST", "/session", Some(capabilities));
+        driver.session = created["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no session: {created}"))
+            .to_string();
+        Some(driver)
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = if path == "/session" {
+            format!("{}{path}", self.base)
+        } else {
+            format!("{}/session/{}{path}", self.base, self.session)
+        };
+        let answer = match method {
+            "GET" => get(&url, None),
+            "DELETE" => {
+                let r = ureq::Agent::config_builder()
+                    .http_status_as_error(false)
+                    .build()
+                    .new_agent()
+                    .delete(&url)
+                    .call()
+                    .unwrap();
+                return serde_json::from_str(&r.into_body().read_to_string().unwrap())
+                    .unwrap_or(Value::Null);
+            }
+            _ => post_json(&url, None, &body.unwrap_or(json!({}))),
+        };
+        let value = answer.json();
+        assert!(
+            value["value"]["error"].is_null() || path == "/session",
+            "{method} {path}: {value}"
+        );
+        value.get("value").cloned().unwrap_or(value)
+    }
+
+    fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(json!({"url": url})));
+    }
+
+    fn find(&self, css: &str) -> String {
+        let found = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        found[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("no element {css}: {found}"))
+            .to_string()
+    }
+
+    fn type_in(&self, css: &str, text: &str) {
+        let el = self.find(css);
+        self.call(
+            "POST",
+            &format!("/element/{el}/value"),
+            Some(json!({"text": text})),
+        );
+    }
+
+    fn click(&self, css: &str) {
+        let el = self.find(css);
+        self.call("POST", &format!("/element/{el}/click"), None);
+    }
+
+    fn script(&self, script: &str) -> Value {
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn text(&self, css: &str) -> String {
+        let value = self.script(&format!(
+            "var e = document.querySelector({}); return e ? e.textContent : null;",
+            Value::String(css.to_string())
+        ));
+        value.as_str().unwrap_or("").trim().to_string()
+    }
+
+    fn screenshot(&self, name: &str) {
+        let shot = self.call("GET", "/screenshot", None);
+        if let Some(data) = shot.as_str() {
+            let bytes =
+                base64::Engine::decode(&base64::engine::general_purpose::STANDARD, data).unwrap();
+            let dir = repo().join("target/test-artifacts");
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            self.call("DELETE", "", None);
+        }
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// A solution that takes a few seconds (sleeping, not computing) so its
+/// verdict arrives after the page has loaded.
+const SLOW_ACCEPTED: &[u8] =
+    b"import time\ntime.sleep(1.2)\na, b = map(int, input().split())\nprint(\"Yes\" if a != b else \"No\")\n";
+const ACCEPTED: &[u8] = b"a, b = map(int, input().split())\nprint(\"Yes\" if a != b else \"No\")\n";
+
+#[test]
+fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
+    let workspace = Workspace::new();
+    let Some(browser) = Driver::start(&workspace.path().join("chromium-profile")) else {
+        return;
+    };
+    let mini = repo().join(problem("mini-nim"));
+    let contest = Contest::new(
+        &workspace,
+        "live-browser",
+        &format!(
+            "title = \"Browser\"\nproblems = [\"{}\"]\nstart = {}\nlanguages = [\"python\"]\n{TEAMS}",
+            mini.display(),
+            toml_time(-60)
+        ),
+    );
+    let server = Server::start(&workspace, &contest, &[]);
+    let base = &server.base;
+
+    // The team logs in through the form.
+    browser.open(&format!("{base}/login"));
+    browser.type_in("input[name=login]", "t1");
+    browser.type_in("input[name=password]", "pw-1");
+    browser.click("button[type=submit]");
+    wait_for(Duration::from_secs(60), "the team's page", || {
+        browser.text("h1").contains("Problems").then_some(())
+    });
+    // It submits a file through the page's form.
+    let file = workspace.path().join("nim.py");
+    std::fs::write(&file, SLOW_ACCEPTED).unwrap();
+    browser.type_in("input[type=file]", file.to_str().unwrap());
+    browser.click("form[action='/team/submit'] button[type=submit]");
+    wait_for(Duration::from_secs(60), "the submission's row", || {
+        (!browser.text("#submissions td.result").is_empty()).then_some(())
+    });
+    // Marked, so a reload would be seen: the verdict must come without one.
+    browser.script("window.judgeMarker = 'no reload';");
+    let first = browser.text("#submissions td.result");
+    assert_eq!(
+        first, "pending",
+        "the verdict should still be pending when the page shows the row"
+    );
+    let verdict = wait_for(Duration::from_secs(120), "the verdict on the page", || {
+        let v = browser.text("#submissions td.result");
+        (v != "pending" && !v.is_empty()).then_some(v)
+    });
+    assert_eq!(verdict, "AC");
+    assert_eq!(
+        browser.script("return window.judgeMarker;"),
+        json!("no reload")
+    );
+    browser.screenshot("serve-team.png");
+
+    // The team's scoreboard follows live until the jury freezes it.
+    browser.open(&format!("{base}/team/scoreboard"));
+    browser.script("window.judgeMarker = 'board';");
+    let cell = |team: &str| {
+        browser.text(&format!(
+            "tr[data-team='{team}'] td[data-problem='mini-nim']"
+        ))
+    };
+    let t3 = post_json(
+        &server.api("/submissions"),
+        Some(("t3", "pw-3")),
+        &ccs_submission("mini-nim", "python", "a.py", ACCEPTED),
+    );
+    assert_eq!(t3.status, 201);
+    wait_for(
+        Duration::from_secs(120),
+        "t3's solve on the live board",
+        || {
+            let c = cell("t3");
+            (c.contains("try") && !c.contains("pending")).then_some(())
+        },
+    );
+    let desk = Browser::login(&server, "jury", "jury-pw");
+    let token = desk.csrf(&format!("{base}/jury"));
+    assert_eq!(
+        desk.post(&server, "/jury/clock/freeze", &format!("csrf={token}"))
+            .status,
+        303
+    );
+    let t2 = post_json(
+        &server.api("/submissions"),
+        Some(("t2", "pw-2")),
+        &ccs_submission("mini-nim", "python", "a.py", ACCEPTED),
+    );
+    let id = t2.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(verdict_of(&server, ("jury", "jury-pw"), &id), "AC");
+    let jury_board = get(&server.api("/scoreboard"), Some(("jury", "jury-pw"))).json();
+    let t2_row = jury_board["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["team_id"] == "t2")
+        .unwrap()
+        .clone();
+    assert_eq!(t2_row["score"]["num_solved"], 1, "the jury sees the solve");
+    // Let any refresh the judging caused arrive, then look: pending, not solved.
+    std::thread::sleep(Duration::from_secs(2));
+    let frozen = cell("t2");
+    assert!(
+        frozen.contains("pending"),
+        "t2's cell on the frozen board: {frozen:?}"
+    );
+    assert!(browser.text("p.frozen").contains("frozen"));
+    assert_eq!(browser.script("return window.judgeMarker;"), json!("board"));
+    browser.screenshot("serve-frozen-board.png");
+}
