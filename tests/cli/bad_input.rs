@@ -156,6 +156,10 @@ fn test_files_that_are_devices_are_refused_not_read_forever() {
 #[test]
 fn a_validator_that_fails_is_the_packages_fault_not_a_rejection() {
     let workspace = Workspace::with_limits("package_time = \"1s\"\n");
+    let warning = regex::Regex::new(
+        r"^warning: validator-\w+: test `([a-z0-9-]+)`: the validator (\S+) failed on (\S+): (.*) \(not run on the tests after it\)$",
+    )
+    .unwrap();
     for (name, body, how) in [
         ("killed", "import os\nos.kill(os.getpid(), 9)\n", "SIGKILL"),
         (
@@ -185,10 +189,6 @@ fn a_validator_that_fails_is_the_packages_fault_not_a_rejection() {
             .filter(|line| line.contains("the validator"))
             .collect();
         assert!((1..=2).contains(&failed.len()), "{name}: {judged:#?}");
-        let warning = regex::Regex::new(
-            r"^warning: validator-\w+: test `([a-z0-9-]+)`: the validator (\S+) failed on (\S+): (.*) \(not run on the tests after it\)$",
-        )
-        .unwrap();
         for line in failed {
             let caught = warning
                 .captures(line)
