@@ -11,6 +11,7 @@ mod list;
 mod listen;
 mod new;
 mod run;
+mod judgehost;
 mod serve;
 mod stress;
 mod submit;

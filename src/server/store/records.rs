@@ -180,10 +180,28 @@ impl Store {
     /// Commits and announces what changed.
     pub(super) async fn commit(
         &self,
-        tx: Transaction<'static, Any>,
+        mut tx: Transaction<'static, Any>,
         last_event: Option<i64>,
         queued: bool,
     ) -> Result<()> {
+        if self.postgres.is_some() {
+            // Delivered to the other processes' listeners at commit.
+            if queued {
+                sqlx::query("SELECT pg_notify($1, '')")
+                    .bind(super::postgres::QUEUE_CHANNEL)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.query_error(e))?;
+            }
+            if let Some(id) = last_event {
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(super::postgres::EVENTS_CHANNEL)
+                    .bind(id.to_string())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.query_error(e))?;
+            }
+        }
         tx.commit().await.map_err(|e| self.query_error(e))?;
         self.changes.announce(last_event, queued);
         Ok(())
