@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{
-    batch, export, gen, list, listen, new, run, judgehost, serve, stress, submit, verify,
-};
+use super::{batch, export, gen, judgehost, list, listen, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::Judge;
 use crate::error::{exit_code, render_chain, Result};

@@ -38,8 +38,7 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
         Some(name) => name,
         None => machine_name(),
     };
-    if name == SERVER || name.is_empty() || name.len() > 64 || name.chars().any(char::is_control)
-    {
+    if name == SERVER || name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
         return Err(Error::Usage(format!(
             "`{name}` cannot name a judging host (`server` is the server's own judge; at most 64 \
              printable characters): give another --name"

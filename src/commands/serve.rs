@@ -344,7 +344,11 @@ fn accounts(spec: &ContestSpec, contest_file: &Path, argon: &Argon) -> Result<Ve
     Ok(rows)
 }
 
-pub(super) fn load_problems(spec: &ContestSpec, dir: &Path, settings: &Settings) -> Result<Vec<Arc<Problem>>> {
+pub(super) fn load_problems(
+    spec: &ContestSpec,
+    dir: &Path,
+    settings: &Settings,
+) -> Result<Vec<Arc<Problem>>> {
     let mut problems = Vec::new();
     for name in spec.problems.iter().flatten() {
         let as_path = dir.join(name);

@@ -401,7 +401,11 @@ impl Store {
     }
 
     /// An error of this database.
-    pub(crate) fn error(&self, what: &str, source: impl std::error::Error + Send + Sync + 'static) -> Error {
+    pub(crate) fn error(
+        &self,
+        what: &str,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
         Error::server(format!("database {}: {what}", self.shown), source)
     }
 

@@ -149,9 +149,7 @@ pub(super) fn spawn_listener(url: Arc<str>, pool: AnyPool, changes: Arc<Changes>
         loop {
             let listening = async {
                 let mut listener = PgListener::connect(&url).await?;
-                listener
-                    .listen_all([QUEUE_CHANNEL, EVENTS_CHANNEL])
-                    .await?;
+                listener.listen_all([QUEUE_CHANNEL, EVENTS_CHANNEL]).await?;
                 Ok::<_, sqlx::Error>(listener)
             };
             let mut listener = match listening.await {
