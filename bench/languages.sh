@@ -30,7 +30,8 @@ F=$ROOT/tests/fixtures/submissions/acwing-891
 rows=()
 for entry in c:ac.c cpp:ac.cpp rust:ac.rs python:ac.py pypy:ac-pypy.py java:ac-main.java \
              kotlin:ac.kt go:ac.go javascript:ac.js csharp:ac.cs haskell:ac.hs \
-             ruby:ac.rb pascal:ac.pas; do
+             ruby:ac.rb pascal:ac.pas scala:ac.scala ocaml:ac.ml lisp:ac.lisp \
+             php:ac.php prolog:ac.pl shell:ac.sh; do
   lang=${entry%%:*}; file=$F/${entry#*:}
   run() { (cd "$WS" && "$JUDGE" run acwing-891 "$file" --lang "$lang" --tests sample-1 \
              --format json "$@" 2>"$WS/err") || true; }

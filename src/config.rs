@@ -78,6 +78,7 @@ struct LanguageDeserialize {
     #[serde(default)]
     toolchain_dirs: Vec<PathBuf>,
     debian: Option<String>,
+    install: Option<String>,
     time_factor: Option<f64>,
     precompiled_header: Option<String>,
 }
@@ -171,6 +172,8 @@ pub(crate) struct Language {
     pub(crate) borrowed_toolchains: Vec<Vec<String>>,
     /// Debian packages that provide the toolchain (named when it is missing).
     pub(crate) debian: Vec<String>,
+    /// How else to install it (a command, named when it is missing).
+    pub(crate) install: Option<String>,
     /// The problem's time limit is multiplied by this for the language.
     pub(crate) time_factor: f64,
     /// A header (`bits/stdc++.h`) precompiled once and offered to its
@@ -198,6 +201,7 @@ impl Language {
             toolchain_dirs: Vec::new(),
             borrowed_toolchains: Vec::new(),
             debian: Vec::new(),
+            install: None,
             time_factor: 1.0,
             precompiled_header: None,
         }
@@ -208,10 +212,15 @@ impl Language {
     /// How to install the toolchain, for a missing-tool error: judge.toml's
     /// `debian` packages, or nothing.
     pub(crate) fn install_hint(&self) -> String {
-        match self.debian.is_empty() {
-            true => String::new(),
-            false => format!(
+        match (self.debian.is_empty(), &self.install) {
+            (true, None) => String::new(),
+            (false, None) => format!(
                 " (on Debian or Ubuntu: apt-get install {})",
+                self.debian.join(" ")
+            ),
+            (true, Some(how)) => format!(" (install it: {how})"),
+            (false, Some(how)) => format!(
+                " (install it: {how}; on Debian or Ubuntu it needs apt-get install {})",
                 self.debian.join(" ")
             ),
         }
@@ -260,6 +269,7 @@ pub(crate) const PLACEHOLDERS: &[&str] = &[
     "{name}",
     "{memory_mib}",
     "{toolchain}",
+    "{files}",
 ];
 
 impl Config {
@@ -330,7 +340,7 @@ impl Config {
             time: l.time.map_or(Duration::from_secs(1), |m| m.0),
             memory: l.memory.map_or(256 << 20, |b| b.0),
             output: l.output.map_or(64 << 20, |b| b.0),
-            compile_time: l.compile_time.map_or(Duration::from_secs(30), |m| m.0),
+            compile_time: l.compile_time.map_or(Duration::from_secs(60), |m| m.0),
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
             compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
             compile_disk: l.compile_disk.map_or(1 << 30, |b| b.0),
@@ -432,6 +442,7 @@ impl Config {
                     .split_whitespace()
                     .map(str::to_string)
                     .collect(),
+                install: lang.install,
                 time_factor,
                 precompiled_header: lang.precompiled_header.filter(|h| !h.is_empty()),
                 id,
@@ -631,7 +642,7 @@ mod tests {
             ),
             (
                 "[languages.x]\nrun = \"{prog}\"",
-                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {name} {memory_mib} {toolchain})",
+                "languages.x.run: unknown placeholder `{prog}` (known: {src} {exe} {dir} {name} {memory_mib} {toolchain} {files})",
             ),
             (
                 "[languages.a]\nextensions=[\"c\"]\nrun=\"{exe}\"\n[languages.b]\nextensions=[\"c\"]\nrun=\"{exe}\"",

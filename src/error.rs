@@ -257,7 +257,7 @@ pub(crate) enum PackageError {
         why: String,
     },
     /// The time limit is to be inferred and nothing to infer it from.
-    #[error("has no time limit (no .timelimit, no limits.time_limit) and no accepted submission to infer one from; give one with --time-limit")]
+    #[error("has no time limit (no limits.time_limit) and no accepted submission to infer one from; give one with --time-limit")]
     NoTimeLimit,
     /// A test needs an answer and nothing can give one.
     #[error("test `{test}` has no answer file and the problem has no [reference] to compute one")]

@@ -21,6 +21,7 @@ mod engine;
 mod error;
 mod export;
 mod listen;
+mod ownership;
 mod partition;
 mod problem;
 mod render;

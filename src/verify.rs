@@ -10,7 +10,7 @@ use std::sync::Arc;
 use crate::cache::{Key, Kind};
 use crate::check::{Checker, Subject};
 use crate::compile::Executable;
-use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions};
+use crate::engine::{AnswerFrom, AnswerProgram, Case, Gate, Judge, Memo, RunOptions, Validation};
 use crate::error::{Error, Needed, PackageError, Result};
 use crate::problem::{Problem, ProgramSpec, Role, SolutionSpec, SEED};
 use crate::report::verify::{BruteReport, SlowestTest, SolutionResult, VerifyReport};
@@ -55,7 +55,10 @@ pub(crate) async fn verify(
             .failures
             .push("the package has no [validator]: tests cannot be proven valid".into());
     }
-    let tests = match judge.materialise(problem, &TestFilter::default()).await {
+    let tests = match judge
+        .materialise(problem, &TestFilter::default(), Validation::Required)
+        .await
+    {
         Ok(t) => Arc::new(t),
         Err(Error::Package { what, .. }) => {
             report.failures.push(what.to_string());

@@ -310,6 +310,10 @@ pub(crate) struct MergeArgs {
     /// What to print on stdout.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,
+    /// Merge even when parts are missing; the scoreboards then say they are
+    /// partial and which parts they lack.
+    #[arg(long)]
+    pub(crate) allow_partial: bool,
 }
 
 /// Arguments of `judge gen`.
@@ -347,8 +351,10 @@ pub(crate) struct ExportArgs {
 /// Package formats `judge export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ExportFormat {
-    /// The ICPC problem package format, legacy version (problemtools, DOMjudge, Kattis).
+    /// The ICPC problem package format, version 2025-09 (BAPCtools, problemtools, Kattis).
     Kattis,
+    /// The ICPC problem package format, legacy version (problemtools, DOMjudge).
+    KattisLegacy,
 }
 
 /// File layout of `judge gen`.

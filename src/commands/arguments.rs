@@ -31,6 +31,22 @@ pub(super) fn submission_of(
     file: &Path,
     lang: Option<&str>,
 ) -> Result<Submission> {
+    if file.is_dir() {
+        // A program of several files: its sources are built together.
+        let (main, companions, build_run) =
+            crate::engine::directory_submission(file, lang, config)?;
+        let language = match (lang, build_run) {
+            (_, true) => crate::config::Language::build_run(config),
+            (Some(id), false) => config.language_by_id(id, &main)?,
+            (None, false) => config.detect_language(&main)?,
+        };
+        return Ok(Submission {
+            path: main,
+            shown: Some(file.to_path_buf()),
+            language,
+            companions,
+        });
+    }
     regular_file(file)?;
     let language = match lang {
         Some(id) => config.language_by_id(id, file)?,
@@ -38,6 +54,7 @@ pub(super) fn submission_of(
     };
     Ok(Submission {
         path: file.to_path_buf(),
+        shown: None,
         language,
         companions: Vec::new(),
     })

@@ -88,7 +88,10 @@ pub(super) fn merge(args: MergeArgs) -> Result<i32> {
         })?;
         parts.push((path.clone(), results));
     }
-    let merged = Results::merge(parts)?;
+    let merged = Results::merge(parts, args.allow_partial)?;
+    if let Some(partial) = &merged.partial {
+        eprintln!("warning: {}", partial.describe());
+    }
     write_contest_outputs(&merged, &args.out, args.format)?;
     Ok(exit_code::OK)
 }

@@ -19,6 +19,8 @@ use crate::report;
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = std::panic::catch_unwind(|| dispatch(cli));
+    // Under sudo, what the command wrote goes to the user who ran it.
+    crate::ownership::hand_over();
     match result {
         Ok(Ok(code)) => code,
         Ok(Err(e)) => {
@@ -37,15 +39,29 @@ pub fn main() -> i32 {
 
 fn dispatch(cli: Cli) -> Result<i32> {
     let settings = Settings::new(&cli)?;
+    crate::ownership::claim(&settings.config.cache_dir);
+    crate::ownership::claim(&settings.config.pch_dir);
     match cli.command {
         Command::Run(args) => run::run(settings, args),
         Command::List(args) => list::list(settings, args),
         Command::Verify(args) => verify::verify(settings, args),
-        Command::Batch(args) => batch::batch(settings, args),
-        Command::Merge(args) => batch::merge(args),
+        Command::Batch(args) => {
+            crate::ownership::claim(&args.out);
+            batch::batch(settings, args)
+        }
+        Command::Merge(args) => {
+            crate::ownership::claim(&args.out);
+            batch::merge(args)
+        }
         Command::Stress(args) => stress::stress(settings, args),
-        Command::Gen(args) => gen::gen(settings, args),
-        Command::Export(args) => export::export(settings, args),
+        Command::Gen(args) => {
+            crate::ownership::claim(&args.out);
+            gen::gen(settings, args)
+        }
+        Command::Export(args) => {
+            crate::ownership::claim(&args.out);
+            export::export(settings, args)
+        }
         Command::New(args) => new::new(&settings.config, args),
         Command::Serve(args) => serve::serve(settings, args),
         Command::Judgehost(args) => judgehost::judgehost(settings, args),
@@ -92,6 +108,18 @@ pub(super) fn print_note(problem: &str, note: Option<&str>) {
             "note: {}: {}",
             crate::report::printable_line(problem),
             crate::report::printable_line(note)
+        );
+    }
+}
+
+/// Prints what went wrong making a problem's tests that does not stop
+/// judging (an input validator that could not run).
+pub(super) fn print_warnings(problem: &str, warnings: &[String]) {
+    for warning in warnings {
+        eprintln!(
+            "warning: {}: {}",
+            crate::report::printable_line(problem),
+            crate::report::printable_line(warning)
         );
     }
 }

@@ -18,8 +18,18 @@ pub(super) fn export(settings: Settings, args: ExportArgs) -> Result<i32> {
     let judge = start_judge(settings, std::slice::from_ref(&problem))?;
     let ready = judge.block_on(async { judge.ready(&problem, &TestFilter::default()).await })?;
     print_note(&problem.id, ready.time_note.as_deref());
-    let written =
-        crate::export::write_package(&ready.problem, &ready.tests, &config, &args.out, args.force)?;
+    let version = match args.format {
+        crate::cli::args::ExportFormat::Kattis => crate::export::KattisVersion::Current,
+        crate::cli::args::ExportFormat::KattisLegacy => crate::export::KattisVersion::Legacy,
+    };
+    let written = crate::export::write_package(
+        &ready.problem,
+        &ready.tests,
+        &config,
+        &args.out,
+        args.force,
+        version,
+    )?;
     print(&render_written_package(&ready.problem.id, &written));
     Ok(exit_code::OK)
 }

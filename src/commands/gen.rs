@@ -14,8 +14,15 @@ use crate::testset::TestFilter;
 pub(super) fn gen(settings: Settings, args: GenArgs) -> Result<i32> {
     let problem = Arc::new(Problem::find(&args.problem, &settings.config)?);
     let judge = start_judge(settings, std::slice::from_ref(&problem))?;
-    let tests =
-        judge.block_on(async { judge.materialise(&problem, &TestFilter::default()).await })?;
+    let tests = judge.block_on(async {
+        judge
+            .materialise(
+                &problem,
+                &TestFilter::default(),
+                crate::engine::Validation::Required,
+            )
+            .await
+    })?;
     let layout = match args.format {
         GenFormat::Numbered => Layout::Numbered,
         GenFormat::Oj => Layout::Oj,

@@ -18,6 +18,6 @@ mod submit;
 mod verify;
 
 use arguments::{regular_file, submission_of, writable_dir};
-use dispatch::{print, print_note, print_notes, start_judge};
+use dispatch::{print, print_note, print_notes, print_warnings, start_judge};
 
 pub use dispatch::main;

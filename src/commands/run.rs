@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::{print_note, print_notes, regular_file, start_judge, submission_of};
+use super::{print_note, print_notes, print_warnings, regular_file, start_judge, submission_of};
 use crate::cli::args::RunArgs;
 use crate::cli::Settings;
 use crate::engine::RunOptions;
@@ -95,6 +95,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                 }
                 None => {
                     let ready = judge.ready(&problem, &filter).await?;
+                    print_warnings(&problem.id, &ready.tests.warnings);
                     print_note(&problem.id, ready.time_note.as_deref());
                     (ready.problem, ready.tests, ready.checker)
                 }
@@ -104,7 +105,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                 printer.start(
                     &problem.id,
                     &problem.title,
-                    &submission.path.display().to_string(),
+                    &submission.name(),
                     &Human::language_label(&submission.language, problem.limits),
                 );
                 if index == 0 && problem.format == Format::Samples && args.input.is_none() {

@@ -13,21 +13,35 @@ use crate::report::verify::render_human;
 
 pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
     let config = &settings.config;
-    let names: Vec<String> = if args.problems.is_empty() {
+    let all: Vec<String> = if args.problems.is_empty() {
         Problem::list_ids(config)
     } else {
         args.problems.clone()
-    }
-    .into_iter()
-    .enumerate()
-    .filter(|(i, _)| args.partition.is_none_or(|p| p.includes(*i)))
-    .map(|(_, n)| n)
-    .collect();
-    if names.is_empty() {
+    };
+    if all.is_empty() {
         return Err(Error::Usage(format!(
             "no problems in {}",
             config.problems_dir.display()
         )));
+    }
+    let total = all.len();
+    let names: Vec<String> = all
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| args.partition.is_none_or(|p| p.includes(*i)))
+        .map(|(_, n)| n)
+        .collect();
+    if let (true, Some(partition)) = (names.is_empty(), args.partition) {
+        // More parts than problems (a CI matrix wider than the workspace):
+        // this part holds nothing, which is no failure.
+        eprintln!(
+            "note: part {partition} holds no problem ({total} problem(s) in {} part(s)): nothing to verify",
+            partition.of
+        );
+        if args.format == Format::Junit {
+            print(&junit::render_verify(&[], &[]));
+        }
+        return Ok(exit_code::OK);
     }
     let mut problems = Vec::new();
     let mut code = exit_code::OK;
@@ -72,7 +86,11 @@ pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
                 })
             })
             .collect();
-        print(&junit::render("judge verify", &suites));
+        let packages: Vec<(&str, &[String])> = verified
+            .iter()
+            .map(|v| (v.problem.as_str(), v.failures.as_slice()))
+            .collect();
+        print(&junit::render_verify(&suites, &packages));
     }
     if code == exit_code::OK && !verified.iter().all(|v| v.ok) {
         code = exit_code::NOT_ACCEPTED;

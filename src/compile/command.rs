@@ -14,6 +14,9 @@ pub(super) struct Paths<'a> {
     pub(super) dir: &'a Path,
     /// `{toolchain}`: the directory the `toolchain` command printed.
     pub(super) toolchain: Option<&'a Path>,
+    /// `{files}` (a word of its own): every source of a program that is a
+    /// directory, `{src}` first; empty means `{src}` alone.
+    pub(super) files: &'a [std::path::PathBuf],
 }
 
 /// Fills a command template's placeholders.
@@ -28,18 +31,25 @@ pub(super) fn fill(template: &[String], paths: &Paths<'_>, memory: Option<u64>) 
         .unwrap_or_default();
     template
         .iter()
-        .map(|word| match word.as_str() {
-            "{src}" => paths.src.as_os_str().to_owned(),
-            "{exe}" => paths.exe.as_os_str().to_owned(),
-            "{dir}" => paths.dir.as_os_str().to_owned(),
-            _ => word
-                .replace("{src}", &paths.src.to_string_lossy())
-                .replace("{exe}", &paths.exe.to_string_lossy())
-                .replace("{dir}", &paths.dir.to_string_lossy())
-                .replace("{name}", &name)
-                .replace("{toolchain}", &toolchain.to_string_lossy())
-                .replace("{memory_mib}", &memory_mib)
-                .into(),
+        .flat_map(|word| -> Vec<OsString> {
+            match word.as_str() {
+                "{files}" if !paths.files.is_empty() => paths
+                    .files
+                    .iter()
+                    .map(|f| f.as_os_str().to_owned())
+                    .collect(),
+                "{src}" | "{files}" => vec![paths.src.as_os_str().to_owned()],
+                "{exe}" => vec![paths.exe.as_os_str().to_owned()],
+                "{dir}" => vec![paths.dir.as_os_str().to_owned()],
+                _ => vec![word
+                    .replace("{src}", &paths.src.to_string_lossy())
+                    .replace("{exe}", &paths.exe.to_string_lossy())
+                    .replace("{dir}", &paths.dir.to_string_lossy())
+                    .replace("{name}", &name)
+                    .replace("{toolchain}", &toolchain.to_string_lossy())
+                    .replace("{memory_mib}", &memory_mib)
+                    .into()],
+            }
         })
         .collect()
 }
@@ -59,11 +69,30 @@ mod tests {
             exe: Path::new("/b/prog"),
             dir: Path::new("/b"),
             toolchain: None,
+            files: &[],
         };
         let argv = fill(&t, &paths, Some(64 << 20));
         assert_eq!(
             argv,
             ["java", "-Xmx64m", "-cp", "/b", "Main"].map(OsString::from)
         );
+        // `{files}`: every source of a directory program, else `{src}`.
+        let t: Vec<String> = ["g++", "-o", "{exe}", "{files}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let argv = fill(&t, &paths, None);
+        assert_eq!(argv[3], OsString::from("/b/Main.java"));
+        let files = ["/b/a.cpp".into(), "/b/b.cpp".into()];
+        let argv = fill(
+            &t,
+            &Paths {
+                files: &files,
+                ..paths
+            },
+            None,
+        );
+        assert_eq!(argv.len(), 5);
+        assert_eq!(argv[4], OsString::from("/b/b.cpp"));
     }
 }

@@ -143,11 +143,26 @@ impl Compiler {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         };
         let exe_path = scratch.path().join(EXE_NAME);
+        // `{files}`: the source, then the other sources of its language
+        // beside it (a program that is a directory), in byte order.
+        let mut files = vec![src.clone()];
+        let mut others: Vec<&Companion> = companions
+            .iter()
+            .filter(|c| {
+                Path::new(&c.name)
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| language.extensions.iter().any(|x| x == e))
+            })
+            .collect();
+        others.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+        files.extend(others.iter().map(|c| scratch.path().join(&c.name)));
         let paths = Paths {
             src: &src,
             exe: &exe_path,
             dir: scratch.path(),
             toolchain: toolchain.as_deref(),
+            files: &files,
         };
         let mut argv = fill(compile, &paths, None);
         let borrowed = self.borrowed(language).await;
@@ -193,6 +208,13 @@ impl Compiler {
                 });
             }
         }
+        // A package's own program (not remembered when it fails) may take
+        // as long as its runs may: a `build` script compiling several files
+        // is not held to a submission's compile limit.
+        let compile_time = match remember_failure {
+            true => self.limits.compile_time,
+            false => self.limits.compile_time.max(self.limits.package_time),
+        };
         let request = RunRequest {
             argv,
             cwd: scratch.path().to_path_buf(),
@@ -201,8 +223,13 @@ impl Compiler {
             stdout_to: None,
             environment: Environment::Minimal(env),
             limits: sandbox::Limits {
-                cpu_time: self.limits.compile_time,
-                wall_time: self.limits.compile_time,
+                cpu_time: compile_time,
+                // A package program's wall time is twice its CPU time, as
+                // its runs' (a loaded machine must not fail a package).
+                wall_time: match remember_failure {
+                    true => compile_time,
+                    false => compile_time * 2,
+                },
                 memory: None,
                 address_space: false,
                 stdout: self.limits.compile_output,
@@ -232,7 +259,7 @@ impl Compiler {
         let stopped = match outcome.limit_hit {
             Some(LimitHit::CpuTime | LimitHit::WallTime) => Some(format!(
                 "compilation exceeded the compile time limit of {}",
-                humantime::format_duration(self.limits.compile_time)
+                humantime::format_duration(compile_time)
             )),
             Some(LimitHit::Output) => Some(format!(
                 "compiler output exceeded the limit of {} bytes",
@@ -356,6 +383,7 @@ impl Compiler {
             exe: none,
             dir: none,
             toolchain: toolchain.as_deref(),
+            files: &[],
         };
         let compiler = language.compile.as_deref().and_then(|c| c.first());
         for program in compiler.into_iter().chain(run_program(&language.run)) {
@@ -403,6 +431,7 @@ impl Compiler {
             exe: Path::new("{exe}"),
             dir: Path::new("{dir}"),
             toolchain,
+            files: &[],
         };
         let shown: Vec<PathBuf> = toolchain
             .map(Path::to_path_buf)
@@ -505,6 +534,7 @@ impl Compiler {
             exe: none,
             dir: none,
             toolchain,
+            files: &[],
         };
         let argv: Vec<String> = fill(template, &paths, None)
             .iter()
@@ -556,7 +586,9 @@ fn run_program(run: &[String]) -> Option<&String> {
 }
 
 /// Runs a probe of judge.toml (a version or toolchain command): trusted, so
-/// with the plain runner, generous limits, in a scratch directory.
+/// with the plain runner, generous limits (a compiler's first start on a
+/// slow or emulated machine takes seconds: rustc's under emulation took over
+/// 20), in a scratch directory.
 async fn probe(
     argv: Vec<OsString>,
     environment: Environment,
@@ -569,8 +601,8 @@ async fn probe(
         stdout_to: None,
         environment,
         limits: sandbox::Limits {
-            cpu_time: Duration::from_secs(20),
-            wall_time: Duration::from_secs(20),
+            cpu_time: Duration::from_secs(60),
+            wall_time: Duration::from_secs(120),
             memory: None,
             address_space: false,
             stdout: 64 << 10,
@@ -689,7 +721,8 @@ fn java_class(text: &[u8], source: &Path) -> String {
         .filter(|w| !w.is_empty())
         .collect();
     const MODIFIERS: &[&str] = &["final", "abstract", "static", "sealed", "strictfp"];
-    const KINDS: &[&str] = &["class", "interface", "enum", "record"];
+    // `object`: Scala's (its sources are named the same way).
+    const KINDS: &[&str] = &["class", "interface", "enum", "record", "object"];
     let declared = |public: bool| -> Vec<&str> {
         let mut names = Vec::new();
         for (i, w) in words.iter().enumerate() {

@@ -38,6 +38,7 @@ impl Executable {
             exe: &exe,
             dir: &self.dir,
             toolchain: self.toolchain.as_deref(),
+            files: &[],
         };
         fill(&self.language.run, &paths, memory)
     }

@@ -145,6 +145,31 @@ pub(crate) struct Results {
     pub(crate) entries: Vec<Entry>,
     /// The scoreboard computed from the entries.
     pub(crate) standings: Vec<Standing>,
+    /// A merge of only some parts (`judge merge --allow-partial`): which
+    /// are missing. Absent for a complete run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) partial: Option<PartialMerge>,
+}
+
+/// The parts a partial merge lacks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct PartialMerge {
+    /// How many parts the run had.
+    pub(crate) parts: usize,
+    /// The parts missing (from 1).
+    pub(crate) missing: Vec<usize>,
+}
+
+impl PartialMerge {
+    /// For the scoreboards: what is missing.
+    pub(crate) fn describe(&self) -> String {
+        let missing: Vec<String> = self.missing.iter().map(ToString::to_string).collect();
+        format!(
+            "partial results: part(s) {} of {} missing, so their submissions are not on this scoreboard",
+            missing.join(", "),
+            self.parts
+        )
+    }
 }
 
 impl Results {
@@ -167,12 +192,14 @@ impl Results {
             partition,
             entries,
             standings,
+            partial: None,
         }
     }
 
     /// Combines the parts of a partitioned run into the results of the whole
     /// run. The parts must describe the same contest.
-    pub(crate) fn merge(parts: Vec<(PathBuf, Results)>) -> Result<Results> {
+    pub(crate) fn merge(parts: Vec<(PathBuf, Results)>, allow_partial: bool) -> Result<Results> {
+        let partial = check_parts(&parts, allow_partial)?;
         let mut iter = parts.into_iter();
         let Some((first_path, first)) = iter.next() else {
             return Err(Error::Usage(
@@ -205,6 +232,67 @@ impl Results {
                 entries.push(entry);
             }
         }
-        Ok(Results::new(contest, None, entries))
+        let mut merged = Results::new(contest, None, entries);
+        merged.partial = partial;
+        Ok(merged)
     }
+}
+
+/// Checks that `parts` are the parts of one partitioned run, each once, and
+/// all of them (or, with `allow_partial`, says which are missing). A single
+/// unpartitioned results.json is complete on its own.
+fn check_parts(parts: &[(PathBuf, Results)], allow_partial: bool) -> Result<Option<PartialMerge>> {
+    let mut of = None;
+    let mut seen: Vec<(usize, &PathBuf)> = Vec::new();
+    for (path, results) in parts {
+        let Some(slice) = &results.partition else {
+            if parts.len() == 1 {
+                return Ok(None);
+            }
+            return Err(Error::Usage(format!(
+                "{} holds a whole run (judged without --partition): it cannot be merged with \
+                 other parts",
+                path.display()
+            )));
+        };
+        let partition: crate::partition::Partition = slice
+            .parse()
+            .map_err(|e| Error::Usage(format!("{}: `partition`: {e}", path.display())))?;
+        match of {
+            None => of = Some((partition.of, path)),
+            Some((n, first)) if n != partition.of => {
+                return Err(Error::Usage(format!(
+                    "{} is part {partition} but {} is a part of {n}: parts of different \
+                     partitions cannot be merged",
+                    path.display(),
+                    first.display()
+                )))
+            }
+            Some(_) => {}
+        }
+        if let Some((_, other)) = seen.iter().find(|(k, _)| *k == partition.part) {
+            return Err(Error::Usage(format!(
+                "{} and {} are both part {partition}",
+                other.display(),
+                path.display()
+            )));
+        }
+        seen.push((partition.part, path));
+    }
+    let Some((n, _)) = of else { return Ok(None) };
+    let missing: Vec<usize> = (1..=n)
+        .filter(|k| !seen.iter().any(|(part, _)| part == k))
+        .collect();
+    if missing.is_empty() {
+        return Ok(None);
+    }
+    let list: Vec<String> = missing.iter().map(|k| format!("slice:{k}/{n}")).collect();
+    if !allow_partial {
+        return Err(Error::Usage(format!(
+            "incomplete set of parts: {} missing (of {n}); give every part's results.json, or \
+             --allow-partial to publish a scoreboard marked partial",
+            list.join(", ")
+        )));
+    }
+    Ok(Some(PartialMerge { parts: n, missing }))
 }

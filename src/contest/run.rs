@@ -29,8 +29,9 @@ type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::check::Checker);
 pub(crate) struct Found {
     /// The entry (report empty; `error` set when it cannot be judged).
     pub(crate) entry: Entry,
-    /// The file and its language, when it can be judged.
-    pub(crate) submission: Option<(PathBuf, Language)>,
+    /// The submission (a file, or a folder of several), when it can be
+    /// judged.
+    pub(crate) submission: Option<Submission>,
 }
 
 /// The contest's problems and files.
@@ -134,11 +135,8 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             if let Some(why) = not_followed(&file, &meta.file_type()) {
                 found.push(error_entry(who, &rel, why));
             } else if meta.is_dir() {
-                found.push(error_entry(
-                    who,
-                    &rel,
-                    "a folder inside a contestant folder is not read".into(),
-                ));
+                // A program of several files (PROBLEM/ or PROBLEM.N/).
+                files.push((file, entry.path(), meta));
             } else if meta.len() > MAX_SUBMISSION_BYTES {
                 found.push(error_entry(
                     who,
@@ -162,12 +160,16 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             // With a start in contest.toml, a file's time is when it was
             // last modified: ICPC penalty time counts from the start.
             let submitted_ms = spec.clock.start.and(modified_ms(&meta));
-            let Some((problem, attempt)) = parse_submission_name(&file, &known) else {
+            let named = match meta.is_dir() {
+                true => format!("{file}.dir"),
+                false => file.clone(),
+            };
+            let Some((problem, attempt)) = parse_submission_name(&named, &known) else {
                 let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
                 found.push(error_entry(
                     who,
                     &rel,
-                    format!("names no problem of the contest (expected PROBLEM.EXT or PROBLEM.N.EXT, PROBLEM one of: {})", known_list.join(", ")),
+                    format!("names no problem of the contest (expected PROBLEM.EXT or PROBLEM.N.EXT, or a folder PROBLEM or PROBLEM.N, PROBLEM one of: {})", known_list.join(", ")),
                 ));
                 continue;
             };
@@ -189,10 +191,10 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 });
                 continue;
             }
-            match config.detect_language(&path) {
-                Ok(language) => found.push(Found {
+            match submission_at(config, &path, meta.is_dir()) {
+                Ok(submission) => found.push(Found {
                     entry,
-                    submission: Some((path, language)),
+                    submission: Some(submission),
                 }),
                 Err(e) => {
                     entry.error = Some(e.to_string());
@@ -244,6 +246,30 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         problems,
         contestants,
         found,
+    })
+}
+
+/// The submission at `path`: a file in the language of its extension, or a
+/// folder of several files built together.
+fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submission> {
+    if !is_dir {
+        return Ok(Submission {
+            path: path.to_path_buf(),
+            shown: None,
+            language: config.detect_language(path)?,
+            companions: Vec::new(),
+        });
+    }
+    let (main, companions, build_run) = crate::engine::directory_submission(path, None, config)?;
+    let language = match build_run {
+        true => Language::build_run(config),
+        false => config.detect_language(&main)?,
+    };
+    Ok(Submission {
+        path: main,
+        shown: Some(path.to_path_buf()),
+        language,
+        companions,
     })
 }
 
@@ -395,7 +421,13 @@ pub(crate) async fn judge_contest(
         .filter(|p| needed.contains(&p.id))
     {
         let ready = match judge.ready(problem, &TestFilter::default()).await {
-            Ok(r) => Ok((r.problem, r.tests, r.checker)),
+            Ok(r) => {
+                // Judging goes on without what could not run (a validator).
+                for warning in &r.tests.warnings {
+                    eprintln!("warning: {}: {warning}", problem.id);
+                }
+                Ok((r.problem, r.tests, r.checker))
+            }
             Err(e @ Error::Package { .. }) => Err(crate::error::render_chain(&e)),
             Err(e) => return Err(e),
         };
@@ -406,7 +438,7 @@ pub(crate) async fn judge_contest(
     let mut entries = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     for found in mine {
-        let Some((path, language)) = found.submission.clone() else {
+        let Some(submission) = found.submission.clone() else {
             done += 1;
             progress(done, total, &found.entry);
             entries.push(found.entry);
@@ -427,11 +459,6 @@ pub(crate) async fn judge_contest(
                 );
                 let options = options.clone();
                 tasks.spawn(async move {
-                    let submission = Submission {
-                        path,
-                        language,
-                        companions: Vec::new(),
-                    };
                     let report = judge
                         .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
                         .await;

@@ -31,6 +31,7 @@ fn report(verdict: Verdict) -> SubmissionReport {
             output_kib: 1024,
         },
         isolation: "cgroup-v1".into(),
+        isolation_gaps: None,
         tests: vec![],
         skipped: vec![],
         skip_reason: None,
@@ -197,7 +198,8 @@ fn merged_parts_equal_the_whole() {
             Results::new(info.clone(), Some("slice:2/2".into()), vec![all[1].clone()]),
         ),
     ];
-    let merged = Results::merge(parts).unwrap();
+    let merged = Results::merge(parts.clone(), false).unwrap();
+    assert_eq!(merged.partial, None);
     assert_eq!(merged.standings, whole.standings);
     assert_eq!(
         serde_json::to_string(&merged.entries).unwrap(),
@@ -208,12 +210,57 @@ fn merged_parts_equal_the_whole() {
             PathBuf::from("1.json"),
             Results::new(info.clone(), None, all.clone()),
         ),
-        (PathBuf::from("1.json"), Results::new(info, None, all)),
+        (
+            PathBuf::from("1.json"),
+            Results::new(info.clone(), None, all.clone()),
+        ),
     ];
-    assert!(Results::merge(dup)
+    assert_eq!(
+        Results::merge(dup, false).unwrap_err().to_string(),
+        "1.json holds a whole run (judged without --partition): it cannot be merged with other parts"
+    );
+    // Two of three parts: refused, naming the missing one, unless allowed;
+    // then the results say they are partial.
+    let part = |k: usize, n: usize, e: &[Entry]| {
+        (
+            PathBuf::from(format!("{k}.json")),
+            Results::new(info.clone(), Some(format!("slice:{k}/{n}")), e.to_vec()),
+        )
+    };
+    let two_of_three = vec![part(1, 3, &all[..1]), part(3, 3, &all[2..])];
+    assert_eq!(
+        Results::merge(two_of_three.clone(), false)
+            .unwrap_err()
+            .to_string(),
+        "incomplete set of parts: slice:2/3 missing (of 3); give every part's results.json, or \
+         --allow-partial to publish a scoreboard marked partial"
+    );
+    let partial = Results::merge(two_of_three, true).unwrap();
+    assert_eq!(
+        partial.partial,
+        Some(results::PartialMerge {
+            parts: 3,
+            missing: vec![2]
+        })
+    );
+    assert!(crate::report::scoreboard::render_text(&partial)
+        .contains("PARTIAL: partial results: part(s) 2 of 3 missing"));
+    assert!(crate::report::scoreboard::render_html(&partial).contains("id=\"partial\""));
+    // Parts of different partitions, or the same part twice: refused.
+    let mixed = vec![part(1, 2, &all[..1]), part(2, 3, &all[1..2])];
+    assert!(Results::merge(mixed, true)
         .unwrap_err()
         .to_string()
-        .contains("again"));
+        .contains("parts of different partitions"));
+    let twice = vec![
+        part(1, 2, &all[..1]),
+        part(1, 2, &all[1..2]),
+        part(2, 2, &all[2..]),
+    ];
+    assert_eq!(
+        Results::merge(twice, true).unwrap_err().to_string(),
+        "1.json and 1.json are both part slice:1/2"
+    );
 }
 
 fn timed(who: &str, problem: &str, order: i64, verdict: Option<Verdict>, minute: u64) -> Attempt {

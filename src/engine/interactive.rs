@@ -325,6 +325,7 @@ struct Decided {
 }
 
 /// The verdict of one play, by these rules, in order:
+/// 0. the interactor rejecting before the submission ended is WA (or PE);
 /// 1. the submission exceeding a limit is TLE, MLE or OLE (both waiting on
 ///    each other ends at its wall-clock limit: TLE, "idle");
 /// 2. the interactor failing (a crash, an exit code outside its protocol,
@@ -347,6 +348,16 @@ fn decide(
         score: None,
     };
     let ran = classify(&play.submission, limits, wall, address_space);
+    // The interactor rejecting before the submission ended decides (WA or
+    // PE), whatever the submission then did (ran on, idle, to its limit):
+    // problemtools' order, where a validator that exits first with 43 is WA.
+    let interactor_first = match order {
+        Order::Clocked => play.interactor.ended_ns < play.submission.ended_ns,
+        Order::Seen(first) => first == Side::Interactor,
+    };
+    if interactor_first && matches!(said.verdict, Verdict::WA | Verdict::PE) {
+        return of(said.verdict, said.message);
+    }
     match ran {
         Some((Verdict::TLE, message)) if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime) => {
             return of(
@@ -358,6 +369,22 @@ fn decide(
         _ => {}
     }
     let crashed = ran.filter(|(v, _)| *v == Verdict::RE);
+    // The interactor killed by SIGPIPE (or a script reporting it, 141):
+    // it wrote to a submission that had stopped reading (ended, or closed
+    // its input). Not a judge failure: the submission's doing, as
+    // problemtools and BAPCtools judge it (their interactor never sees the
+    // pipe close): RE if it crashed, else WA.
+    let broken_pipe = play.interactor.limit_hit.is_none()
+        && matches!(play.interactor.exit, Exit::Signal(13) | Exit::Code(141));
+    if said.verdict == Verdict::IE && broken_pipe {
+        return match crashed {
+            Some((_, message)) => of(Verdict::RE, message),
+            None => of(
+                Verdict::WA,
+                "the submission stopped reading while the interactor was still writing to it (the interactor died of SIGPIPE)".into(),
+            ),
+        };
+    }
     match said.verdict {
         Verdict::IE => of(Verdict::IE, said.message),
         Verdict::AC => match crashed {
@@ -464,6 +491,10 @@ mod tests {
         // A limit of the submission first, whatever the interactor said.
         let cpu = outcome(Exit::Signal(9), Some(CpuTime));
         assert_eq!(verdict(&play(cpu, true), Verdict::WA), Verdict::TLE);
+        // ... unless the interactor had rejected it before (problemtools:
+        // a validator exiting first with 43 is WA).
+        let late = outcome(Exit::Signal(9), Some(WallTime));
+        assert_eq!(verdict(&play(late, false), Verdict::WA), Verdict::WA);
         let idle = outcome(Exit::Signal(9), Some(WallTime));
         assert_eq!(verdict(&play(idle, true), Verdict::IE), Verdict::TLE);
         // The interactor failing is IE, never AC.
@@ -492,5 +523,17 @@ mod tests {
         // Accepted: AC, unless the submission crashed.
         assert_eq!(verdict(&play(clean, true), Verdict::AC), Verdict::AC);
         assert_eq!(verdict(&play(crash, false), Verdict::AC), Verdict::RE);
+        // The interactor killed by SIGPIPE (the submission stopped reading):
+        // the submission's verdict, never IE.
+        for exit in [Exit::Signal(13), Exit::Code(141)] {
+            let mut early = play(outcome(Exit::Code(0), None), true);
+            early.interactor = outcome(exit, None);
+            early.interactor.ended_ns = 2;
+            assert_eq!(verdict(&early, Verdict::IE), Verdict::WA);
+            let mut crashed = play(outcome(Exit::Signal(11), None), true);
+            crashed.interactor = outcome(exit, None);
+            crashed.interactor.ended_ns = 2;
+            assert_eq!(verdict(&crashed, Verdict::IE), Verdict::RE);
+        }
     }
 }

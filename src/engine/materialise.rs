@@ -8,11 +8,22 @@ use std::sync::Arc;
 
 use super::programs::{AnswerFrom, AnswerProgram, Case, Gate, Memo};
 use super::Judge;
-use crate::cache::Key;
+use crate::cache::{Key, Kind};
 use crate::compile::Executable;
 use crate::error::{Error, PackageError, Result};
 use crate::problem::{Format, Problem, Role, ValidatorSpec};
 use crate::testset::{self, Planned, PlannedTest, TestCase, TestFilter, TestSet};
+
+/// How much the input validators decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Validation {
+    /// Every test must pass every validator (`judge verify`, `judge gen`).
+    Required,
+    /// A validator that cannot be built or run, or that rejects a test, is a
+    /// warning: a verdict does not depend on input validators (judges do not
+    /// validate inputs while judging), so `judge run` and `batch` go on.
+    BestEffort,
+}
 
 /// The package programs a test set needs, built.
 struct Programs {
@@ -21,6 +32,10 @@ struct Programs {
     reference: Option<AnswerProgram>,
     /// Each validator, with its spec.
     validators: Vec<(Executable, ValidatorSpec)>,
+    /// How much they decide.
+    validation: Validation,
+    /// What went wrong with them, when it is only a warning.
+    warnings: std::sync::Mutex<Vec<String>>,
 }
 
 impl Judge {
@@ -30,6 +45,7 @@ impl Judge {
         &self,
         problem: &Arc<Problem>,
         filter: &TestFilter,
+        validation: Validation,
     ) -> Result<TestSet> {
         let planned: Vec<PlannedTest> = testset::plan(problem)?
             .into_iter()
@@ -83,14 +99,29 @@ impl Judge {
             _ => None,
         };
         let mut validators = Vec::new();
+        let mut warnings = Vec::new();
         for spec in &problem.validators {
             let exe = self.build_package_program(problem, &spec.program, Role::Validator);
-            validators.push((exe.await?, spec.clone()));
+            match exe.await {
+                Ok(exe) => validators.push((exe, spec.clone())),
+                Err(e @ (Error::MissingTool { .. } | Error::Package { .. }))
+                    if validation == Validation::BestEffort =>
+                {
+                    warnings.push(format!(
+                        "input validator {} not run: {}",
+                        spec.program.path.display(),
+                        crate::error::render_chain(&e).replace('\n', " ")
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
         }
         let shared = Arc::new(Programs {
             generators,
             reference,
             validators,
+            validation,
+            warnings: std::sync::Mutex::new(warnings),
         });
         let mut tasks = tokio::task::JoinSet::new();
         for (index, planned) in planned.into_iter().enumerate() {
@@ -118,11 +149,19 @@ impl Judge {
         if let Some((_, e)) = first_error {
             return Err(e);
         }
+        let mut warnings = std::mem::take(&mut *shared.warnings.lock().expect("not poisoned"));
+        if !warnings.is_empty() {
+            warnings.push(
+                "judging goes on: a verdict does not depend on input validators (`judge verify` fails for them)"
+                    .into(),
+            );
+        }
         Ok(TestSet {
             tests: tests
                 .into_iter()
                 .map(|t| t.expect("every test materialised"))
                 .collect(),
+            warnings,
         })
     }
 
@@ -216,6 +255,7 @@ impl Judge {
                 answer,
                 checker_args: Vec::new(),
             }],
+            warnings: Vec::new(),
         })
     }
 
@@ -233,6 +273,16 @@ impl Judge {
             checker_args,
         } = planned;
         let (input, input_key, answer) = match source {
+            Planned::Fixed { input, answer } if problem.format == Format::Polygon => {
+                // A package downloaded for Windows has CRLF line ends in its
+                // tests: judged as the same package downloaded for Linux.
+                let (input, key) = self.without_crlf(&input, Kind::Input)?;
+                let answer = match answer {
+                    Some(a) => Some(self.without_crlf(&a, Kind::Answer)?.0),
+                    None => None,
+                };
+                (input, key, answer)
+            }
             Planned::Fixed { input, answer } => {
                 let key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
                 (input, key, answer)
@@ -276,9 +326,27 @@ impl Judge {
             }
             None => AnswerFrom::Program(programs.reference.as_ref().expect("built when needed")),
         };
-        let answer = self
+        let answer = match self
             .test_case(problem, &gates, &input, &input_key, from, &name)
-            .await?;
+            .await
+        {
+            Err(Error::Package { what, .. })
+                if programs.validation == Validation::BestEffort
+                    && matches!(
+                        what,
+                        PackageError::Validator { .. } | PackageError::InvalidTest { .. }
+                    ) =>
+            {
+                programs
+                    .warnings
+                    .lock()
+                    .expect("not poisoned")
+                    .push(what.to_string());
+                self.test_case(problem, &[], &input, &input_key, from, &name)
+                    .await?
+            }
+            answer => answer?,
+        };
         Ok(TestCase {
             name,
             group,
@@ -287,6 +355,26 @@ impl Judge {
             answer: Some(answer),
             checker_args,
         })
+    }
+
+    /// A package file with its CRLF line ends made LF (a copy in the cache,
+    /// when it has any), and its key.
+    fn without_crlf(&self, path: &Path, kind: Kind) -> Result<(std::path::PathBuf, Key)> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        if !bytes.windows(2).any(|w| w == b"\r\n") {
+            let key = Key::of_file(path).map_err(|e| Error::io(path, e))?;
+            return Ok((path.to_path_buf(), key));
+        }
+        let mut lf = Vec::with_capacity(bytes.len());
+        for (i, b) in bytes.iter().enumerate() {
+            if !(*b == b'\r' && bytes.get(i + 1) == Some(&b'\n')) {
+                lf.push(*b);
+            }
+        }
+        let key = Key::of(&[&lf]);
+        let stored = Key::of(&[b"lf-v1", key.as_str().as_bytes()]);
+        let copy = self.cache().put_bytes(kind, &stored, &lf)?;
+        Ok((copy, key))
     }
 
     /// An input of the package's own tests through the pipeline: an invalid

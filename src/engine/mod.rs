@@ -17,10 +17,11 @@ mod scratch;
 mod shown_input;
 mod sources;
 
-pub(crate) use sources::{header_files, main_source};
+pub(crate) use sources::{directory_submission, header_files, main_source};
 mod submission;
 
 pub(crate) use judge::Judge;
+pub(crate) use materialise::Validation;
 pub(crate) use programs::{
     describe_failure, AnswerFrom, AnswerProgram, Case, Gate, Memo, BRUTE_SKIP,
 };

@@ -146,6 +146,7 @@ impl Judge {
         };
         Ok(Submission {
             path: files.main,
+            shown: None,
             language,
             companions: files.companions,
         })

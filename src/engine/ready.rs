@@ -32,7 +32,10 @@ impl Judge {
     /// selects made, the checker built.
     pub(crate) async fn ready(&self, problem: &Arc<Problem>, filter: &TestFilter) -> Result<Ready> {
         let (problem, time_note) = self.settle_time_limit(problem).await?;
-        let tests = Arc::new(self.materialise(&problem, filter).await?);
+        let tests = Arc::new(
+            self.materialise(&problem, filter, super::Validation::BestEffort)
+                .await?,
+        );
         let checker = self.prepare_checker(&problem).await?;
         Ok(Ready {
             problem,
@@ -63,7 +66,14 @@ impl Judge {
         if accepted.is_empty() {
             return Err(Error::package(&problem.id, PackageError::NoTimeLimit));
         }
-        let tests = Arc::new(self.materialise(problem, &TestFilter::default()).await?);
+        let tests = Arc::new(
+            self.materialise(
+                problem,
+                &TestFilter::default(),
+                super::Validation::BestEffort,
+            )
+            .await?,
+        );
         let checker = self.prepare_checker(problem).await?;
         let mut jobs = Vec::new();
         for solution in &accepted {
@@ -91,11 +101,14 @@ impl Judge {
         settled.limits.time = limit;
         settled.time_rule = TimeRule::Fixed;
         let note = format!(
-            "time limit {}, inferred: {who} took {} on its slowest test, x {multiplier}, rounded up to a multiple of {} (at least {})",
+            "time limit {}, inferred as problemtools does: {who} took {} of CPU time on its slowest test, x {multiplier}, rounded up to a multiple of {} (at least {}); CPU times depend on this machine and on each language's runtime (problemtools runs .py with PyPy, judge with {})",
             seconds(limit),
             seconds(slowest),
             seconds(resolution),
-            seconds(minimum)
+            seconds(minimum),
+            self.config()
+                .detect_language(std::path::Path::new("x.py"))
+                .map_or_else(|_| "no language".into(), |l| l.name)
         );
         Ok((Arc::new(settled), Some(note)))
     }

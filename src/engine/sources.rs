@@ -62,57 +62,14 @@ pub(crate) fn program_files(
     let read_err =
         |path: &Path, e: std::io::Error| fail(format!("cannot read {}: {e}", path.display()));
     if spec.path.is_dir() {
-        let mut files = regular_files(&spec.path).map_err(|e| read_err(&spec.path, e))?;
-        files.sort();
-        let build = spec.path.join("build");
-        if crate::sandbox::is_executable_file(&build) {
-            let others: Vec<&PathBuf> = files.iter().filter(|f| **f != build).collect();
-            let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
-            return Ok(ProgramFiles {
-                main: build,
-                companions,
-                build_run: true,
-            });
-        }
-        let is_source = |f: &PathBuf| match &spec.lang {
-            Some(id) => config
-                .language_by_id(id, f)
-                .is_ok_and(|l| has_extension_of(f, &l.extensions)),
-            None => f.extension().is_some() && config.detect_language(f).is_ok() && !is_header(f),
-        };
-        let sources: Vec<&PathBuf> = files.iter().filter(|f| is_source(f)).collect();
-        let main = match sources.as_slice() {
-            [] => {
-                return Err(fail(
-                    "the directory holds no source of a known language".into(),
-                ))
-            }
-            [one] => (*one).clone(),
-            several => match several
-                .iter()
-                .find(|f| f.file_stem().is_some_and(|s| s == "main"))
-            {
-                Some(main) => (*main).clone(),
-                None => {
-                    let names: Vec<String> = several
-                        .iter()
-                        .filter_map(|f| f.file_name())
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .collect();
-                    return Err(fail(format!(
-                        "the directory holds several sources ({}); name the one to build `main.<ext>` \
-                         (the others are beside it, to include or import)",
-                        names.join(", ")
-                    )));
-                }
-            },
-        };
-        let others: Vec<&PathBuf> = files.iter().filter(|f| **f != main).collect();
+        let (main, build_run, others) =
+            directory_program(&spec.path, spec.lang.as_deref(), config).map_err(fail)?;
+        let others: Vec<&PathBuf> = others.iter().collect();
         let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
         return Ok(ProgramFiles {
             main,
             companions,
-            build_run: false,
+            build_run,
         });
     }
     let dir = spec.path.parent().unwrap_or(Path::new("/"));
@@ -130,6 +87,113 @@ pub(crate) fn program_files(
         companions,
         build_run: false,
     })
+}
+
+/// A program that is a directory, as problemtools and BAPCtools read one:
+/// a `build` script (with `run`), else the sources of the language most of
+/// its files are in (`lang` when given), the main one `main.*` (any case),
+/// else the one that declares a `main`, else the first by name. Returns the
+/// main file, whether it is a `build` script, and the other files.
+pub(crate) fn directory_program(
+    dir: &Path,
+    lang: Option<&str>,
+    config: &Config,
+) -> std::result::Result<(PathBuf, bool, Vec<PathBuf>), String> {
+    let mut files =
+        regular_files(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    files.sort();
+    let build = dir.join("build");
+    if crate::sandbox::is_executable_file(&build) {
+        let others = files.into_iter().filter(|f| *f != build).collect();
+        return Ok((build, true, others));
+    }
+    let language_of = |f: &PathBuf| -> Option<String> {
+        if is_header(f) || f.extension().is_none() {
+            return None;
+        }
+        match lang {
+            Some(id) => config
+                .language_by_id(id, f)
+                .ok()
+                .filter(|l| has_extension_of(f, &l.extensions))
+                .map(|l| l.id),
+            None => config.detect_language(f).ok().map(|l| l.id),
+        }
+    };
+    // The language with the most sources (the first in the table on a tie).
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for id in files.iter().filter_map(language_of) {
+        match counts.iter_mut().find(|(l, _)| *l == id) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((id, 1)),
+        }
+    }
+    let Some(chosen) = counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(l, _)| l.clone())
+    else {
+        return Err("the directory holds no source of a known language".into());
+    };
+    let sources: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| language_of(f).as_deref() == Some(chosen.as_str()))
+        .collect();
+    let named_main = sources.iter().find(|f| {
+        f.file_stem()
+            .is_some_and(|s| s.to_string_lossy().eq_ignore_ascii_case("main"))
+    });
+    let declares_main = || {
+        sources.iter().find(|f| {
+            std::fs::read_to_string(f).is_ok_and(|text| {
+                [
+                    "void main(",
+                    "int main(",
+                    "fun main(",
+                    "def main(args",
+                    "static void main",
+                ]
+                .iter()
+                .any(|m| text.contains(m))
+            })
+        })
+    };
+    let main = named_main
+        .or_else(declares_main)
+        .or(sources.first())
+        .map(|f| (*f).clone())
+        .expect("a language was counted");
+    let others = files.into_iter().filter(|f| *f != main).collect();
+    Ok((main, false, others))
+}
+
+/// A submission named on the command line that is a directory (a program of
+/// several files, as Kattis and DOMjudge accept one): its main source and
+/// what its build sees beside it.
+pub(crate) fn directory_submission(
+    dir: &Path,
+    lang: Option<&str>,
+    config: &Config,
+) -> Result<(PathBuf, Vec<Companion>, bool)> {
+    let fail = |why: String| Error::Language {
+        path: dir.to_path_buf(),
+        reason: why,
+    };
+    // Nothing outside the folder is read through a link.
+    let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot be read: {e}")))?;
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+            return Err(fail(format!(
+                "{} is a symbolic link: a submission's files must be its own",
+                entry.path().display()
+            )));
+        }
+    }
+    let (main, build_run, others) = directory_program(dir, lang, config).map_err(fail)?;
+    let others: Vec<&PathBuf> = others.iter().collect();
+    let companions = read_companions(&others)
+        .map_err(|(p, e)| fail(format!("cannot read {}: {e}", p.display())))?;
+    Ok((main, companions, build_run))
 }
 
 fn is_header(f: &Path) -> bool {

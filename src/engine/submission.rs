@@ -46,8 +46,10 @@ pub(super) enum SlotUse<'a> {
 /// A submission: a file and its language.
 #[derive(Debug, Clone)]
 pub(crate) struct Submission {
-    /// The file as given on the command line.
+    /// The file as given on the command line (a directory's main source).
     pub(crate) path: PathBuf,
+    /// What reports name, when not `path`: the directory given.
+    pub(crate) shown: Option<PathBuf>,
     /// Its language.
     pub(crate) language: Language,
     /// Files its build sees beside it (a package's solution that is a
@@ -71,6 +73,17 @@ pub(crate) struct RunOptions {
     pub(crate) keep_output: bool,
     /// Do not reuse or store results in the result cache (`--no-cache`).
     pub(crate) no_cache: bool,
+}
+
+impl Submission {
+    /// The name reports give it: the directory given, else the file.
+    pub(crate) fn name(&self) -> String {
+        self.shown
+            .as_ref()
+            .unwrap_or(&self.path)
+            .display()
+            .to_string()
+    }
 }
 
 impl Judge {
@@ -152,7 +165,7 @@ impl Judge {
         let mut report = SubmissionReport {
             schema_version: SCHEMA_VERSION,
             problem: problem.id.clone(),
-            submission: submission.path.display().to_string(),
+            submission: submission.name(),
             language: submission.language.id.clone(),
             verdict: Verdict::CE,
             compile: CompileReport {
@@ -168,6 +181,7 @@ impl Judge {
                 output_kib: limits.output / 1024,
             },
             isolation: self.sandbox().isolation().as_str().into(),
+            isolation_gaps: self.sandbox().gaps().map(str::to_string),
             tests: Vec::new(),
             skipped: Vec::new(),
             skip_reason: None,

@@ -1,8 +1,9 @@
-//! `judge export --format kattis`: a problem written as an ICPC package in
-//! the legacy format (the one problemtools' `verifyproblem` and DOMjudge
-//! read): `problem.yaml`, `.timelimit`, the statement, `data/sample` and
-//! `data/secret`, the input validators, the output validator and the
-//! submissions by expected verdict. Programs whose protocol differs from the
+//! `judge export --format kattis`: a problem written as an ICPC package,
+//! version 2025-09 (BAPCtools reads only it; problemtools reads 2023-07 and
+//! legacy) or, with `--format kattis-legacy`, the legacy format (problemtools'
+//! `verifyproblem` and DOMjudge): `problem.yaml` (and legacy's `.timelimit`),
+//! the statement, `data/sample` and `data/secret`, the input validators, the
+//! output validator and the submissions by expected verdict. Programs whose protocol differs from the
 //! format's (a validator that exits 0 for valid, a testlib checker) are
 //! written as `build`/`run` directories that adapt them.
 
@@ -37,11 +38,24 @@ const OWNED: &[&str] = &[
     "problem.yaml",
     ".timelimit",
     "problem_statement",
+    "statement",
     "data",
     "input_validators",
     "output_validators",
+    "output_validator",
     "submissions",
 ];
+
+/// The version of the format written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KattisVersion {
+    /// `2025-09`: `output_validator/`, `statement/`, `limits.time_limit`,
+    /// `test_group.yaml` with argument lists.
+    Current,
+    /// The legacy format: `output_validators/`, `problem_statement/`,
+    /// `.timelimit`, `validation`, `testdata.yaml` with flag strings.
+    Legacy,
+}
 
 /// Writes `problem` (with its materialised `tests`) as an ICPC package in `dir`.
 pub(crate) fn write_package(
@@ -50,6 +64,7 @@ pub(crate) fn write_package(
     config: &Config,
     dir: &Path,
     force: bool,
+    version: KattisVersion,
 ) -> Result<Written> {
     prepare(dir, force)?;
     let mut written = Written {
@@ -59,11 +74,16 @@ pub(crate) fn write_package(
         submissions: 0,
         left_out: Vec::new(),
     };
-    let (validation, flags) = output_validator(problem, config, dir, &mut written)?;
-    write_yaml(problem, &validation, &flags, dir)?;
-    write(dir.join(".timelimit"), &seconds(problem.limits.time))?;
-    write_statement(problem, dir)?;
-    write_data(problem, tests, dir, &mut written)?;
+    let (validation, flags) = output_validator(problem, config, dir, version, &mut written)?;
+    match version {
+        KattisVersion::Legacy => {
+            write_yaml(problem, &validation, &flags, dir)?;
+            write(dir.join(".timelimit"), &seconds(problem.limits.time))?;
+        }
+        KattisVersion::Current => write_yaml_current(problem, &validation, &flags, dir)?,
+    }
+    write_statement(problem, dir, version)?;
+    write_data(problem, tests, dir, version, &mut written)?;
     for (i, validator) in problem.validators.iter().enumerate() {
         let name = format!("validator{}", i + 1);
         let target = dir.join("input_validators").join(&name);
@@ -158,8 +178,81 @@ fn write_yaml(problem: &Problem, validation: &str, flags: &str, dir: &Path) -> R
     write(dir.join("problem.yaml"), &yaml)
 }
 
-fn write_statement(problem: &Problem, dir: &Path) -> Result<()> {
-    let target = dir.join("problem_statement");
+/// problem.yaml of 2025-09: the time limit in it, the type instead of
+/// `validation`; the default validator's flags go to the test groups.
+fn write_yaml_current(problem: &Problem, validation: &str, flags: &str, dir: &Path) -> Result<()> {
+    let mib = |bytes: u64| bytes.div_ceil(1 << 20);
+    // A stable uuid (the format wants one): from the problem's id.
+    let hash = blake3::hash(problem.id.as_bytes()).to_hex();
+    let uuid = format!(
+        "{}-{}-4{}-8{}-{}",
+        &hash[0..8],
+        &hash[8..12],
+        &hash[13..16],
+        &hash[17..20],
+        &hash[20..32]
+    );
+    let mut yaml = format!(
+        "# Exported by `judge export` from {} ({} format).
+problem_format_version: 2025-09
+name: {}
+uuid: {uuid}
+",
+        problem.id,
+        problem.format.as_str(),
+        yaml_string(&problem.title)
+    );
+    if validation.contains("interactive") {
+        yaml.push_str(
+            "type: interactive
+",
+        );
+    }
+    if let Some(source) = &problem.source {
+        yaml.push_str(&format!(
+            "source: {}
+",
+            yaml_string(source)
+        ));
+    }
+    let time = seconds(problem.limits.time);
+    yaml.push_str(&format!(
+        "limits:
+  time_limit: {}
+  memory: {}
+  output: {}
+",
+        time.trim(),
+        mib(problem.limits.memory),
+        mib(problem.limits.output)
+    ));
+    write(dir.join("problem.yaml"), &yaml)?;
+    if !flags.is_empty() {
+        for group in ["sample", "secret"] {
+            write(
+                dir.join("data").join(group).join("test_group.yaml"),
+                &format!(
+                    "output_validator_args: {}
+",
+                    yaml_list(flags)
+                ),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Words as a YAML flow list of strings.
+fn yaml_list(words: &str) -> String {
+    let items: Vec<String> = words.split_whitespace().map(yaml_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn write_statement(problem: &Problem, dir: &Path, version: KattisVersion) -> Result<()> {
+    let target = dir.join(match version {
+        KattisVersion::Legacy => "problem_statement",
+        KattisVersion::Current => "statement",
+    });
     let original = problem.dir.join("problem_statement");
     if problem.format == Format::Kattis && original.is_dir() {
         return copy_tree(&original, &target);
@@ -174,7 +267,13 @@ fn write_statement(problem: &Problem, dir: &Path) -> Result<()> {
 /// The tests: samples in `data/sample`, the rest in `data/secret`, named
 /// so that the format's order (by name) is judge's test order. Tests of an
 /// ICPC package keep their paths (and their groups' flags).
-fn write_data(problem: &Problem, tests: &TestSet, dir: &Path, written: &mut Written) -> Result<()> {
+fn write_data(
+    problem: &Problem,
+    tests: &TestSet,
+    dir: &Path,
+    version: KattisVersion,
+    written: &mut Written,
+) -> Result<()> {
     let width = tests.tests.len().to_string().len().max(3);
     let mut flags: BTreeMap<PathBuf, (Vec<String>, Vec<String>)> = BTreeMap::new();
     for (i, test) in tests.tests.iter().enumerate() {
@@ -221,13 +320,23 @@ fn write_data(problem: &Problem, tests: &TestSet, dir: &Path, written: &mut Writ
     // A group's output validator flags, where it has its own.
     for (group_dir, (_, checker_args)) in flags {
         if !checker_args.is_empty() {
-            write(
-                group_dir.join("testdata.yaml"),
-                &format!(
-                    "output_validator_flags: {}\n",
-                    yaml_string(&checker_args.join(" "))
+            let (file, text) = match version {
+                KattisVersion::Legacy => (
+                    "testdata.yaml",
+                    format!(
+                        "output_validator_flags: {}\n",
+                        yaml_string(&checker_args.join(" "))
+                    ),
                 ),
-            )?;
+                KattisVersion::Current => (
+                    "test_group.yaml",
+                    format!(
+                        "output_validator_args: {}\n",
+                        yaml_list(&checker_args.join(" "))
+                    ),
+                ),
+            };
+            write(group_dir.join(file), &text)?;
         }
     }
     Ok(())
@@ -239,11 +348,17 @@ fn output_validator(
     problem: &Problem,
     config: &Config,
     dir: &Path,
+    version: KattisVersion,
     written: &mut Written,
 ) -> Result<(String, String)> {
-    let target = dir.join("output_validators").join("checker");
+    // Legacy: a folder of validators; 2025-09: the one validator's folder.
+    let place = |name: &str| match version {
+        KattisVersion::Legacy => dir.join("output_validators").join(name),
+        KattisVersion::Current => dir.join("output_validator"),
+    };
+    let target = place("checker");
     if let Some(interactor) = &problem.interactor {
-        let target = dir.join("output_validators").join("interactor");
+        let target = place("interactor");
         match interactor.protocol {
             crate::problem::InteractorProtocol::Icpc => copy_program(&interactor.program, &target)?,
             crate::problem::InteractorProtocol::Testlib => wrap(

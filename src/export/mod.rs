@@ -8,4 +8,4 @@ mod shell;
 mod statement;
 
 pub(crate) use files::{write, Exported, Layout};
-pub(crate) use kattis::{write_package, Written};
+pub(crate) use kattis::{write_package, KattisVersion, Written};

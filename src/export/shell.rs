@@ -52,6 +52,7 @@ fn command(template: &[String], source: &str) -> String {
             let stem = source.rsplit_once('.').map_or(source, |(stem, _)| stem);
             quoted
                 .replace("{src}", &format!("$dir/{source}"))
+                .replace("{files}", &format!("$dir/{source}"))
                 .replace("{name}", stem)
                 .replace("{exe}", &format!("$dir/{PROGRAM}"))
                 .replace("{dir}", "$dir")

@@ -51,6 +51,7 @@ pub(super) fn submission_report(tests: Vec<TestReport>, verdict: Verdict) -> Sub
             output_kib: 1024,
         },
         isolation: "rlimit".into(),
+        isolation_gaps: None,
         summary: Summary::of(&tests),
         tests,
         skipped: vec![],

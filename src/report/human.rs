@@ -230,6 +230,35 @@ impl Human {
         line.push_str(&self.paint(Style::new().dimmed(), &compile));
         out.push_str(&line);
         out.push('\n');
+        if let Some(gaps) = &r.isolation_gaps {
+            out.push_str(&format!(
+                "  isolation: {} (weaker than full): {gaps}\n",
+                r.isolation
+            ));
+        }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::submission_report;
+
+    /// A fallen-back level is said under the summary, with what it does not
+    /// protect; full isolation says nothing.
+    #[test]
+    fn a_weaker_level_is_said_with_its_gaps() {
+        let human = Human {
+            color: false,
+            all_diffs: false,
+        };
+        let mut report = submission_report(Vec::new(), Verdict::AC);
+        assert!(!human.summary(&report).contains("isolation"));
+        report.isolation = "namespaces".into();
+        report.isolation_gaps = Some("runs have no cgroup".into());
+        assert!(human
+            .summary(&report)
+            .ends_with("  isolation: namespaces (weaker than full): runs have no cgroup\n"));
     }
 }

@@ -32,6 +32,38 @@ pub(crate) fn render(name: &str, submissions: &[JunitSubmission<'_>]) -> String 
     report.to_string().expect("JUnit serialises to a string")
 }
 
+/// Renders `judge verify`'s JUnit document: a suite per solution, and a
+/// suite per package (`PROBLEM package`) with one test case, `holds`, that
+/// fails with every failure of the package: what is wrong outside the
+/// solutions (a missing test folder, an invalid test, a brute force that
+/// disagrees) is a failure the CI shows too, not an empty report.
+pub(crate) fn render_verify(
+    submissions: &[JunitSubmission<'_>],
+    packages: &[(&str, &[String])],
+) -> String {
+    let mut report = Report::new("judge verify");
+    for s in submissions {
+        report.add_test_suite(suite(s));
+    }
+    for (problem, failures) in packages {
+        let mut suite = TestSuite::new(format!("{problem} package"));
+        let status = if failures.is_empty() {
+            TestCaseStatus::success()
+        } else {
+            let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            st.set_type("package")
+                .set_message(failures[0].clone())
+                .set_description(failures.join("\n"));
+            st
+        };
+        let mut case = TestCase::new("holds", status);
+        case.set_classname(problem.to_string());
+        suite.add_test_case(case);
+        report.add_test_suite(suite);
+    }
+    report.to_string().expect("JUnit serialises to a string")
+}
+
 fn suite(s: &JunitSubmission<'_>) -> TestSuite {
     let r = s.report;
     let mut suite = TestSuite::new(s.suite.clone());
@@ -110,6 +142,19 @@ fn suite(s: &JunitSubmission<'_>) -> TestSuite {
 
 #[cfg(test)]
 mod tests {
+    /// A package that fails outside its solutions fails in JUnit too.
+    #[test]
+    fn a_failing_package_is_a_failing_case() {
+        let failures = vec!["cannot read the test data folder testdata/x".to_string()];
+        let xml = render_verify(&[], &[("x", &failures), ("y", &[])]);
+        assert!(xml.contains("tests=\"2\""), "{xml}");
+        assert!(xml.contains("failures=\"1\""), "{xml}");
+        assert!(
+            xml.contains("cannot read the test data folder testdata/x"),
+            "{xml}"
+        );
+    }
+
     use super::*;
     use crate::report::fixtures::{submission_report, test_report};
     use crate::report::TestReport;

@@ -31,6 +31,9 @@ pub(crate) fn render_text(results: &Results) -> String {
         Scoring::Ioi => "IOI points".into(),
     };
     let _ = writeln!(out, "{} ({mode})", shown(&c.title));
+    if let Some(partial) = &results.partial {
+        let _ = writeln!(out, "PARTIAL: {}", partial.describe());
+    }
     let width = results
         .standings
         .iter()
@@ -140,6 +143,13 @@ pub(crate) fn render_html(results: &Results) -> String {
         esc(&c.title),
         esc(&mode)
     );
+    if let Some(partial) = &results.partial {
+        let _ = writeln!(
+            out,
+            "<p class=\"partial\" id=\"partial\"><strong>Partial:</strong> {}</p>",
+            esc(&partial.describe())
+        );
+    }
     let _ = write!(out, "<table class=\"board\" id=\"scoreboard\" data-scoring=\"{}\"><thead><tr><th>Rank</th><th>Contestant</th>", match c.scoring {
         Scoring::Icpc => "icpc",
         Scoring::Ioi => "ioi",

@@ -29,6 +29,10 @@ pub(crate) struct SubmissionReport {
     pub(crate) limits: LimitsReport,
     /// Isolation level of the runs (`cgroup-v1`, `cgroup-v2`, `namespaces`, `rlimit-only`).
     pub(crate) isolation: String,
+    /// What the level does not protect, when `--isolation auto` fell back
+    /// to a level weaker than full (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) isolation_gaps: Option<String>,
     /// Judged tests, in test order.
     pub(crate) tests: Vec<TestReport>,
     /// Tests not run, in test order.

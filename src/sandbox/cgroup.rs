@@ -1,16 +1,21 @@
 //! Control groups for runs: memory limit and peak, process limit, and CPU
 //! accounting of every process of a run. A slot is one cgroup (per controller
 //! on v1) that a keeper reuses run after run: [`SlotDirs`] on the judge's side,
-//! [`Counters`] on the keeper's, reset between runs.
+//! [`Counters`] on the keeper's, reset between runs. Where the judge's
+//! cgroups go is [`place`]'s ([`JudgeCgroups`]).
 //!
-//! Cgroups are created only below the judge's own cgroup (read from
-//! /proc/self/cgroup), under `judge-<pid>/slot-<n>`, and removed when the
-//! judge ends. Stale `judge-<pid>` directories of judges that died are
-//! removed at start. Both cgroup v1 (memory, pids and cpuacct controllers)
-//! and v2 (the unified hierarchy with memory, pids and cpu enabled) are
-//! supported.
+//! A run's peak memory must be its own. Cgroup v1 and Linux 6.12+ reset the
+//! peak with a write; before 6.12, v2's `memory.peak` cannot be reset, so
+//! there each run gets a fresh cgroup, `slot-<n>-run` beside its slot, made
+//! before the run and removed after it ([`Counters::reset`]): the run's
+//! first process moves into it before it execs (see `sys::SpawnPlan::join`),
+//! and every process it starts is born there.
 
-use crate::sandbox::CgroupError;
+mod place;
+mod systemd;
+
+pub(crate) use place::JudgeCgroups;
+
 use std::path::{Path, PathBuf};
 use std::{fs, io};
 
@@ -21,208 +26,6 @@ pub(crate) enum Version {
     V1,
     /// The unified hierarchy.
     V2,
-}
-
-/// Where the judge may create cgroups.
-#[derive(Debug, Clone)]
-pub(crate) struct Hierarchy {
-    /// The version.
-    pub(crate) version: Version,
-    /// v1: the judge's own directories in the memory, pids and cpuacct
-    /// hierarchies; v2: one entry, the judge's own directory.
-    bases: Vec<PathBuf>,
-}
-
-const V1_CONTROLLERS: [&str; 3] = ["memory", "pids", "cpuacct"];
-
-impl Hierarchy {
-    /// Finds a writable hierarchy with the needed controllers, or says why not.
-    pub(crate) fn detect() -> Result<Hierarchy, Vec<CgroupError>> {
-        let read = |path: &'static str| {
-            fs::read_to_string(path).map_err(|error| vec![CgroupError::Proc { path, error }])
-        };
-        let own = read("/proc/self/cgroup")?;
-        let mounts = read("/proc/self/mountinfo")?;
-        let v1 = detect_v1(&own, &mounts);
-        let v2 = detect_v2(&own, &mounts);
-        let mut reasons = Vec::new();
-        for candidate in [v1, v2] {
-            match candidate {
-                Ok(h) => match h.check_writable() {
-                    Ok(()) => return Ok(h),
-                    Err(e) => reasons.push(e),
-                },
-                Err(e) => reasons.push(e),
-            }
-        }
-        Err(reasons)
-    }
-
-    fn check_writable(&self) -> Result<(), CgroupError> {
-        for base in &self.bases {
-            let probe = base.join(format!("judge-probe-{}", std::process::id()));
-            fs::create_dir(&probe).map_err(|error| CgroupError::NotWritable {
-                base: base.clone(),
-                error,
-            })?;
-            let _ = fs::remove_dir(&probe);
-        }
-        if self.version == Version::V2 {
-            let controllers = fs::read_to_string(self.bases[0].join("cgroup.subtree_control"))
-                .unwrap_or_default();
-            for c in ["memory", "pids", "cpu"] {
-                if !controllers.split_whitespace().any(|x| x == c) {
-                    return Err(CgroupError::V2Delegated {
-                        base: self.bases[0].clone(),
-                        controller: c,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The judge's own parent cgroup directories, created now; stale ones of
-    /// dead judges are removed.
-    pub(crate) fn judge_dirs(&self) -> io::Result<Vec<PathBuf>> {
-        let name = format!("judge-{}", std::process::id());
-        let mut dirs = Vec::new();
-        for base in &self.bases {
-            remove_stale(base);
-            let dir = base.join(&name);
-            fs::create_dir_all(&dir)?;
-            if self.version == Version::V2 {
-                // Children of this cgroup get the controllers too.
-                let _ = fs::write(dir.join("cgroup.subtree_control"), "+memory +pids +cpu");
-            }
-            dirs.push(dir);
-        }
-        Ok(dirs)
-    }
-}
-
-fn remove_stale(base: &Path) {
-    let Ok(entries) = fs::read_dir(base) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix("judge-")
-            .and_then(|p| p.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if Path::new(&format!("/proc/{pid}")).exists() {
-            continue;
-        }
-        let dir = entry.path();
-        if let Ok(slots) = fs::read_dir(&dir) {
-            for slot in slots.flatten() {
-                if slot.path().is_dir() {
-                    let _ = fs::remove_dir(slot.path());
-                }
-            }
-        }
-        let _ = fs::remove_dir(&dir);
-    }
-}
-
-/// Parses "ID:CONTROLLERS:PATH" lines: the path of `controller` (v1) or of the
-/// unified hierarchy (`controller` empty).
-fn own_path<'a>(own: &'a str, controller: &str) -> Option<&'a str> {
-    own.lines().find_map(|line| {
-        let mut parts = line.splitn(3, ':');
-        let (_, ctrls, path) = (parts.next()?, parts.next()?, parts.next()?);
-        let hit = if controller.is_empty() {
-            ctrls.is_empty()
-        } else {
-            ctrls.split(',').any(|c| c == controller)
-        };
-        hit.then_some(path)
-    })
-}
-
-/// Mount points of cgroup file systems: (fstype, super options, mount point, root).
-fn cgroup_mounts(mounts: &str) -> Vec<(String, String, PathBuf, String)> {
-    mounts
-        .lines()
-        .filter_map(|line| {
-            let (left, right) = line.split_once(" - ")?;
-            let fields: Vec<&str> = left.split(' ').collect();
-            let rfields: Vec<&str> = right.split(' ').collect();
-            let fstype = *rfields.first()?;
-            if fstype != "cgroup" && fstype != "cgroup2" {
-                return None;
-            }
-            Some((
-                fstype.to_string(),
-                rfields.get(2).copied().unwrap_or("").to_string(),
-                PathBuf::from(unescape(fields.get(4)?)),
-                fields.get(3)?.to_string(),
-            ))
-        })
-        .collect()
-}
-
-fn unescape(s: &str) -> String {
-    s.replace("\\040", " ")
-}
-
-/// The directory of cgroup `path` (as in /proc/self/cgroup) in a hierarchy mounted at `mount` with `root`.
-fn join_cgroup(mount: &Path, root: &str, path: &str) -> PathBuf {
-    let rel = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .trim_start_matches('/');
-    if rel.is_empty() {
-        mount.to_path_buf()
-    } else {
-        mount.join(rel)
-    }
-}
-
-fn detect_v1(own: &str, mounts: &str) -> Result<Hierarchy, CgroupError> {
-    let all = cgroup_mounts(mounts);
-    let mut bases = Vec::new();
-    for controller in V1_CONTROLLERS {
-        let (_, _, mount, root) = all
-            .iter()
-            .find(|(t, opts, _, _)| t == "cgroup" && opts.split(',').any(|o| o == controller))
-            .ok_or(CgroupError::V1NotMounted(controller))?;
-        let path = own_path(own, controller).ok_or(CgroupError::V1NoLine(controller))?;
-        bases.push(join_cgroup(mount, root, path));
-    }
-    Ok(Hierarchy {
-        version: Version::V1,
-        bases,
-    })
-}
-
-fn detect_v2(own: &str, mounts: &str) -> Result<Hierarchy, CgroupError> {
-    let all = cgroup_mounts(mounts);
-    let (_, _, mount, root) = all
-        .iter()
-        .find(|(t, _, _, _)| t == "cgroup2")
-        .ok_or(CgroupError::V2NotMounted)?;
-    let path = own_path(own, "").ok_or(CgroupError::V2NoLine)?;
-    let base = join_cgroup(mount, root, path);
-    let available = fs::read_to_string(base.join("cgroup.controllers")).unwrap_or_default();
-    for c in ["memory", "pids", "cpu"] {
-        if !available.split_whitespace().any(|x| x == c) {
-            return Err(CgroupError::V2Controller {
-                base,
-                controller: c,
-            });
-        }
-    }
-    // A process may not live in a cgroup whose children have controllers
-    // (no internal processes), so create the judge's cgroups beside it: the
-    // judge stays where it is and its runs go below judge-<pid>.
-    Ok(Hierarchy {
-        version: Version::V2,
-        bases: vec![base],
-    })
 }
 
 /// The directories of one slot's cgroup (a directory per v1 controller, or
@@ -256,31 +59,54 @@ impl SlotDirs {
         Ok(SlotDirs { version, dirs })
     }
 
-    /// Removes the slot's directories (they must be empty of processes).
-    /// Processes just killed take a fraction of a millisecond to leave: the
-    /// waits between tries start short and double, up to about half a second
-    /// in all.
+    /// Removes the slot's directories, and on v2 its run's (they must be
+    /// empty of processes).
     pub(crate) fn remove(&self) {
-        let mut waited = std::time::Duration::ZERO;
-        let mut pause = std::time::Duration::from_micros(100);
-        for dir in &self.dirs {
-            while fs::remove_dir(dir).is_err() && dir.exists() && waited < REMOVE_PATIENCE {
-                std::thread::sleep(pause);
-                waited += pause;
-                pause = (pause * 2).min(std::time::Duration::from_millis(10));
-            }
+        let runs = (self.version == Version::V2).then(|| run_dir(&self.dirs[0]));
+        for dir in runs.iter().chain(&self.dirs) {
+            let _ = remove_when_empty(|| fs::remove_dir(dir));
         }
+    }
+}
+
+/// The fresh cgroup of a v2 slot's run: `slot-<n>-run` beside it.
+fn run_dir(slot: &Path) -> PathBuf {
+    let mut name = slot.file_name().unwrap_or_default().to_os_string();
+    name.push("-run");
+    slot.with_file_name(name)
+}
+
+/// Removes a cgroup (`remove` does, once) when its processes have left:
+/// processes just killed take a fraction of a millisecond to leave, so the
+/// waits between tries start short and double, up to about half a second in
+/// all. `Err` when it is still there then; `Ok` when it was not there.
+fn remove_when_empty(remove: impl Fn() -> io::Result<()>) -> io::Result<()> {
+    let mut waited = std::time::Duration::ZERO;
+    let mut pause = std::time::Duration::from_micros(100);
+    loop {
+        match remove() {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if waited >= REMOVE_PATIENCE => return Err(e),
+            Err(_) => {}
+        }
+        std::thread::sleep(pause);
+        waited += pause;
+        pause = (pause * 2).min(std::time::Duration::from_millis(10));
     }
 }
 
 /// The control files of a slot, kept open by its keeper (which lives outside
 /// the slot: only the runs and the small process that starts them are in
 /// it). Between runs the limits are set and the counters reset; after a run
-/// its usage is read: two writes and four reads.
+/// its usage is read: two writes and four reads. On v2 before Linux 6.12
+/// each run gets a cgroup of its own instead ([`PeakReset::FreshCgroup`]).
 #[derive(Debug)]
 pub(crate) struct Counters {
     version: Version,
     files: Files,
+    /// How a run's peak is made its own.
+    peak_reset: PeakReset,
     /// Limits last written, so unchanged ones are not written again.
     memory_set: Option<Option<u64>>,
     pids_set: Option<u64>,
@@ -296,6 +122,22 @@ pub(crate) struct Counters {
     /// Kernel memory charged to the slot at the last reset (see
     /// [`Counters::settle`]).
     kernel_base: Option<u64>,
+}
+
+/// How a run's peak memory is made its own.
+#[derive(Debug)]
+enum PeakReset {
+    /// By writing to the peak file (v1, and v2 from Linux 6.12).
+    Write,
+    /// By a fresh cgroup per run (v2 before Linux 6.12, whose `memory.peak`
+    /// only grows): the directory it is made in (open: the supervisor does
+    /// not see it by path once in the sandbox's root), its name, and the
+    /// `cgroup.procs` the run's first process writes itself into.
+    FreshCgroup {
+        parent: fs::File,
+        name: String,
+        join: Option<fs::File>,
+    },
 }
 
 #[derive(Debug)]
@@ -315,6 +157,66 @@ struct Files {
     kernel: Option<fs::File>,
 }
 
+impl Files {
+    /// Opens the control files of one cgroup (`dirs`: per controller on
+    /// v1). The peak is opened for reading and writing where it can be
+    /// reset, else for reading.
+    fn open(version: Version, dirs: &[PathBuf], peak_writable: bool) -> io::Result<Files> {
+        let open = |controller: usize, name: &str, write: bool| {
+            let path = match version {
+                Version::V1 => dirs[controller].join(name),
+                Version::V2 => dirs[0].join(name),
+            };
+            fs::OpenOptions::new().read(true).write(write).open(path)
+        };
+        Files::open_with(version, &open, peak_writable)
+    }
+
+    /// The same, of the v2 cgroup open at `dir` (a directory descriptor:
+    /// the supervisor no longer sees /sys/fs/cgroup by path).
+    fn open_in(dir: &fs::File) -> io::Result<Files> {
+        let open = |_: usize, name: &str, write: bool| super::sys::open_at(dir, name, write, false);
+        Files::open_with(Version::V2, &open, false)
+    }
+
+    fn open_with(
+        version: Version,
+        open: &dyn Fn(usize, &str, bool) -> io::Result<fs::File>,
+        peak_writable: bool,
+    ) -> io::Result<Files> {
+        let optional =
+            |controller: usize, name: &str, write: bool| match open(controller, name, write) {
+                Ok(f) => Ok(Some(f)),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(e),
+            };
+        Ok(match version {
+            Version::V1 => Files {
+                memory_limit: open(0, "memory.limit_in_bytes", true)?,
+                memsw_limit: optional(0, "memory.memsw.limit_in_bytes", true)?,
+                peak: open(0, "memory.max_usage_in_bytes", peak_writable)?,
+                current: open(0, "memory.usage_in_bytes", false)?,
+                pids: open(1, "pids.max", true)?,
+                cpu: open(2, "cpuacct.usage", true)?,
+                oom: open(0, "memory.oom_control", false)?,
+                pids_events: optional(1, "pids.events", false)?,
+                kernel: optional(0, "memory.kmem.usage_in_bytes", false)?,
+            },
+            Version::V2 => Files {
+                memory_limit: open(0, "memory.max", true)?,
+                memsw_limit: optional(0, "memory.swap.max", true)?,
+                peak: open(0, "memory.peak", peak_writable)?,
+                current: open(0, "memory.current", false)?,
+                pids: open(0, "pids.max", true)?,
+                cpu: open(0, "cpu.stat", false)?,
+                oom: open(0, "memory.events", false)?,
+                pids_events: optional(0, "pids.events", false)?,
+                kernel: optional(0, "memory.stat", false)?,
+            },
+        })
+    }
+}
+
 /// What a run used, read from its cgroup.
 #[derive(Debug, Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Usage {
@@ -330,42 +232,40 @@ pub(crate) struct Usage {
 }
 
 impl Counters {
-    /// Opens the control files of the slot in `dirs`.
+    /// Opens the control files of the slot in `dirs`, and learns how a
+    /// run's peak is made its own: a write to the peak file where the kernel
+    /// takes it (tried here, on the empty slot), else a fresh cgroup per run.
     pub(crate) fn open(version: Version, dirs: &[PathBuf]) -> io::Result<Counters> {
-        let file = |controller: usize, name: &str| match version {
-            Version::V1 => dirs[controller].join(name),
-            Version::V2 => dirs[0].join(name),
-        };
-        let rw = |p: PathBuf| fs::OpenOptions::new().read(true).write(true).open(p);
-        let files = match version {
-            Version::V1 => Files {
-                memory_limit: rw(file(0, "memory.limit_in_bytes"))?,
-                memsw_limit: rw(file(0, "memory.memsw.limit_in_bytes")).ok(),
-                peak: rw(file(0, "memory.max_usage_in_bytes"))?,
-                current: fs::File::open(file(0, "memory.usage_in_bytes"))?,
-                pids: rw(file(1, "pids.max"))?,
-                cpu: rw(file(2, "cpuacct.usage"))?,
-                oom: fs::File::open(file(0, "memory.oom_control"))?,
-                pids_events: fs::File::open(file(1, "pids.events")).ok(),
-                kernel: fs::File::open(file(0, "memory.kmem.usage_in_bytes")).ok(),
-            },
-            Version::V2 => Files {
-                memory_limit: rw(file(0, "memory.max"))?,
-                memsw_limit: rw(file(0, "memory.swap.max")).ok(),
-                peak: rw(file(0, "memory.peak"))?,
-                current: fs::File::open(file(0, "memory.current"))?,
-                pids: rw(file(0, "pids.max"))?,
-                cpu: fs::File::open(file(0, "cpu.stat"))?,
-                oom: fs::File::open(file(0, "memory.events"))?,
-                pids_events: fs::File::open(file(0, "pids.events")).ok(),
-                kernel: fs::File::open(file(0, "memory.stat")).ok(),
-            },
+        let resettable = version == Version::V1
+            || fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(dirs[0].join("memory.peak"))
+                .and_then(|f| write_at(&f, "0"))
+                .is_ok();
+        let files = Files::open(version, dirs, resettable)?;
+        let peak_reset = match resettable {
+            true => PeakReset::Write,
+            false => {
+                let run = run_dir(&dirs[0]);
+                let parent = dirs[0].parent().unwrap_or(Path::new("/"));
+                PeakReset::FreshCgroup {
+                    parent: fs::File::open(parent)?,
+                    name: run
+                        .file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    join: None,
+                }
+            }
         };
         let oom_seen = keyed(&read_at(&files.oom)?, "oom_kill").unwrap_or(0);
         let pids_seen = pids_refused(&files)?;
         Ok(Counters {
             version,
             files,
+            peak_reset,
             memory_set: None,
             pids_set: None,
             oom_seen,
@@ -374,6 +274,15 @@ impl Counters {
             memory_base: 0,
             kernel_base: None,
         })
+    }
+
+    /// The `cgroup.procs` of the next run's own cgroup, which its first
+    /// process joins before it execs (`None`: runs are born in the slot).
+    pub(crate) fn join_file(&self) -> Option<&fs::File> {
+        match &self.peak_reset {
+            PeakReset::Write => None,
+            PeakReset::FreshCgroup { join, .. } => join.as_ref(),
+        }
     }
 
     /// Kernel memory charged to the slot now, bytes (`None` where the kernel
@@ -393,7 +302,8 @@ impl Counters {
     /// count against the next run's limit. Measured against what the slot
     /// held at the last reset: the kernel's caches (directory entries, /proc
     /// inodes) grow by a few KiB per run and stay, and are no reason to
-    /// wait. At once when nothing is left.
+    /// wait. At once when nothing is left (and with a fresh cgroup per run,
+    /// which starts from nothing).
     pub(crate) fn settle(&self) {
         const SLACK: u64 = 1 << 20;
         let Some(base) = self.kernel_base else { return };
@@ -405,8 +315,14 @@ impl Counters {
         }
     }
 
-    /// Sets the limits of the next run (written only when they change).
+    /// Sets the limits of the next run (written only when they change). With
+    /// a fresh cgroup per run, `pids` counts only the run's processes (the
+    /// starter is not in it): one less.
     pub(crate) fn set_limits(&mut self, memory: Option<u64>, pids: u64) -> io::Result<()> {
+        let pids = match self.peak_reset {
+            PeakReset::Write => pids,
+            PeakReset::FreshCgroup { .. } => pids.saturating_sub(1).max(1),
+        };
         let files = &self.files;
         if self.memory_set != Some(memory) {
             let limit = match (memory, self.version) {
@@ -420,11 +336,9 @@ impl Counters {
                 (Some(memsw), Version::V1) => write_at(memsw, "-1")
                     .and_then(|()| write_at(&files.memory_limit, &limit))
                     .and_then(|()| write_at(memsw, &limit)),
-                (swap, _) => write_at(&files.memory_limit, &limit).inspect(|()| {
-                    if let Some(swap) = swap {
-                        let _ = write_at(swap, "0");
-                    }
-                }),
+                // No swap for runs: what the limit allows is real memory.
+                (swap, _) => write_at(&files.memory_limit, &limit)
+                    .and_then(|()| swap.as_ref().map_or(Ok(()), |s| write_at(s, "0"))),
             };
             // The kernel refuses a limit below what the slot already holds.
             written.map_err(|e| match e.raw_os_error() {
@@ -447,8 +361,38 @@ impl Counters {
     }
 
     /// Resets the counters for the next run (done as soon as the slot is
-    /// clean, before the next job comes: off the way of its start).
+    /// clean, before the next job comes: off the way of its start). With a
+    /// fresh cgroup per run, the last run's is removed and the next one's
+    /// made. Every write here is one the measurement relies on: a failure
+    /// is an error.
     pub(crate) fn reset(&mut self) -> io::Result<()> {
+        if let PeakReset::FreshCgroup { parent, name, join } = &mut self.peak_reset {
+            *join = None;
+            let named = |e: io::Error, what: &str| {
+                io::Error::new(
+                    e.kind(),
+                    format!("cannot {what} the run's cgroup {name}: {e}"),
+                )
+            };
+            remove_when_empty(|| super::sys::rmdir_at(parent, name))
+                .map_err(|e| named(e, "remove"))?;
+            super::sys::mkdir_at(parent, name).map_err(|e| named(e, "create"))?;
+            let dir =
+                super::sys::open_at(parent, name, false, true).map_err(|e| named(e, "open"))?;
+            self.files = Files::open_in(&dir).map_err(|e| named(e, "open the files of"))?;
+            *join = Some(
+                super::sys::open_at(&dir, "cgroup.procs", true, false)
+                    .map_err(|e| named(e, "open cgroup.procs of"))?,
+            );
+            self.memory_set = None;
+            self.pids_set = None;
+            self.oom_seen = 0;
+            self.pids_seen = 0;
+            self.cpu_base = 0;
+            self.memory_base = 0;
+            self.kernel_base = None;
+            return Ok(());
+        }
         let files = &self.files;
         match self.version {
             Version::V1 => {
@@ -456,8 +400,9 @@ impl Counters {
                 write_at(&files.cpu, "0")?;
             }
             Version::V2 => {
-                // memory.peak is reset by writing to it (Linux 6.12+).
-                let _ = write_at(&files.peak, "0");
+                // memory.peak is reset by a write to this descriptor (Linux
+                // 6.12+; checked when the slot was opened).
+                write_at(&files.peak, "0")?;
                 self.cpu_base = parse_cpu(Version::V2, &read_at(&files.cpu)?);
             }
         }
@@ -534,34 +479,6 @@ fn keyed(text: &str, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const OWN: &str =
-        "9:name=systemd:/\n8:pids:/\n4:memory:/process_api/abc\n2:cpuacct:/\n1:cpu:/\n0::/\n";
-    const MOUNTS: &str = "\
-30 25 0:26 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct
-31 25 0:27 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
-32 25 0:28 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
-33 25 0:29 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
-";
-
-    #[test]
-    fn finds_v1_paths_below_our_own_cgroup() {
-        let h = detect_v1(OWN, MOUNTS).unwrap();
-        assert_eq!(
-            h.bases,
-            [
-                PathBuf::from("/sys/fs/cgroup/memory/process_api/abc"),
-                PathBuf::from("/sys/fs/cgroup/pids"),
-                PathBuf::from("/sys/fs/cgroup/cpuacct"),
-            ]
-        );
-    }
-
-    #[test]
-    fn v1_needs_every_controller() {
-        let err = detect_v1(OWN, &MOUNTS.replace("rw,pids", "rw,net_cls")).unwrap_err();
-        assert_eq!(err.to_string(), "cgroup v1: no `pids` hierarchy mounted");
-    }
 
     #[test]
     fn parses_counters() {

@@ -36,6 +36,10 @@ pub(crate) enum Unavailable {
     /// A keeper without a cgroup (namespaces only) did not start either.
     #[error("namespaces: {0}")]
     Namespaces(StartError),
+    /// The system denies this user the user namespaces the sandbox needs:
+    /// why, and the fix.
+    #[error("{0}")]
+    UserNamespaces(String),
 }
 
 /// Why a cgroup hierarchy cannot be used.
@@ -61,21 +65,63 @@ pub(crate) enum CgroupError {
     /// The judge's process is in no v2 cgroup.
     #[error("cgroup v2: /proc/self/cgroup has no unified line")]
     V2NoLine,
-    /// A v2 controller is missing where the judge is.
-    #[error("cgroup v2 at {}: controller `{controller}` is not available", base.display())]
+    /// A v2 controller is not passed down to where the judge is.
+    #[error(
+        "cgroup v2 at {}: controller `{controller}` is not available there (its parent's \
+         cgroup.subtree_control does not pass it on)",
+        base.display()
+    )]
     V2Controller {
         /// The judge's cgroup.
         base: PathBuf,
         /// The controller.
         controller: &'static str,
     },
-    /// A v2 controller is not passed on to children.
-    #[error("cgroup v2 at {}: controller `{controller}` is not enabled for children", base.display())]
-    V2Delegated {
+    /// The root cgroup does not pass the controllers on.
+    #[error(
+        "cgroup v2 at {} (the root cgroup): controllers {missing} are not enabled for \
+         children; enable them with `echo \"+memory +pids\" > {}/cgroup.subtree_control`",
+        base.display(),
+        base.display()
+    )]
+    V2RootControllers {
+        /// The root cgroup.
+        base: PathBuf,
+        /// The missing controllers, space-separated.
+        missing: String,
+    },
+    /// Other processes share the judge's cgroup, so no controller can be
+    /// enabled below it (cgroup v2: no processes beside child cgroups).
+    #[error(
+        "cgroup v2 at {}: {others} other process(es) share the judge's cgroup, so it cannot \
+         enable controllers below it",
+        base.display()
+    )]
+    V2Shared {
         /// The judge's cgroup.
         base: PathBuf,
-        /// The controller.
-        controller: &'static str,
+        /// How many other processes are there.
+        others: usize,
+    },
+    /// The judge's cgroup cannot be used, and systemd gave no other.
+    #[error("{reason}; {systemd}; {fix}")]
+    V2Place {
+        /// The judge's cgroup.
+        base: PathBuf,
+        /// Why it cannot be used.
+        reason: String,
+        /// Why systemd gave no delegated scope.
+        systemd: String,
+        /// What to do.
+        fix: String,
+    },
+    /// A control file the judge relies on refused a write.
+    #[error("cannot write {}: {error}", file.display())]
+    Write {
+        /// The file.
+        file: PathBuf,
+        /// Why.
+        error: io::Error,
     },
     /// The judge may not create cgroups there.
     #[error("cannot create a cgroup under {}: {error}", base.display())]
@@ -85,9 +131,6 @@ pub(crate) enum CgroupError {
         /// Why.
         error: io::Error,
     },
-    /// The judge's own cgroups cannot be made.
-    #[error("cannot create the judge's cgroups: {0}")]
-    JudgeDirs(io::Error),
 }
 
 /// Why a keeper did not start.

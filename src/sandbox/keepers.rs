@@ -31,9 +31,10 @@ impl Shared {
         // Package programs get no cgroup: they are trusted, and neither
         // their memory nor the CPU of their children is judged.
         let slot = match (&self.cgroups, profile) {
-            (Some((version, dirs)), Profile::Submission | Profile::Compile { .. }) => {
-                Some(cgroup::SlotDirs::create(*version, dirs, index).map_err(StartError::Cgroup)?)
-            }
+            (Some(judge), Profile::Submission | Profile::Compile { .. }) => Some(
+                cgroup::SlotDirs::create(judge.version, &judge.dirs, index)
+                    .map_err(StartError::Cgroup)?,
+            ),
             _ => None,
         };
         let root_dir = isolated::root_dir(runtime.path(), index).map_err(StartError::Root)?;

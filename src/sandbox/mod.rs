@@ -16,7 +16,8 @@
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
 //!   emptying directories; [`named_files`]: the files a run reads and
-//!   writes by name (file input and output).
+//!   writes by name (file input and output); [`userns`]: why user
+//!   namespaces are denied.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -40,6 +41,7 @@ mod sys;
 #[cfg(test)]
 mod testing;
 mod types;
+mod userns;
 mod wire;
 
 pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};

@@ -2,7 +2,6 @@
 //! run; one per compilation) or, at the `rlimit-only` level, of spawners, and
 //! running a request through one. The main type is [`Sandbox`].
 
-use crate::sandbox::CgroupError;
 use crate::sandbox::SetupError;
 use crate::sandbox::StartError;
 use crate::sandbox::Unavailable;
@@ -41,6 +40,8 @@ fn next_job_spin(parallel_runs: usize, pinned: bool) -> Duration {
 pub(crate) struct Sandbox {
     pub(crate) level: Isolation,
     pub(crate) warning: Option<String>,
+    /// What the level fallen back to does not protect (`auto` only).
+    pub(crate) gaps: Option<&'static str>,
     pub(crate) shared: Option<Shared>,
     /// Dropped last: the keepers are gone before the thread's CPUs return.
     pub(crate) _home: Option<HomeCpu>,
@@ -53,7 +54,8 @@ pub(crate) struct Shared {
     pub(crate) runtime: Option<tempfile::TempDir>,
     pub(crate) paths: SandboxPaths,
     pub(crate) user_namespace: bool,
-    pub(crate) cgroups: Option<(cgroup::Version, Vec<PathBuf>)>,
+    /// The judge's own cgroups (removed when dropped, after the keepers).
+    pub(crate) cgroups: Option<cgroup::JudgeCgroups>,
     pub(crate) idle: std::sync::Mutex<Vec<isolated::Keeper>>,
     /// Idle keepers of package programs.
     pub(crate) idle_packages: std::sync::Mutex<Vec<isolated::Keeper>>,
@@ -106,6 +108,7 @@ impl Sandbox {
             return Ok(Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
+                gaps: None,
                 shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu)),
                 _home: home,
             });
@@ -115,14 +118,7 @@ impl Sandbox {
             .prefix(&format!("judge-sandbox-{}-", std::process::id()))
             .tempdir_in("/tmp")
             .map_err(SetupError::RuntimeDir)?;
-        let cgroups = match cgroup::Hierarchy::detect() {
-            Ok(h) => h
-                .judge_dirs()
-                .map(|dirs| (h.version, dirs))
-                .map_err(|e| vec![CgroupError::JudgeDirs(e)]),
-            Err(e) => Err(e),
-        };
-        let (cgroups, cgroup_problem) = match cgroups {
+        let (cgroups, cgroup_problem) = match cgroup::JudgeCgroups::create(sys::ids().0) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(Unavailable::Cgroups(e))),
         };
@@ -143,13 +139,13 @@ impl Sandbox {
         if shared.cgroups.is_some() {
             match shared.start_keeper(&Profile::Submission) {
                 Ok(keeper) => {
-                    let Some((version, _)) = shared.cgroups else {
-                        unreachable!("checked above")
-                    };
+                    let version = shared.cgroups.as_ref().map(|c| c.version);
+                    let version = version.expect("checked above");
                     shared.idle.lock().expect("not poisoned").push(keeper);
                     return Ok(Sandbox {
                         level: Isolation::Cgroup(version),
                         warning: None,
+                        gaps: None,
                         shared: Some(shared),
                         _home: home,
                     });
@@ -164,7 +160,11 @@ impl Sandbox {
                 (Isolation::Namespaces, Some(shared))
             }
             Err(e) => {
-                problems.push(Unavailable::Namespaces(e));
+                let denied = (!is_root).then(super::userns::denial).flatten();
+                problems.push(match denied {
+                    Some(why) => Unavailable::UserNamespaces(why),
+                    None => Unavailable::Namespaces(e),
+                });
                 (
                     Isolation::RlimitOnly,
                     Shared::spawners(shared.paths.clone(), home.as_ref().map(|h| h.cpu)),
@@ -176,12 +176,15 @@ impl Sandbox {
         }
         let why: Vec<String> = problems.iter().map(ToString::to_string).collect();
         let why = why.join("; ");
+        let gaps = level.gaps();
         Ok(Sandbox {
             level,
             warning: Some(format!(
-                "isolation level `{}` is weaker than full: {why}",
-                level.as_str()
+                "isolation level `{}` is weaker than full: {why}; at this level {}",
+                level.as_str(),
+                gaps.unwrap_or_default()
             )),
+            gaps,
             shared,
             _home: home,
         })
@@ -223,6 +226,12 @@ impl Sandbox {
                 .collect::<Vec<_>>()
                 .join(" ")
         ))
+    }
+
+    /// What the level `auto` fell back to does not protect (`None` at full
+    /// isolation, or at the level asked for with `--isolation none`).
+    pub(crate) fn gaps(&self) -> Option<&'static str> {
+        self.gaps
     }
 
     /// Why the level is weaker than full, for a warning.
@@ -340,14 +349,10 @@ impl Drop for Shared {
         // A first spawner still starting is waited for, and killed with the rest.
         drop(self.first_spawner.wait());
         // Kill the keepers (and so every process of their namespaces) and
-        // remove their cgroups, then the judge's own cgroup directories.
+        // remove their cgroups; the judge's own cgroups go after them, when
+        // `cgroups` is dropped.
         self.idle.lock().expect("not poisoned").clear();
         self.idle_packages.lock().expect("not poisoned").clear();
-        if let Some((_, dirs)) = &self.cgroups {
-            for dir in dirs {
-                let _ = std::fs::remove_dir(dir);
-            }
-        }
     }
 }
 
@@ -496,6 +501,7 @@ mod tests {
         let sandbox = Sandbox {
             level: Isolation::RlimitOnly,
             warning: None,
+            gaps: None,
             shared: Some(shared),
             _home: None,
         };

@@ -41,6 +41,25 @@ impl Isolation {
     }
 }
 
+impl Isolation {
+    /// What this level does not protect, against full isolation (`None` at
+    /// full isolation).
+    pub(crate) fn gaps(self) -> Option<&'static str> {
+        match self {
+            Isolation::Cgroup(_) => None,
+            Isolation::Namespaces => Some(
+                "runs have no cgroup: memory is limited by address space and measured as the \
+                 program's own peak RSS (not its children's), CPU time is the main process's, \
+                 and processes are limited per user (RLIMIT_NPROC)",
+            ),
+            Isolation::RlimitOnly => Some(
+                "runs are not contained: they can read the workspace and the answers, use the \
+                 network, leave processes behind and signal the judge; use it only for trusted code",
+            ),
+        }
+    }
+}
+
 impl Serialize for Isolation {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())

@@ -130,6 +130,7 @@ pub(crate) struct LiveContest {
     pub(crate) verifier: Verifier,
     recent_submissions: Mutex<HashMap<String, VecDeque<EpochMs>>>,
     boards: Mutex<HashMap<View, (i64, Arc<Board>)>>,
+    computing: tokio::sync::Mutex<()>,
     published: Mutex<Option<StateSnapshot>>,
     /// The clock as last read, with the event id it was read at (every
     /// change of the clock appends an event).
@@ -153,6 +154,7 @@ impl LiveContest {
             verifier,
             recent_submissions: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
+            computing: tokio::sync::Mutex::new(()),
             published: Mutex::new(None),
             clock: Mutex::new(None),
         }
@@ -601,11 +603,16 @@ impl LiveContest {
 
     /// The scoreboard in `view`, recomputed only when something changed.
     pub(crate) async fn scoreboard(&self, view: View) -> Result<Arc<Board>, Error> {
+        if let Some(board) = self.cached_board(view, self.store.changes().latest()) {
+            return Ok(board);
+        }
+        // One computation at a time: the requests that arrive meanwhile (a
+        // room of browsers refreshing after a verdict) take its result.
+        let _one = self.computing.lock().await;
+        // Read again: what changed while waiting is in the board computed now.
         let version = self.store.changes().latest();
-        if let Some((v, board)) = self.boards.lock().expect("not poisoned").get(&view) {
-            if *v == version {
-                return Ok(Arc::clone(board));
-            }
+        if let Some(board) = self.cached_board(view, version) {
+            return Ok(board);
         }
         let board = Arc::new(self.compute_board(view).await?);
         self.boards
@@ -613,6 +620,12 @@ impl LiveContest {
             .expect("not poisoned")
             .insert(view, (version, Arc::clone(&board)));
         Ok(board)
+    }
+
+    fn cached_board(&self, view: View, version: i64) -> Option<Arc<Board>> {
+        let boards = self.boards.lock().expect("not poisoned");
+        let (v, board) = boards.get(&view)?;
+        (*v == version).then(|| Arc::clone(board))
     }
 
     async fn compute_board(&self, view: View) -> Result<Board, Error> {

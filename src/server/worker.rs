@@ -272,6 +272,7 @@ async fn judge_source(
     };
     let submission = Submission {
         path,
+        shown: None,
         language: language.clone(),
         companions: Vec::new(),
     };
@@ -316,6 +317,7 @@ fn could_not_judge(claim: &Claim, why: &str) -> SubmissionReport {
             output_kib: 0,
         },
         isolation: String::new(),
+        isolation_gaps: None,
         tests: Vec::new(),
         skipped: Vec::new(),
         skip_reason: None,

@@ -26,4 +26,7 @@ pub(crate) struct TestCase {
 pub(crate) struct TestSet {
     /// The tests.
     pub(crate) tests: Vec<TestCase>,
+    /// What went wrong making them that does not stop judging (an input
+    /// validator that could not run), for people to see.
+    pub(crate) warnings: Vec<String>,
 }

@@ -86,6 +86,10 @@ pub(crate) fn router(app: App) -> Router {
         .route("/contests/{cid}/{collection}", get(api::collection))
         .route("/contests/{cid}/{collection}/{id}", get(api::object))
         .fallback(api::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            refuse_wrong_credentials,
+        ))
         .layer(axum::middleware::map_response(api_headers));
     Router::new()
         .route("/", get(pages::root))
@@ -172,6 +176,20 @@ pub(crate) fn router(app: App) -> Router {
         }))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
+}
+
+/// Wrong credentials are 401 on every API endpoint, the public ones too: a
+/// client with a mistyped password learns it at its first request instead
+/// of being shown the public view.
+async fn refuse_wrong_credentials(
+    axum::extract::State(app): axum::extract::State<App>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Err(refused) = api::viewer(&app, request.headers()).await {
+        return refused;
+    }
+    next.run(request).await
 }
 
 /// A request that announces a body over the limit is answered 413 at once,

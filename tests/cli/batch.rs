@@ -310,9 +310,51 @@ fn partitions_merged_equal_the_full_run() {
     ]);
     twice.expect_code(2);
     assert!(
-        twice.stderr.contains("were the same parts given twice?"),
+        twice.stderr.contains("are both part slice:1/3"),
         "{}",
         twice.stderr
+    );
+    // Two of three parts: refused, naming the missing part, and nothing
+    // written; with --allow-partial, merged and marked partial.
+    let partial = dir.join("partial");
+    let two = |extra: &[&str]| {
+        let mut args = vec![
+            "merge",
+            parts[0].to_str().unwrap(),
+            parts[2].to_str().unwrap(),
+            "--out",
+            partial.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        workspace.judge(&args)
+    };
+    let refused = two(&[]);
+    refused.expect_code(2);
+    assert!(
+        refused
+            .stderr
+            .contains("incomplete set of parts: slice:2/3 missing (of 3)"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!partial.join("results.json").exists());
+    let allowed = two(&["--allow-partial"]);
+    allowed.expect_code(0);
+    assert!(
+        allowed.stderr.contains("warning: partial results"),
+        "{}",
+        allowed.stderr
+    );
+    let results = read_json(&partial.join("results.json"));
+    assert_eq!(
+        results["partial"]["missing"],
+        serde_json::json!([2]),
+        "{results}"
+    );
+    let text = std::fs::read_to_string(partial.join("scoreboard.txt")).unwrap();
+    assert!(
+        text.contains("PARTIAL: partial results: part(s) 2 of 3 missing"),
+        "{text}"
     );
 }
 

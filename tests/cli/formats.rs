@@ -46,6 +46,10 @@ fn verifyproblem() -> Option<PathBuf> {
     )
 }
 
+pub(crate) fn testlib_path() -> Option<PathBuf> {
+    testlib()
+}
+
 fn testlib() -> Option<PathBuf> {
     tool("JUDGE_TEST_TESTLIB", "/opt/testlib/testlib.h", "testlib.h")
 }
@@ -219,7 +223,10 @@ fn an_icpc_package_infers_its_time_limit_and_says_how() {
     ]);
     judged.expect_code(0);
     assert!(
-        judged.stderr.contains("time limit 1 s, inferred:") && judged.stderr.contains("x 5"),
+        judged
+            .stderr
+            .contains("time limit 1 s, inferred as problemtools does:")
+            && judged.stderr.contains("x 5"),
         "{judged:#?}"
     );
     let report = judged.report();
@@ -438,9 +445,12 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         // problemtools wants [a-z0-9]+ for the package's directory.
         let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
         let package = scratch.path().join(&name);
+        // problemtools reads the legacy format (and 2023-07, not 2025-09).
         let exported = ws.judge([
             "export".as_ref(),
             id.as_ref(),
+            "--format".as_ref(),
+            "kattis-legacy".as_ref(),
             "--out".as_ref(),
             package.as_os_str(),
         ]);
@@ -460,10 +470,22 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         // The export names the reference `reference.rs`; judge reports it
         // as such too.
         assert_agree(&ours, &theirs, &log);
-        // And judge opens its own export the same way: build/run programs
+        // And judge opens its own export in the current format (2025-09,
+        // the time limit in problem.yaml) the same way: build/run programs
         // (a Rust validator calls `rustc`, which rustup keeps out of the
         // system's PATH) and all.
-        let again = verify_json(&ws, &package);
+        let current = scratch.path().join(format!("{name}-current"));
+        ws.judge([
+            "export".as_ref(),
+            id.as_ref(),
+            "--out".as_ref(),
+            current.as_os_str(),
+        ])
+        .expect_code(0);
+        let yaml = std::fs::read_to_string(current.join("problem.yaml")).unwrap();
+        assert!(yaml.contains("problem_format_version: 2025-09"), "{yaml}");
+        assert!(!current.join(".timelimit").exists());
+        let again = verify_json(&ws, &current);
         assert_eq!(
             again["ok"], true,
             "{id}: judge verify of the export: {again:#}"

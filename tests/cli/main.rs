@@ -10,11 +10,13 @@
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`formats`]: ICPC/Kattis and Polygon packages, testlib, `judge export`, and the
 //!   cross-check with problemtools;
+//! - [`real_packages`]: packages as people publish them (the peers' layouts and spellings);
 //! - [`reports`]: the JSON schema, the human diff, `--fail-fast`, `--input`, `list`;
 //! - [`processes`]: nothing outlives the judge; ready executables;
 //! - [`batch`]: contests judged, scored, merged across partitions, rendered in a browser;
 //! - [`browser`]: `judge serve` in headless Chromium (a verdict appears live, a frozen board stays);
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
+//! - [`placement`]: the level and exact memory wherever the judge is started (the cgroup-v2 VM's placements);
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
@@ -32,8 +34,10 @@ mod interactive;
 mod judgehost;
 mod languages;
 mod pch;
+mod placement;
 mod postgres_support;
 mod processes;
+mod real_packages;
 mod reports;
 mod sandbox;
 mod serve;

@@ -159,6 +159,19 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
         get(&server.api("/submissions"), Some(("t1", "wrong"))).status,
         401
     );
+    // Public endpoints too: a wrong password is said, not shown the public view.
+    assert_eq!(get(&server.api("/state"), None).status, 200);
+    let wrong = get(&server.api("/state"), Some(("t2", "wrong")));
+    assert_eq!(wrong.status, 401);
+    assert!(wrong.header("www-authenticate").is_some());
+    assert_eq!(
+        get(
+            &format!("{}/api/contests", server.base),
+            Some(("nobody", "x"))
+        )
+        .status,
+        401
+    );
     // Its own file comes back as it was sent.
     let zip = get(&server.api(&format!("/submissions/{id1}/files")), Some(t1));
     assert_eq!(zip.header("content-type"), Some("application/zip"));

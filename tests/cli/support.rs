@@ -112,7 +112,7 @@ impl Workspace {
             .arg(&self.config)
             .args(["--color", "never"])
             .args(args)
-            .timeout(JUDGE_TIMEOUT)
+            .timeout(scaled(JUDGE_TIMEOUT))
             .output()
             .expect("run judge");
         Judged {
@@ -149,6 +149,28 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
         .or_insert_with(|| toml::Value::Table(toml::Table::new()));
     if let toml::Value::Table(t) = table {
         t.insert("wall_factor".into(), toml::Value::Float(5.0));
+        // Under emulation (the cgroup-v2 VM) the limits that decide TLE
+        // and compile time grow by the slowdown; every other limit stays.
+        if slowdown() > 1 {
+            t.insert(
+                "compile_time".into(),
+                format!("{}s", 30 * slowdown()).into(),
+            );
+        }
+    }
+    if slowdown() > 1 {
+        if let Some(toml::Value::Table(languages)) = config.get_mut("languages") {
+            for (_, language) in languages.iter_mut() {
+                if let toml::Value::Table(l) = language {
+                    let factor = l
+                        .get("time_factor")
+                        .and_then(|f| f.as_float())
+                        .unwrap_or(1.0);
+                    let scaled = (factor * slowdown() as f64).min(20.0);
+                    l.insert("time_factor".into(), toml::Value::Float(scaled));
+                }
+            }
+        }
     }
     if !limits.is_empty() {
         let extra: toml::Table = limits.parse().expect("limits parse");
@@ -175,6 +197,23 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
     )
     .expect("write judge.toml");
     path
+}
+
+/// How many times slower than this machine the tests run
+/// (`JUDGE_TEST_SLOWDOWN`, set by tests/vm for the emulated VM; 1 by
+/// default): time limits that decide verdicts and the tests' own deadlines
+/// grow by it, nothing else.
+pub(crate) fn slowdown() -> u32 {
+    std::env::var("JUDGE_TEST_SLOWDOWN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or(1)
+}
+
+/// A test's deadline, grown by [`slowdown`].
+pub(crate) fn scaled(d: Duration) -> Duration {
+    d * slowdown()
 }
 
 /// Held by tests that saturate the CPU (fork bombs, a thousand runs, the

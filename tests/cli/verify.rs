@@ -198,3 +198,31 @@ fn the_slowest_test_and_a_thin_margin_are_reported() {
         "only accepted solutions get the note: {text}"
     );
 }
+
+/// A CI matrix wider than the workspace: a part that holds no problem is a
+/// success with a note (and an empty JUnit document), not "no problems".
+#[test]
+fn an_empty_partition_part_is_a_success_with_a_note() {
+    let package = Package::new();
+    let out = Command::cargo_bin("judge")
+        .unwrap()
+        .current_dir(package.dir.path())
+        .args([
+            "verify",
+            "mini-nim",
+            "--partition",
+            "slice:2/3",
+            "--format",
+            "junit",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: part slice:2/3 holds no problem (1 problem(s) in 3 part(s))"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("<testsuites"), "{stdout}");
+}

@@ -30,10 +30,19 @@ pub(super) fn groups(
 ) -> Vec<TestGroup> {
     let data = package.join("data");
     let mut out = Vec::new();
+    let generated = package.join("generators/generators.yaml").is_file();
+    let by_generators = if generated {
+        "; its tests are made by BAPCtools' generators (generators/generators.yaml), which judge does not run: `bt generate` makes them"
+    } else {
+        ""
+    };
     let entries = match sorted_entries(&data) {
         Ok(e) => e,
         Err(e) => {
-            problems.push(format!("data: cannot read {}: {e}", data.display()));
+            problems.push(format!(
+                "data: cannot read {}: {e}{by_generators}",
+                data.display()
+            ));
             return out;
         }
     };
@@ -60,8 +69,16 @@ pub(super) fn groups(
             )),
         }
     }
+    // BAPCtools verifies a package with samples alone; so does judge.
     if !seen_secret {
-        problems.push("data/secret: missing (the package has no secret tests)".into());
+        walker.notes.push(format!(
+            "data/secret: missing: judging uses data/sample alone{by_generators}"
+        ));
+    }
+    if out.is_empty() {
+        problems.push(format!(
+            "data: no tests (no X.in with X.ans in data/sample or data/secret){by_generators}"
+        ));
     }
     out
 }

@@ -116,17 +116,42 @@ fn read(
         None => None,
     };
     // What kind of problem, and how outputs are checked.
+    // A list, or words in one string (`type: pass-fail interactive`).
     let types = match root.words("type") {
-        Ok(t) => t.unwrap_or_else(|| vec!["pass-fail".into()]),
+        Ok(t) => t
+            .unwrap_or_else(|| vec!["pass-fail".into()])
+            .iter()
+            .flat_map(|t| t.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .collect(),
         Err(e) => {
             problems.push(e);
             Vec::new()
         }
     };
-    let validation = take(root.text("validation"), problems).unwrap_or_else(|| "default".into());
+    // `validation: custom interactive` (legacy), or a map of flags as some
+    // 2023-07 drafts spelled it (`validation: {interactive: true}`).
+    let validation = match root.get("validation") {
+        Some(serde_json::Value::Object(flags)) => {
+            root.known(&["validation"]);
+            let mut words = vec!["custom".to_string()];
+            for (flag, on) in flags {
+                if on.as_bool().unwrap_or(false) {
+                    words.push(flag.replace("multipass", "multi-pass"));
+                }
+            }
+            words.join(" ")
+        }
+        _ => take(root.text("validation"), problems).unwrap_or_else(|| "default".into()),
+    };
     let validation: Vec<&str> = validation.split_whitespace().collect();
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains(&"interactive");
+    if validation.contains(&"multi-pass") && !types.iter().any(|t| t == "multi-pass") {
+        problems.push(
+            "validation: multi-pass problems are not supported (judge reads pass-fail and scoring)"
+                .into(),
+        );
+    }
     for t in &types {
         match t.as_str() {
             "pass-fail" => {}
@@ -140,7 +165,7 @@ fn read(
         }
     }
     let custom = match (version, validation.first().copied()) {
-        (Version::Legacy, Some("custom")) => true,
+        (_, Some("custom")) => true,
         (Version::Legacy, Some("default") | None) => false,
         (Version::Legacy, Some(other)) => {
             problems.push(format!(
@@ -161,7 +186,7 @@ fn read(
     let custom = custom || interactive;
     let mut interactor = None;
     let checker = if custom {
-        match output_validator(dir) {
+        match output_validator(dir, config) {
             Some(program) if interactive => {
                 interactor = Some(InteractorSpec {
                     program,
@@ -194,7 +219,7 @@ fn read(
             }
         }
     }
-    let solutions = submissions::read(dir, version, problems, notes);
+    let solutions = submissions::read(dir, version, config, problems, notes);
     if !solutions
         .iter()
         .any(|s| s.expect == [crate::verdict::Verdict::AC])
@@ -282,9 +307,8 @@ fn title(dir: &Path, root: &Table<'_>, problems: &mut Vec<String>) -> Option<Str
     None
 }
 
-/// Memory and output limits, and the time limit: `.timelimit` (written by
-/// DOMjudge and BAPCtools), else 2023-07's `limits.time_limit`, else to be
-/// inferred from the accepted submissions.
+/// Memory and output limits, and the time limit: `limits.time_limit`, else
+/// to be inferred from the accepted submissions (problemtools' rule).
 fn limits(
     dir: &Path,
     root: &Table<'_>,
@@ -351,19 +375,20 @@ fn limits(
             "validation_passes",
         ]);
     }
-    let fixed = match std::fs::read_to_string(dir.join(".timelimit")) {
-        Ok(text) => match text.trim().parse::<f64>() {
-            Ok(s) if s > 0.0 && s.is_finite() => Some(s),
-            _ => {
-                problems.push(format!(
-                    ".timelimit: `{}` is not a number of seconds",
-                    text.trim()
-                ));
-                None
-            }
-        },
-        Err(_) => number("time_limit", problems),
-    };
+    // problemtools' rule: problem.yaml's `limits.time_limit` when given,
+    // else inferred from the accepted submissions. DOMjudge's `.timelimit`
+    // is not part of the format (problemtools never reads it; BAPCtools
+    // calls it deprecated): it is named, not used.
+    let fixed = number("time_limit", problems);
+    if let Ok(text) = std::fs::read_to_string(dir.join(".timelimit")) {
+        let text = text.trim();
+        notes.push(match fixed {
+            Some(_) => format!(".timelimit ({text} s): not used (problem.yaml's limits.time_limit is the limit)"),
+            None => format!(
+                ".timelimit ({text} s, DOMjudge's): not used; the limit is inferred from the accepted submissions as problemtools does (`--time-limit {text}s` to use it)"
+            ),
+        });
+    }
 
     let seconds = |s: f64| Duration::from_secs_f64(s.clamp(0.001, 7.0 * 24.0 * 3600.0));
     if let Some(t) = &limits {
@@ -397,9 +422,25 @@ fn limits(
 
 /// The output validator: 2025-09's `output_validator/` (one program), or
 /// the first program of `output_validators/`.
-fn output_validator(dir: &Path) -> Option<ProgramSpec> {
+fn output_validator(dir: &Path, config: &Config) -> Option<ProgramSpec> {
     let single = dir.join("output_validator");
     if single.is_dir() {
+        // One program (2025-09); or, as problemtools reads a 2023-07
+        // package, a folder of programs of which the first is used
+        // (`output_validator/<name>/validate.cc`).
+        let holds_program = std::fs::read_dir(&single).is_ok_and(|entries| {
+            entries.flatten().any(|e| {
+                let path = e.path();
+                path.is_file()
+                    && (e.file_name() == "build"
+                        || (path.extension().is_some() && config.detect_language(&path).is_ok()))
+            })
+        });
+        if !holds_program {
+            if let Some(first) = programs(&single).into_iter().next() {
+                return Some(first);
+            }
+        }
         return Some(ProgramSpec {
             path: single,
             lang: None,

@@ -63,6 +63,7 @@ fn expectation(dir: &str, version: Version) -> Option<(Vec<Verdict>, Option<Vec<
 pub(super) fn read(
     package: &Path,
     version: Version,
+    config: &crate::config::Config,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<SolutionSpec> {
@@ -98,6 +99,14 @@ pub(super) fn read(
         };
         for (name, program) in programs {
             let relative = format!("{dir}/{name}");
+            // A file in no language (`x.cc.disabled`, a README): problemtools
+            // and BAPCtools find no program in it and skip it.
+            if program.is_file() && config.detect_language(&program).is_err() {
+                notes.push(format!(
+                    "submissions/{relative}: ignored (no language judge knows by its name)"
+                ));
+                continue;
+            }
             let (mut expect, mut permitted) = (expect.clone(), permitted.clone());
             for (glob, required, allowed) in &overrides {
                 if glob.is_match(&relative) {

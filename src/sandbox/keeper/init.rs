@@ -71,7 +71,8 @@ fn serve(supervisor: &OwnedFd, config: &KeeperConfig) {
             continue; // a kill that arrived after its job ended
         }
         let job = match serde_json::from_slice::<Job>(&buf[..n]) {
-            Ok(job) if fds.len() == 3 => job,
+            // stdin, stdout, stderr, and the run's own cgroup where it has one.
+            Ok(job) if fds.len() == 3 || fds.len() == 4 => job,
             _ => {
                 let report = Report::NotStarted("sandbox keeper: malformed job".into());
                 if send(supervisor, &report).is_err() {
@@ -117,8 +118,18 @@ fn run(
         config.run_as,
         &job.rlimits,
         job.processes,
-        config.cgroup.is_some(),
+        // The run's OOM score goes to the maximum, so a memory-limited
+        // cgroup's OOM killer picks it. Not in a user namespace: there the
+        // child (which shares this non-dumpable process's memory until it
+        // execs) may not open its own /proc files; the OOM killer then
+        // picks the largest process, the run (init is a few hundred KiB),
+        // and with a fresh cgroup per run the run's are the only ones.
+        config.cgroup.is_some() && !config.user_namespace,
     )?;
+    let plan = match fds.get(3) {
+        Some(procs) => plan.join(procs.as_raw_fd()),
+        None => plan,
+    };
     let start = Instant::now();
     let spawned = sys::spawn(&plan, stack)?;
     drop(fds);

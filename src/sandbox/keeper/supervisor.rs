@@ -228,7 +228,14 @@ fn run_job(
         }
     }
     let mut sink = fds.next().map(std::fs::File::from);
-    let raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
+    let mut raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
+    // A run with a cgroup of its own joins it (see cgroup::Counters).
+    raw.extend(
+        counters
+            .as_deref()
+            .and_then(|c| c.join_file())
+            .map(|f| f.as_raw_fd()),
+    );
     sys::send_with_fds(init.as_raw_fd(), message, &raw)?;
     drop(stdio);
     let start = Instant::now();

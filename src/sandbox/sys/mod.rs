@@ -6,6 +6,7 @@
 //! [`mod@spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
 //! what a run may leave behind; [`ffi`]: the C boundary's conversions.
 
+mod at;
 mod cpu;
 mod fdpass;
 mod ffi;
@@ -15,6 +16,7 @@ mod process;
 mod seccomp;
 mod spawn;
 
+pub(super) use at::*;
 pub(super) use cpu::*;
 pub(super) use fdpass::*;
 use ffi::{check, cstr};

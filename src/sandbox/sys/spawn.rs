@@ -45,6 +45,9 @@ pub(crate) struct SpawnPlan {
     /// The read end of a pipe the child waits on, ready in every other
     /// way, before it execs (-1: no wait); see [`SpawnPlan::wait_for_gate`].
     gate: RawFd,
+    /// `cgroup.procs` of the cgroup the child moves itself into before
+    /// anything else (-1: it stays in this process's); see [`SpawnPlan::join`].
+    join_cgroup: RawFd,
     /// The CPUs the child may use, when not this thread's: a thread pinned
     /// to one CPU ([`pin_this_thread`](super::pin_this_thread)) starts its children with the CPUs it
     /// had before.
@@ -114,6 +117,7 @@ impl SpawnPlan {
             errno_fd: std::sync::atomic::AtomicI32::new(-1),
             errno: std::sync::atomic::AtomicI32::new(0),
             gate: -1,
+            join_cgroup: -1,
             cpus: cpus_before_pin(),
         })
     }
@@ -154,6 +158,15 @@ impl SpawnPlan {
         self
     }
 
+    /// The child first moves itself into the cgroup whose `cgroup.procs` is
+    /// open at `procs` (cgroup v2 before Linux 6.12: a fresh cgroup per run,
+    /// as its peak memory cannot be reset); everything it starts is born
+    /// there. It writes before it gives up its privileges.
+    pub(crate) fn join(mut self, procs: RawFd) -> Self {
+        self.join_cgroup = procs;
+        self
+    }
+
     /// The child gets a copy of this process's memory instead of sharing it
     /// (page tables are copied: slower), so that its ru_maxrss is its own.
     pub(crate) fn copy_memory(mut self) -> Self {
@@ -191,6 +204,11 @@ extern "C" fn spawn_child(arg: *mut libc::c_void) -> libc::c_int {
                 &pid as *const libc::pid_t as *const libc::c_void,
                 std::mem::size_of::<libc::pid_t>(),
             );
+        }
+        if plan.join_cgroup >= 0
+            && libc::write(plan.join_cgroup, b"0".as_ptr() as *const libc::c_void, 1) != 1
+        {
+            return fail(plan);
         }
         if plan.reset_signals {
             // Handlers first, while every signal is still blocked (spawn

@@ -1,0 +1,165 @@
+//! The judge where users start it: tests/vm/guest.sh runs this test in each
+//! placement of a cgroup-v2 VM (root in a service, in the root cgroup, in a
+//! delegated scope; a user with a delegated scope, with only a user
+//! manager, with none, with user namespaces denied), naming the level the
+//! placement must reach in `JUDGE_TEST_EXPECT_ISOLATION` and, for a weaker
+//! one, a piece of the reason in `JUDGE_TEST_EXPECT_REASON`. Anywhere else
+//! it checks what the machine gives (full isolation as root).
+//!
+//! One judging per placement, with one job (one slot, run after run): a
+//! memory bomb (MLE, its peak), then an accepted program whose peak must be
+//! its own (not the bomb's: a stale peak is a false MLE), a fork bomb, a run
+//! that leaves state and 40 MiB and one that must find none of it; and
+//! nothing of the judge's cgroups left afterwards. (Time limits are the
+//! verdict table's: under emulation they are the slow part.)
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::support::{is_root, repo, str_field, tests_of, u64_field, Workspace};
+
+#[test]
+fn the_placement_gets_its_level_and_exact_memory() {
+    let expect = std::env::var("JUDGE_TEST_EXPECT_ISOLATION").ok();
+    let full = expect.as_deref().is_none_or(|e| e.starts_with("cgroup-")) && is_root()
+        || expect.as_deref().is_some_and(|e| e.starts_with("cgroup-"));
+    let workspace = Workspace::new();
+    // `systemd-run --user --scope -p Delegate=yes --quiet`, say: the
+    // judge started the way README tells users to.
+    let launcher: Vec<String> = std::env::var("JUDGE_TEST_LAUNCHER")
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut command = match launcher.split_first() {
+        Some((program, args)) => {
+            let mut c = std::process::Command::new(program);
+            c.args(args).arg(env!("CARGO_BIN_EXE_judge"));
+            c
+        }
+        None => std::process::Command::new(env!("CARGO_BIN_EXE_judge")),
+    };
+    // A package of Python programs (no Rust toolchain needed), whose
+    // sample-2 the state fixtures answer.
+    let files = [
+        "memory-bomb.c",
+        "find-state.c",
+        "fork-bomb.c",
+        "leave-state.c",
+        "find-state.c",
+    ]
+    .map(|f| format!("tests/fixtures/hostile/{f}"));
+    let started = std::time::Instant::now();
+    let child = command
+        .current_dir(repo())
+        .arg("--config")
+        .arg(workspace.config_path())
+        .args(["--color", "never", "-j", "1", "--isolation"])
+        .arg(if full { "strict" } else { "auto" })
+        .args(["run", &crate::support::problem("mini-nim")])
+        .args(&files)
+        .args([
+            "--tests",
+            "sample-2",
+            "--time-limit",
+            "1s",
+            "--memory-limit",
+            "64MiB",
+        ])
+        .args(["--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let pid = child.id();
+    let output = child.wait_with_output().expect("judge");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let reports: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}\n{stderr}")))
+        .collect();
+    assert_eq!(
+        reports.len(),
+        files.len(),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+    let level = str_field(&reports[0], "isolation").to_string();
+    let test = |i: usize| tests_of(&reports[i])[0].clone();
+    let peaks: Vec<u64> = (0..files.len())
+        .map(|i| u64_field(&test(i), "memory_kib"))
+        .collect();
+    let summary = format!(
+        "level {level}; verdicts {}; peaks KiB {peaks:?}; {:.1} s",
+        reports
+            .iter()
+            .map(|r| str_field(r, "verdict"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        started.elapsed().as_secs_f64()
+    );
+    eprintln!("placement: {summary}");
+    if let Ok(log) = std::env::var("JUDGE_TEST_PLACEMENT_LOG") {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .expect("open the placement log");
+        writeln!(file, "{summary}").expect("write the placement log");
+    }
+    match &expect {
+        Some(e) => assert_eq!(&level, e, "stderr: {stderr}"),
+        None if is_root() => assert!(level.starts_with("cgroup-"), "{level}: {stderr}"),
+        None => {}
+    }
+    let verdict = |i: usize| str_field(&reports[i], "verdict").to_string();
+    assert_eq!(verdict(0), "MLE", "{stdout}");
+    // Where runs are contained, the finders find nothing and the leaver is
+    // accepted; at rlimit-only they see the host's /tmp, and what the fork
+    // bomb left behind competes for the CPU (what that level does not
+    // protect), so only the memory verdict is checked there.
+    if level != "rlimit-only" {
+        for i in [1, 3, 4] {
+            assert_eq!(verdict(i), "AC", "{i}: {stdout}");
+        }
+    }
+    if level.starts_with("cgroup-") {
+        assert!(peaks[0] >= 60 * 1024, "the bomb's peak: {peaks:?}");
+        // After the bomb, the fork bomb and the leaver's 40 MiB, in the
+        // same slot: each run's own peak.
+        assert!(peaks[1] < 8 * 1024 && peaks[4] < 8 * 1024, "{peaks:?}");
+        assert!(peaks[3] >= 40 * 1024, "{peaks:?}");
+        assert_eq!(verdict(2), "RE", "{stdout}");
+        assert!(
+            str_field(&test(2), "message").contains("processes"),
+            "{}",
+            test(2)
+        );
+        assert!(!stderr.contains("warning: isolation"), "{stderr}");
+    } else {
+        assert!(["RE", "TLE"].contains(&verdict(2).as_str()), "{stdout}");
+        assert!(
+            stderr.contains(&format!("isolation level `{level}` is weaker than full")),
+            "{stderr}"
+        );
+        let gaps = reports[0]["isolation_gaps"].as_str().unwrap_or_default();
+        assert!(!gaps.is_empty(), "no isolation_gaps in {}", reports[0]);
+        assert!(stdout.contains(gaps) || stderr.contains(gaps), "{stderr}");
+    }
+    if let Ok(reason) = std::env::var("JUDGE_TEST_EXPECT_REASON") {
+        assert!(stderr.contains(&reason), "{reason} not in: {stderr}");
+    }
+    // Nothing of the judge's cgroups is left: no judge-<pid> directory
+    // anywhere, whatever placement it had.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let name = format!("judge-{pid}");
+    let left: Vec<PathBuf> = walkdir::WalkDir::new("/sys/fs/cgroup")
+        .max_depth(8)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_dir())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&name))
+        .map(|e| e.path().to_path_buf())
+        .collect();
+    assert!(left.is_empty(), "cgroups left behind: {left:?}");
+}

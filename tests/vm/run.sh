@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Boots the test VM (tests/vm/build.sh) with a kernel and runs a suite in it:
+#   tests/vm/run.sh 6.1|6.12 smoke|full
+#   tests/vm/run.sh 6.1|6.12 only 'FILTER...'   (the test binary with these filters, as root)
+# The repository is shared read-only at its own path (so the test binary's
+# built-in paths hold), results come back through a second share. The guest
+# has no network. Prints the guest's log; exits with the guest's status.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+want=$1 suite=$2 filter=${3:-}
+vm="${JUDGE_VM_DIR:-$PWD/target/vm}"
+kernel=$(ls "$vm"/vmlinuz-"$want"[.+-]* 2>/dev/null | head -1)
+[ -n "$kernel" ] || { echo "vm: no kernel $want in $vm (run tests/vm/build.sh)" >&2; exit 2; }
+initrd="$vm/initrd.img-${kernel##*/vmlinuz-}"
+# The test binary and the judge, as cargo built them for `cargo test`.
+cli="${JUDGE_VM_CLI:-$(cargo test --locked --no-run --test cli --message-format=json 2>/dev/null \
+  | python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "cli" and m.get("executable"):
+        print(m["executable"])')}"
+[ -x "$cli" ] || { echo "vm: no test binary (cargo test --no-run)" >&2; exit 2; }
+out="$vm/out-$want-${suite//,/+}"
+rm -rf "$out"
+mkdir -p "$out"
+cat >"$out/job.env" <<JOB
+REPO=$PWD
+CLI=$cli
+SUITE=$suite
+FILTER="$filter"
+JUDGE_TEST_SLOWDOWN=${JUDGE_TEST_SLOWDOWN:-5}
+JOB
+started=$(date +%s)
+echo "vm: booting ${kernel##*/} for the $suite suite (software emulation, 2 CPUs)"
+status=0
+timeout "${JUDGE_VM_TIMEOUT:-3000}" qemu-system-x86_64 \
+  -machine q35,accel=tcg -cpu max -smp 2 -m 4096 \
+  -kernel "$kernel" -initrd "$initrd" \
+  -append "root=/dev/vda rw console=ttyS0 quiet panic=-1 systemd.show_status=0" \
+  -drive "file=$vm/rootfs.img,if=virtio,format=raw,snapshot=on" \
+  -virtfs "local,path=$PWD,mount_tag=repo,security_model=none,readonly=on" \
+  -virtfs "local,path=$out,mount_tag=out,security_model=none" \
+  -nic none -display none -serial "file:$out/console.log" -no-reboot || status=$?
+echo "vm: the VM ran $(($(date +%s) - started)) s (qemu exit $status)"
+if [ -f "$out/guest.log" ]; then cat "$out/guest.log"; else tail -50 "$out/console.log"; fi
+[ -f "$out/status" ] || { echo "vm: the guest left no status (see $out/console.log)"; exit 1; }
+exit "$(cat "$out/status")"
