@@ -126,7 +126,7 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
             db.shown(),
             prepared.len(),
             jobs,
-            jobs
+            jobs * 2
         );
         let judging = Judging {
             store,
@@ -138,7 +138,9 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
                 fingerprint: Some(theirs.id()),
             },
             ioi,
-            parallel: jobs,
+            // Twice the slots in hand, as the server: a slot does not wait
+            // while a judging writes its outcome and claims the next.
+            parallel: jobs * 2,
             scratch: std::env::temp_dir(),
             no_cache,
         };

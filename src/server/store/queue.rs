@@ -8,7 +8,7 @@
 
 use sqlx::Row;
 
-use super::records::submission_of;
+use super::records::{multi_insert, submission_of, INSERT_CHUNK};
 use super::{opt_i64, Store};
 use crate::contest::clock::EpochMs;
 use crate::error::Result;
@@ -223,30 +223,44 @@ impl Store {
         let mut events = Vec::new();
         let count = finished.runs.len() as i64;
         let first = self.next_ids(&mut tx, "runs", count.max(1)).await?;
-        for (i, (ordinal, verdict, run_time_ms, time)) in finished.runs.iter().enumerate() {
-            let run = RunRecord {
+        let runs: Vec<RunRecord> = finished
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, (ordinal, verdict, run_time_ms, time))| RunRecord {
                 id: first + i as i64,
                 judgement: claim.judgement,
                 ordinal: *ordinal,
                 verdict: *verdict,
                 time: *time,
                 run_time_ms: *run_time_ms,
-            };
-            sqlx::query(
-                "INSERT INTO runs (id, judgement, ordinal, verdict, time_ms, run_time_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(run.id)
-            .bind(run.judgement)
-            .bind(i64::from(run.ordinal))
-            .bind(run.verdict.as_str().to_string())
-            .bind(run.time)
-            .bind(run.run_time_ms as i64)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.query_error(e))?;
-            events.push((audience.clone(), EventData::Run(run)));
+            })
+            .collect();
+        for chunk in runs.chunks(INSERT_CHUNK) {
+            let sql = multi_insert(
+                "INSERT INTO runs (id, judgement, ordinal, verdict, time_ms, run_time_ms) VALUES ",
+                6,
+                chunk.len(),
+            );
+            let mut query = sqlx::query(&sql);
+            for run in chunk {
+                query = query
+                    .bind(run.id)
+                    .bind(run.judgement)
+                    .bind(i64::from(run.ordinal))
+                    .bind(run.verdict.as_str().to_string())
+                    .bind(run.time)
+                    .bind(run.run_time_ms as i64);
+            }
+            query
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.query_error(e))?;
         }
+        events.extend(
+            runs.into_iter()
+                .map(|run| (audience.clone(), EventData::Run(run))),
+        );
         events.push((
             audience,
             EventData::Judgement(JudgementRecord {
