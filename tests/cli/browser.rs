@@ -210,7 +210,7 @@ fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
     browser.type_in("input[name=login]", "t1");
     browser.type_in("input[name=password]", "pw-1");
     browser.click("button[type=submit]");
-    wait_for(Duration::from_secs(20), "the team's page", || {
+    wait_for(Duration::from_secs(60), "the team's page", || {
         browser.text("h1").contains("Problems").then_some(())
     });
     // It submits a file through the page's form.
@@ -218,7 +218,7 @@ fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
     std::fs::write(&file, SLOW_ACCEPTED).unwrap();
     browser.type_in("input[type=file]", file.to_str().unwrap());
     browser.click("form[action='/team/submit'] button[type=submit]");
-    wait_for(Duration::from_secs(20), "the submission's row", || {
+    wait_for(Duration::from_secs(60), "the submission's row", || {
         (!browser.text("#submissions td.result").is_empty()).then_some(())
     });
     // Marked, so a reload would be seen: the verdict must come without one.

@@ -318,11 +318,12 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
 fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_end() {
     let workspace = Workspace::new();
     let mini = repo().join(problem("mini-nim"));
-    // The jury starts the contest; it lasts 20 seconds.
+    // The jury starts the contest; it lasts 45 seconds (room for a busy
+    // machine to log in, start, freeze and submit before the end).
     let contest = Contest::new(
         &workspace,
         "live-freeze",
-        &format!("title = \"Freeze\"\nproblems = [\"{}\"]\nduration = \"20s\"\nlanguages = [\"python\"]\n{TEAMS}", mini.display()),
+        &format!("title = \"Freeze\"\nproblems = [\"{}\"]\nduration = \"45s\"\nlanguages = [\"python\"]\n{TEAMS}", mini.display()),
     );
     let server = Server::start(&workspace, &contest, &[]);
     let jury = ("jury", "jury-pw");
@@ -370,7 +371,7 @@ fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_en
     assert!(page.contains("frozen"));
     // After the end: thaw, finalize; the feed ends with the end of updates
     // and is written beside the database for the Resolver.
-    wait_for(Duration::from_secs(60), "the end", || {
+    wait_for(Duration::from_secs(180), "the end", || {
         get(&server.api("/state"), None).json()["ended"]
             .as_str()
             .map(|_| ())
@@ -402,7 +403,7 @@ fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_en
     assert_eq!(last["type"], "state");
     assert!(last["data"]["end_of_updates"].is_string());
     let file = contest.dir.join(".judge-serve/event-feed.ndjson");
-    let written = wait_for(Duration::from_secs(10), "event-feed.ndjson", || {
+    let written = wait_for(Duration::from_secs(60), "event-feed.ndjson", || {
         std::fs::read_to_string(&file).ok()
     });
     assert_eq!(written.lines().count(), feed.len());
@@ -474,7 +475,7 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
         acknowledged.push(a.json()["id"].as_str().unwrap().to_string());
     }
     // Killed while the sleeper is being judged.
-    wait_for(Duration::from_secs(60), "the judging to start", || {
+    wait_for(Duration::from_secs(120), "the judging to start", || {
         let js = get(
             &server.api(&format!("/judgements?submission_id={sleeping}")),
             Some(t1),
@@ -496,7 +497,7 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
 
     let server = Server::start(&workspace, &contest, &[]);
     let requeued = wait_for(
-        Duration::from_secs(30),
+        Duration::from_secs(120),
         "the restarted server to start judging",
         || {
             let said = server.said();
