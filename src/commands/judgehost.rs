@@ -20,7 +20,7 @@ use crate::error::{exit_code, Error, Result, SpecError};
 use crate::problem::TimeRule;
 use crate::server::packages::{self, Fingerprint, ProblemPrint};
 use crate::server::store::{lock_key, Changes, Database, Holder, Store, SERVER};
-use crate::server::worker::{judge_queue, Judging};
+use crate::server::worker::{judge_queue, Judging, QueueTimes};
 
 /// How often a host looks for the server's fingerprint while it waits.
 const WAIT_FOR_SERVER: Duration = Duration::from_secs(2);
@@ -143,6 +143,7 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
             parallel: jobs * 2,
             scratch: std::env::temp_dir(),
             no_cache,
+            queue_times: QueueTimes::new(true),
         };
         tokio::select! {
             done = judge_queue(judge.clone(), judging) => done,

@@ -22,7 +22,7 @@ use crate::server::live::{LiveContest, ProblemPage};
 use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
 use crate::server::packages::{self, Fingerprint, ProblemPrint};
 use crate::server::store::{lock_key, AccountRow, Changes, Database, Holder, Store, SERVER};
-use crate::server::worker::{judge_queue, Judging, Prepared};
+use crate::server::worker::{judge_queue, Judging, Prepared, QueueTimes};
 use crate::server::{problems, setup};
 use crate::testset::TestFilter;
 
@@ -196,6 +196,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
             parallel,
             scratch: std::env::temp_dir(),
             no_cache,
+            queue_times: QueueTimes::new(false),
         };
         let judged = async {
             if no_judging {

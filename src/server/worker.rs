@@ -49,6 +49,53 @@ pub(crate) struct Prepared {
     pub(crate) checker: Checker,
 }
 
+/// The time the queue itself takes per judgement (the claim's transaction
+/// and the outcome's), kept by a judging host and reported on stderr when
+/// it stops: what the queue costs beside the judging.
+#[derive(Debug)]
+pub(crate) struct QueueTimes {
+    /// Microseconds per judgement.
+    samples: Mutex<Vec<u64>>,
+    /// Whether to report them when dropped.
+    report: bool,
+}
+
+impl QueueTimes {
+    /// Kept, and reported when dropped if `report`.
+    pub(crate) fn new(report: bool) -> Arc<QueueTimes> {
+        Arc::new(QueueTimes {
+            samples: Mutex::default(),
+            report,
+        })
+    }
+
+    fn add(&self, spent: Duration) {
+        self.samples
+            .lock()
+            .expect("not poisoned")
+            .push(spent.as_micros() as u64);
+    }
+}
+
+impl Drop for QueueTimes {
+    fn drop(&mut self) {
+        let mut samples = std::mem::take(self.samples.get_mut().expect("not poisoned"));
+        if !self.report || samples.is_empty() {
+            return;
+        }
+        samples.sort_unstable();
+        let at = |p: usize| samples[(samples.len() - 1) * p / 100] as f64 / 1000.0;
+        let mean = samples.iter().sum::<u64>() as f64 / samples.len() as f64 / 1000.0;
+        eprintln!(
+            "queue: {} judgements; claiming one and writing its outcome took p50 {:.2} ms, \
+             p99 {:.2} ms, mean {mean:.2} ms",
+            samples.len(),
+            at(50),
+            at(99)
+        );
+    }
+}
+
 /// What the judging needs besides the engine.
 #[derive(Debug, Clone)]
 pub(crate) struct Judging {
@@ -70,6 +117,8 @@ pub(crate) struct Judging {
     pub(crate) scratch: PathBuf,
     /// Never reuse cached results (`--no-cache`).
     pub(crate) no_cache: bool,
+    /// The queue's own time per judgement.
+    pub(crate) queue_times: Arc<QueueTimes>,
 }
 
 /// Judges the queue for ever (until the future is dropped). Errors of the
@@ -96,6 +145,7 @@ pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
         loops.spawn(async move {
             let mut failing = false;
             loop {
+                let asked = std::time::Instant::now();
                 let claim = judging
                     .store
                     .claim(&judging.holder, now_ms(), LEASE_MS)
@@ -103,7 +153,7 @@ pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
                 match claim {
                     Ok(Ok(Some(claim))) => {
                         failing = false;
-                        judge_claim(&judge, &judging, claim).await;
+                        judge_claim(&judge, &judging, claim, asked.elapsed()).await;
                     }
                     Ok(Ok(None)) => {
                         failing = false;
@@ -136,7 +186,7 @@ pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
 }
 
 /// Judges one claimed submission and writes its outcome.
-async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim) {
+async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim, claiming: Duration) {
     let owner = judging.holder.name.as_str();
     let renewing = async {
         let mut every = tokio::time::interval(RENEW_EVERY);
@@ -161,8 +211,12 @@ async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim) {
     };
     let id = claim.submission.id;
     for attempt in 1..=FINISH_TRIES {
+        let writing = std::time::Instant::now();
         match judging.store.finish(owner, &claim, finished.clone()).await {
-            Ok(true) => return,
+            Ok(true) => {
+                judging.queue_times.add(claiming + writing.elapsed());
+                return;
+            }
             Ok(false) => {
                 eprintln!(
                     "submission {id}: its claim passed to another judge; this judging is dropped"
