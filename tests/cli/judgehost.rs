@@ -119,7 +119,12 @@ fn judging_hosts_share_the_queue_and_survive_a_killed_host_and_a_restarted_serve
         ),
     );
     let server = Server::start(&workspace, &contest, &["--db", &url, "--no-judging"]);
-    assert!(server.said().contains("judging left to `judge judgehost`"));
+    // (The line with the address may reach the log just after the address.)
+    wait_for(Duration::from_secs(10), "the server's first line", || {
+        let said = server.said();
+        said.contains("judging left to `judge judgehost`")
+            .then_some(())
+    });
     // A second server on the same database is refused (its advisory lock).
     let second = serve_command(&workspace, &contest.dir, &["--db", &url])
         .output()
@@ -286,11 +291,9 @@ fn a_host_with_other_problems_is_refused_naming_the_problem() {
     copy_dir(&repo().join(problem("mini-nim")), &mini);
     let contest = write_contest("contest", &mini);
     let server = Server::start(&workspace, &contest, &["--db", &url]);
-    assert!(
-        server.said().contains("judging 4 at once"),
-        "{}",
-        server.said()
-    );
+    wait_for(Duration::from_secs(10), "the server's first line", || {
+        server.said().contains("judging 4 at once").then_some(())
+    });
     // The host's copy has one answer changed.
     let theirs = workspace.path().join("host/mini-nim");
     copy_dir(&mini, &theirs);
