@@ -38,13 +38,16 @@ for kind in short long; do
   cp "$src" "$WS/$kind.in"
   mkdir -p "$WS/$kind-one/testdata"
   cp "$src" "$WS/$kind-one/testdata/t1.in"
+  # A package names only its own files: the interactor goes inside it.
+  cp "$WS/interactor" "$WS/$kind/interactor"
+  cp "$WS/interactor" "$WS/$kind-one/interactor"
   cat > "$WS/$kind/problem.toml" <<TOML
 id = "$kind"
 title = "play-nim, one test $TESTS times"
 time_limit = "2s"
 memory_limit = "64MiB"
 [interactor]
-source = "$WS/interactor"
+source = "interactor"
 lang = "executable"
 [[tests]]
 group = "all"

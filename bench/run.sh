@@ -72,12 +72,28 @@ int main() { long long a, b; if (scanf("%lld %lld", &a, &b) == 2) printf("%lld\n
 CPP
 g++ -O2 -o "$WS/ab" "$WS/ab.cpp"
 printf 'id = "ab"\ntitle = "A+B"\ntime_limit = "1s"\nmemory_limit = "64MiB"\n[[tests]]\ngroup = "t"\nload = ["*"]\n' > "$WS/problems/ab/problem.toml"
+# The same tests judged by a custom checker (C, testlib's exit codes), a
+# package program run per test in the sandbox: `bench/ab.py A B strict 20
+# ab-checker` measures that path.
+mkdir -p "$WS/problems/ab-checker"
+cat > "$WS/problems/ab-checker/checker.c" <<'C'
+#include <stdio.h>
+int main(int argc, char **argv) {
+    if (argc < 4) return 3;
+    FILE *out = fopen(argv[2], "r"), *ans = fopen(argv[3], "r");
+    long long x, y;
+    if (!out || !ans || fscanf(ans, "%lld", &y) != 1) return 3;
+    return fscanf(out, "%lld", &x) == 1 && x == y ? 0 : 1;
+}
+C
+printf 'id = "ab-checker"\ntitle = "A+B"\ntime_limit = "1s"\nmemory_limit = "64MiB"\ntestdata = "tests"\n[checker]\ntype = "custom"\nsource = "checker.c"\n[[tests]]\ngroup = "t"\nload = ["*"]\n' > "$WS/problems/ab-checker/problem.toml"
 for i in $(seq 1 $TESTS); do
   echo "$i $((i * 7))" > "$WS/testdata/ab/$i.in"
   echo $((i * 8)) > "$WS/testdata/ab/$i.ans"
   cp "$WS/testdata/ab/$i.in" "$WS/oj/$i.in"
   cp "$WS/testdata/ab/$i.ans" "$WS/oj/$i.out"
 done
+cp -r "$WS/testdata/ab" "$WS/problems/ab-checker/tests"
 # The same A+B as a stress target: C generator, validator and reference, so an
 # iteration is four small dynamically linked programs (gen, validator,
 # reference, the file), each about the floor's cost.

@@ -55,7 +55,9 @@ struct LimitsDeserialize {
     compile_output: Option<Bytes>,
     compile_memory: Option<Bytes>,
     compile_disk: Option<Bytes>,
+    build_size: Option<Bytes>,
     package_time: Option<Millis>,
+    package_memory: Option<Bytes>,
     package_output: Option<Bytes>,
     wall_factor: Option<f64>,
 }
@@ -128,9 +130,13 @@ pub(crate) struct DefaultLimits {
     /// What a compilation may write: its work directory and its /tmp may
     /// each hold this much, and no file may be larger, bytes.
     pub(crate) compile_disk: u64,
+    /// What a build may keep (the files its runs need), bytes: more is CE.
+    pub(crate) build_size: u64,
     /// CPU time of a package program (generator, validator, reference,
-    /// checker) per run; its wall time is twice that.
+    /// checker, interactor) per run; its wall time is twice that.
     pub(crate) package_time: Duration,
+    /// Memory of a package program per run, bytes.
+    pub(crate) package_memory: u64,
     /// Output a package program may write (a generator's input, a
     /// reference's answer), bytes.
     pub(crate) package_output: u64,
@@ -331,7 +337,11 @@ impl Config {
                 }
             ));
         }
-        for (key, memory) in [("memory", l.memory), ("compile_memory", l.compile_memory)] {
+        for (key, memory) in [
+            ("memory", l.memory),
+            ("compile_memory", l.compile_memory),
+            ("package_memory", l.package_memory),
+        ] {
             if let Some(Err(why)) = memory.map(|m| crate::units::check_memory_limit(m.0)) {
                 problems.push(format!("limits.{key}: {why}"));
             }
@@ -344,7 +354,9 @@ impl Config {
             compile_output: l.compile_output.map_or(64 << 10, |b| b.0),
             compile_memory: l.compile_memory.map_or(2 << 30, |b| b.0),
             compile_disk: l.compile_disk.map_or(1 << 30, |b| b.0),
+            build_size: l.build_size.map_or(256 << 20, |b| b.0),
             package_time: l.package_time.map_or(Duration::from_secs(60), |m| m.0),
+            package_memory: l.package_memory.map_or(2 << 30, |b| b.0),
             package_output: l.package_output.map_or(512 << 20, |b| b.0),
             wall_factor,
         };

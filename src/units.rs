@@ -70,6 +70,51 @@ pub(crate) fn check_memory_limit(bytes: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// A number as messages show it: as written when short, else in `1e300` form.
+pub(crate) fn shown_number(value: f64) -> String {
+    if value.abs() < 1e9 {
+        value.to_string()
+    } else {
+        format!("{value:e}")
+    }
+}
+
+/// A duration a package writes as a number of seconds: finite, above zero,
+/// and at most [`MAX_DURATION`].
+pub(crate) fn seconds(value: f64) -> Result<Duration, String> {
+    if !(value.is_finite() && value > 0.0 && value <= MAX_DURATION.as_secs_f64()) {
+        return Err(format!(
+            "must be a number of seconds above 0 and at most 7 days (604800), got {}",
+            shown_number(value)
+        ));
+    }
+    Ok(Duration::from_secs_f64(value).max(Duration::from_millis(1)))
+}
+
+/// A size a package writes as a number of MiB: finite, above zero, and at
+/// most [`MAX_SIZE`].
+pub(crate) fn mebibytes(value: f64) -> Result<u64, String> {
+    let bytes = value * 1024.0 * 1024.0;
+    if !(bytes.is_finite() && bytes >= 1.0 && bytes <= MAX_SIZE as f64) {
+        return Err(format!(
+            "must be a number of MiB above 0 and at most 1048576 (1 TiB), got {}",
+            shown_number(value)
+        ));
+    }
+    Ok(bytes as u64)
+}
+
+/// A factor from `low` to `high`.
+pub(crate) fn factor(value: f64, low: f64, high: f64) -> Result<f64, String> {
+    if !(value.is_finite() && value >= low && value <= high) {
+        return Err(format!(
+            "must be a number from {low} to {high}, got {}",
+            shown_number(value)
+        ));
+    }
+    Ok(value)
+}
+
 /// A size in bytes written as `"64MiB"`, `"1GiB"`, `"512KiB"`, `"100MB"` or a bare byte count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Bytes(pub u64);
@@ -207,6 +252,26 @@ mod tests {
             Err("invalid duration `7000000000000000000s`: must be at most 7 days".into())
         );
         assert_eq!(parse_duration("7d"), Ok(MAX_DURATION));
+    }
+
+    #[test]
+    fn package_numbers_are_checked() {
+        assert_eq!(seconds(1.5), Ok(Duration::from_millis(1500)));
+        for bad in [0.0, -1.0, 1e300, f64::NAN, f64::INFINITY, 604801.0] {
+            assert!(seconds(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            seconds(1e300),
+            Err(
+                "must be a number of seconds above 0 and at most 7 days (604800), got 1e300".into()
+            )
+        );
+        assert_eq!(mebibytes(2.0), Ok(2 << 20));
+        for bad in [0.0, 1e300, f64::NAN, 2e6] {
+            assert!(mebibytes(bad).is_err(), "{bad}");
+        }
+        assert_eq!(factor(2.0, 1.0, 100.0), Ok(2.0));
+        assert!(factor(1e300, 1.0, 100.0).is_err());
     }
 
     #[test]

@@ -404,12 +404,14 @@ impl BruteContext {
                 validator,
                 args: spec.validator_args.clone(),
                 valid_exit: problem_validator.valid_exit,
+                given_up: None,
             });
             if let Origin::Random(_) = &origin {
                 gates.push(Gate {
                     validator,
                     args: problem_validator.args.clone(),
                     valid_exit: problem_validator.valid_exit,
+                    given_up: None,
                 });
             }
         }
@@ -499,10 +501,7 @@ impl BruteContext {
             work: Some(scratch.path()),
             args: checker_args,
         };
-        let result = self
-            .checker
-            .check(judge.sandbox(), judge.checker_limits(), subject)
-            .await?;
+        let result = self.checker.check(judge.sandbox(), subject).await?;
         if result.verdict != Verdict::AC {
             return Ok(Compared::Disagreed(format!(
                 "the reference and the brute force disagree on {} ({}): {}",

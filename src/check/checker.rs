@@ -144,12 +144,12 @@ impl Checker {
     }
 
     /// Checks one output. A custom checker runs in `sandbox` as a package
-    /// program under `limits`; a large output is compared off the judging's
-    /// CPU (if it keeps to one), where the next program runs meanwhile.
+    /// program, under its package's limits; a large output is compared off
+    /// the judging's CPU (if it keeps to one), where the next program runs
+    /// meanwhile.
     pub(crate) async fn check(
         &self,
         sandbox: &Sandbox,
-        limits: sandbox::Limits,
         subject: Subject<'_>,
     ) -> Result<CheckResult, CheckError> {
         match self {
@@ -170,7 +170,7 @@ impl Checker {
             // What a testlib interactor wrote (the judging of the
             // interaction itself is `engine::interactive`'s).
             Checker::Interactive(i) => match &i.then {
-                Some(then) => Box::pin(then.check(sandbox, limits, subject)).await,
+                Some(then) => Box::pin(then.check(sandbox, subject)).await,
                 None => Ok(CheckResult::accepted()),
             },
             Checker::External(program) | Checker::Kattis(program) => {
@@ -185,7 +185,7 @@ impl Checker {
                     scratch: subject.work.expect("a work directory for checker programs"),
                     args: subject.args,
                 };
-                Ok(external::check(sandbox, program, protocol, run, limits).await?)
+                Ok(external::check(sandbox, program, protocol, run).await?)
             }
         }
     }

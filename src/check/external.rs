@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use super::CheckResult;
 use crate::compile::Executable;
-use crate::sandbox::{self, Captured, Environment, Exit, RunError, RunOutcome, RunRequest, Stdin};
+use crate::sandbox::{
+    self, Captured, Environment, Exchange, Exit, RunError, RunOutcome, RunRequest, Stdin,
+};
 use crate::verdict::Verdict;
 
 /// Longest checker message kept, in characters.
@@ -42,13 +44,13 @@ pub(super) struct Run<'a> {
     pub(super) args: &'a [String],
 }
 
-/// Runs `checker` on one output, as a package program of `sandbox`.
+/// Runs `checker` on one output, as a package program in `sandbox` (its
+/// package and limits come with it).
 pub(super) async fn check(
     sandbox: &sandbox::Sandbox,
     checker: &Executable,
     protocol: Protocol,
     run: Run<'_>,
-    limits: sandbox::Limits,
 ) -> Result<CheckResult, RunError> {
     let output_path = match run.output {
         Captured::File { path, .. } => path.clone(),
@@ -63,24 +65,43 @@ pub(super) async fn check(
             path
         }
     };
-    let mut argv = checker.argv(limits.memory);
-    let (stdin, feedback) = match protocol {
+    let package = checker
+        .package
+        .as_ref()
+        .expect("a checker is a package's program");
+    let mut argv = checker.argv(package.limits.memory);
+    let (stdin, feedback, exchange) = match protocol {
         Protocol::Testlib => {
-            argv.extend([run.input.into(), output_path.into(), run.answer.into()]);
-            (Stdin::Null, None)
+            argv.extend([
+                run.input.into(),
+                output_path.clone().into(),
+                run.answer.into(),
+            ]);
+            let files = vec![
+                run.input.to_path_buf(),
+                output_path,
+                run.answer.to_path_buf(),
+            ];
+            (
+                Stdin::Null,
+                None,
+                Exchange {
+                    files,
+                    ..Exchange::default()
+                },
+            )
         }
         Protocol::Icpc => {
-            let feedback = run.scratch.join("feedback");
-            // A fresh, empty directory: nothing of an earlier run is read.
-            let _ = std::fs::remove_dir_all(&feedback);
-            std::fs::create_dir(&feedback).map_err(|source| RunError::Spawn {
-                program: format!("output validator (making {})", feedback.display()),
-                source,
-            })?;
+            let feedback = fresh_feedback_dir(run.scratch)?;
             let mut dir = feedback.clone().into_os_string();
             dir.push("/");
             argv.extend([run.input.into(), run.answer.into(), dir]);
-            (Stdin::File(output_path), Some(feedback))
+            let exchange = Exchange {
+                files: vec![run.input.to_path_buf(), run.answer.to_path_buf()],
+                dirs: vec![FEEDBACK.into()],
+                keep: feedback_files(),
+            };
+            (Stdin::File(output_path), Some(feedback), exchange)
         }
     };
     argv.extend(run.args.iter().map(Into::into));
@@ -90,15 +111,40 @@ pub(super) async fn check(
         stdin,
         stdout_spill: None,
         stdout_to: None,
-        environment: Environment::Minimal(Vec::new()),
-        limits,
-        program_dir: None,
+        environment: Environment::Minimal(checker.env().to_vec()),
+        limits: package.limits,
+        program_dir: Some(checker.dir().to_path_buf()),
+        exchange,
     };
-    let outcome = sandbox.run(&request, sandbox::Profile::Package).await?;
+    let profile = sandbox::Profile::Package(std::sync::Arc::clone(&package.view));
+    let outcome = sandbox.run(&request, profile).await?;
     Ok(match feedback {
-        None => testlib_result(&outcome),
-        Some(feedback) => icpc_result(&outcome, &feedback),
+        None => testlib_result(&outcome, &package.limits),
+        Some(feedback) => icpc_result(&outcome, &feedback, &package.limits),
     })
+}
+
+/// The feedback directory of an ICPC program, in its working directory.
+pub(crate) const FEEDBACK: &str = "feedback";
+
+/// The files of the feedback directory the judge reads.
+pub(crate) fn feedback_files() -> Vec<String> {
+    ["judgemessage.txt", "score.txt"]
+        .iter()
+        .map(|f| format!("{FEEDBACK}/{f}"))
+        .collect()
+}
+
+/// A fresh, empty feedback directory in `scratch`: nothing of an earlier
+/// run is read.
+pub(crate) fn fresh_feedback_dir(scratch: &Path) -> Result<PathBuf, RunError> {
+    let feedback = scratch.join(FEEDBACK);
+    let _ = std::fs::remove_dir_all(&feedback);
+    std::fs::create_dir(&feedback).map_err(|source| RunError::Spawn {
+        program: format!("output validator (making {})", feedback.display()),
+        source,
+    })?;
+    Ok(feedback)
 }
 
 /// What an interactor's run decided: by `protocol`, as a checker's exit
@@ -108,10 +154,11 @@ pub(crate) fn interactor_result(
     protocol: crate::problem::InteractorProtocol,
     outcome: &RunOutcome,
     feedback: &Path,
+    limits: &sandbox::Limits,
 ) -> CheckResult {
     let mut result = match protocol {
-        crate::problem::InteractorProtocol::Testlib => testlib_result(outcome),
-        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback),
+        crate::problem::InteractorProtocol::Testlib => testlib_result(outcome, limits),
+        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback, limits),
     };
     if result.verdict == Verdict::IE {
         result.message = result
@@ -122,9 +169,24 @@ pub(crate) fn interactor_result(
     result
 }
 
-fn testlib_result(outcome: &RunOutcome) -> CheckResult {
+/// Whether a package program failed whatever its exit says: it ran out of
+/// its memory (a runtime's failed allocation exits with a code of the
+/// protocol), or what it left could not be kept.
+fn failed_anyway(outcome: &RunOutcome, limits: &sandbox::Limits) -> bool {
+    out_of_memory(outcome, limits) || outcome.keep_error.is_some()
+}
+
+/// Whether a package program ran out of its memory.
+pub(crate) fn out_of_memory(outcome: &RunOutcome, limits: &sandbox::Limits) -> bool {
+    limits
+        .memory
+        .is_some_and(|m| outcome.memory_evidence(m, limits.address_space).is_some())
+}
+
+fn testlib_result(outcome: &RunOutcome, limits: &sandbox::Limits) -> CheckResult {
     let text = message_of(outcome);
     let (verdict, score) = match (outcome.exit, outcome.limit_hit) {
+        _ if failed_anyway(outcome, limits) => (Verdict::IE, None),
         (Exit::Code(0), None) => (Verdict::AC, None),
         (Exit::Code(1), None) => (Verdict::WA, None),
         (Exit::Code(2 | 8), None) => (Verdict::PE, None),
@@ -137,7 +199,7 @@ fn testlib_result(outcome: &RunOutcome) -> CheckResult {
     };
     CheckResult {
         message: if verdict == Verdict::IE {
-            failed("checker", outcome, &text)
+            failed("checker", outcome, &text, limits)
         } else {
             text
         },
@@ -148,14 +210,20 @@ fn testlib_result(outcome: &RunOutcome) -> CheckResult {
     }
 }
 
-fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
+fn icpc_result(outcome: &RunOutcome, feedback: &Path, limits: &sandbox::Limits) -> CheckResult {
+    // What the program left there may be anything (at the rlimit-only
+    // level it writes there itself): read without following a link, and
+    // only the start of it.
+    let dir = sandbox::untrusted::Dir::open(feedback).ok();
     let read = |name: &str| -> Option<String> {
-        let path: PathBuf = feedback.join(name);
-        let bytes = std::fs::read(path).ok()?;
+        let file = dir.as_ref()?.file(std::ffi::OsStr::new(name)).ok()?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::Read::take(file, 64 << 10), &mut bytes).ok()?;
         let text = String::from_utf8_lossy(&bytes).trim().to_string();
         (!text.is_empty()).then(|| cut(text))
     };
     let verdict = match (outcome.exit, outcome.limit_hit) {
+        _ if failed_anyway(outcome, limits) => Verdict::IE,
         (Exit::Code(42), None) => Verdict::AC,
         (Exit::Code(43), None) => Verdict::WA,
         _ => Verdict::IE,
@@ -172,7 +240,7 @@ fn icpc_result(outcome: &RunOutcome, feedback: &Path) -> CheckResult {
             } else {
                 message
             };
-            failed("output validator", outcome, &said)
+            failed("output validator", outcome, &said, limits)
         } else {
             message
         },
@@ -203,10 +271,16 @@ fn cut(text: String) -> String {
 }
 
 /// "checker failed (exit 3): why".
-fn failed(what: &str, outcome: &RunOutcome, said: &str) -> String {
+fn failed(what: &str, outcome: &RunOutcome, said: &str, limits: &sandbox::Limits) -> String {
     let how = match outcome.limit_hit {
         Some(hit) => format!("{hit:?} limit"),
-        None => outcome.describe_exit(),
+        None if out_of_memory(outcome, limits) => {
+            format!("memory limit, {}", outcome.describe_exit())
+        }
+        None => match &outcome.keep_error {
+            Some(why) => format!("{}; {why}", outcome.describe_exit()),
+            None => outcome.describe_exit(),
+        },
     };
     if said.is_empty() {
         format!("{what} failed ({how})")

@@ -45,6 +45,7 @@ pub(super) fn submission_of(
             shown: Some(file.to_path_buf()),
             language,
             companions,
+            text: None,
         });
     }
     regular_file(file)?;
@@ -57,6 +58,7 @@ pub(super) fn submission_of(
         shown: None,
         language,
         companions: Vec::new(),
+        text: None,
     })
 }
 

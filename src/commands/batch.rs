@@ -8,7 +8,7 @@ use super::{print, start_judge, writable_dir};
 use crate::cli::args::{BatchArgs, MergeArgs};
 use crate::cli::{Format, Settings};
 use crate::contest::{run as contest_run, ContestSpec, Results};
-use crate::engine::RunOptions;
+use crate::engine::{Hide, RunOptions};
 use crate::error::{exit_code, Error, Result};
 use crate::report::junit::{self, JunitSubmission};
 use crate::report::scoreboard;
@@ -37,7 +37,14 @@ pub(super) fn batch(mut settings: Settings, args: BatchArgs) -> Result<i32> {
         per_group: spec.scoring == crate::contest::Scoring::Ioi,
         ..RunOptions::default()
     };
-    let judge = start_judge(settings, &discovered.problems)?;
+    let judge = start_judge(
+        settings,
+        &discovered.problems,
+        &[
+            Hide::Required(args.dir.clone()),
+            Hide::Required(args.out.clone()),
+        ],
+    )?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(

@@ -3,14 +3,13 @@
 //! command does alike: start the engine, print.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Parser;
 
 use super::{batch, export, gen, judgehost, list, listen, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
-use crate::engine::Judge;
+use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, render_chain, Result};
 use crate::problem::Problem;
 use crate::report;
@@ -81,13 +80,21 @@ impl From<Format> for report::Format {
     }
 }
 
-/// Creates the engine and prints the sandbox's warning, if any, once.
-pub(super) fn start_judge(settings: Settings, problems: &[Arc<Problem>]) -> Result<Judge> {
-    let hide: Vec<PathBuf> = problems
+/// Creates the engine and prints the sandbox's warning, if any, once. No
+/// run sees the problems' folders, nor `hide` (the folders the command
+/// reads its files from and writes to).
+pub(super) fn start_judge(
+    settings: Settings,
+    problems: &[Arc<Problem>],
+    hide: &[Hide],
+) -> Result<Judge> {
+    let mut all: Vec<Hide> = problems
         .iter()
         .flat_map(|p| [p.dir.clone(), p.testdata_dir.clone()])
+        .map(Hide::Required)
         .collect();
-    let judge = Judge::new(settings.config, settings.isolation, &hide)?;
+    all.extend(hide.iter().cloned());
+    let judge = Judge::new(settings.config, settings.isolation, &all)?;
     if let Some(warning) = judge.sandbox().warning() {
         eprintln!("warning: {warning}");
     }

@@ -15,7 +15,7 @@ pub(super) fn export(settings: Settings, args: ExportArgs) -> Result<i32> {
     print_notes(&problem);
     let problem = Arc::new(problem);
     let config = settings.config.clone();
-    let judge = start_judge(settings, std::slice::from_ref(&problem))?;
+    let judge = start_judge(settings, std::slice::from_ref(&problem), &[])?;
     let ready = judge.block_on(async { judge.ready(&problem, &TestFilter::default()).await })?;
     print_note(&problem.id, ready.time_note.as_deref());
     let version = match args.format {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::{print, start_judge};
 use crate::cli::args::{GenArgs, GenFormat};
 use crate::cli::Settings;
+use crate::engine::Hide;
 use crate::error::{exit_code, Result};
 use crate::export::Layout;
 use crate::problem::Problem;
@@ -13,7 +14,11 @@ use crate::testset::TestFilter;
 
 pub(super) fn gen(settings: Settings, args: GenArgs) -> Result<i32> {
     let problem = Arc::new(Problem::find(&args.problem, &settings.config)?);
-    let judge = start_judge(settings, std::slice::from_ref(&problem))?;
+    let judge = start_judge(
+        settings,
+        std::slice::from_ref(&problem),
+        &[Hide::Required(args.out.clone())],
+    )?;
     let tests = judge.block_on(async {
         judge
             .materialise(

@@ -39,7 +39,7 @@ pub(super) fn list(settings: Settings, args: ListArgs) -> Result<i32> {
 /// Every language of judge.toml, checked at once: usable (with its version)
 /// or why not (with what to install). A missing language is not an error.
 fn list_languages(settings: Settings, format: ListFormat) -> Result<i32> {
-    let judge = start_judge(settings, &[])?;
+    let judge = start_judge(settings, &[], &[])?;
     let languages = judge.config().languages.clone();
     let statuses = judge.block_on(async {
         let mut tasks = tokio::task::JoinSet::new();

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::{print_note, print_notes, print_warnings, regular_file, start_judge, submission_of};
 use crate::cli::args::RunArgs;
 use crate::cli::Settings;
+use crate::engine::Hide;
 use crate::engine::RunOptions;
 use crate::error::{exit_code, Error, Result};
 use crate::problem::{Format, Problem, TimeRule};
@@ -56,7 +57,13 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         all_diffs: args.all_diffs,
     };
     let mut printer = RunPrinter::new(std::io::stdout(), args.format.into(), human);
-    let judge = start_judge(settings, std::slice::from_ref(&problem))?;
+    // The folders of the files judged: one file must not read another.
+    let hide: Vec<Hide> = submissions
+        .iter()
+        .filter_map(|s| s.path.parent())
+        .map(|dir| Hide::IfPossible(crate::config::absolute(dir)))
+        .collect();
+    let judge = start_judge(settings, std::slice::from_ref(&problem), &hide)?;
     let reports = judge.block_on(async {
         // Every file compiles while the tests are made and the files before
         // it are judged (a build takes a slot: --jobs bounds them); judging
@@ -69,6 +76,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
                     judge
                         .build_with(
                             &submission.path,
+                            None,
                             &submission.language,
                             &submission.companions,
                             true,

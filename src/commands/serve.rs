@@ -13,7 +13,7 @@ use crate::cli::args::ServeArgs;
 use crate::cli::Settings;
 use crate::config::Language;
 use crate::contest::{ContestSpec, Credential, Scoring, CONTEST_FILE};
-use crate::engine::Judge;
+use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::problem::Problem;
 use crate::sandbox::IsolationMode;
@@ -142,7 +142,11 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
             .map_err(|e| Error::server("cannot start the web server's thread", e))?
     };
     let no_cache = settings.no_cache;
-    let judge = start_judge(settings, &problems)?;
+    // No run sees the contest folder (contest.toml holds the password
+    // hashes) nor the database's folder.
+    let mut hide = vec![Hide::Required(args.dir.clone())];
+    hide.extend(db.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    let judge = start_judge(settings, &problems, &hide)?;
     let ioi = spec.scoring == Scoring::Ioi;
     // More submissions in hand than slots, so a slot never waits while a
     // judging writes its outcome or starts the next (the slots still bound

@@ -62,8 +62,20 @@ pub(super) fn stress(settings: Settings, args: StressArgs) -> Result<i32> {
     let save = args.save.clone().unwrap_or_else(|| {
         crate::stress::default_save_path(&config.cache_dir, &problem.id, args.seed)
     });
+    // Where a counterexample goes must take it: checked before the search,
+    // which may take minutes, not after.
+    if let Some(save) = &args.save {
+        if save.is_dir() {
+            return Err(Error::Write {
+                path: save.clone(),
+                source: std::io::Error::other("--save names a folder, not a file"),
+            });
+        }
+        let parent = save.parent().filter(|p| !p.as_os_str().is_empty());
+        super::writable_dir(parent.unwrap_or(Path::new(".")))?;
+    }
     let show_progress = std::io::stderr().is_terminal();
-    let judge = start_judge(settings, std::slice::from_ref(&problem))?;
+    let judge = start_judge(settings, std::slice::from_ref(&problem), &[])?;
     let mut report = judge.block_on(async {
         crate::stress::stress(&judge, &problem, &submission, &options, |p| {
             if show_progress {
@@ -73,10 +85,14 @@ pub(super) fn stress(settings: Settings, args: StressArgs) -> Result<i32> {
         .await
     })?;
     if let Some(c) = &mut report.counterexample {
+        let cannot_write = |path: &std::path::Path, source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
         if let Some(parent) = save.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+            std::fs::create_dir_all(parent).map_err(|e| cannot_write(parent, e))?;
         }
-        std::fs::write(&save, c.minimal.input.as_bytes()).map_err(|e| Error::io(&save, e))?;
+        std::fs::write(&save, c.minimal.input.as_bytes()).map_err(|e| cannot_write(&save, e))?;
         let shown = save
             .strip_prefix(std::env::current_dir().unwrap_or_default())
             .unwrap_or(&save)

@@ -58,7 +58,7 @@ pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
         no_cache: settings.no_cache,
         ..RunOptions::default()
     };
-    let judge = start_judge(settings, &problems)?;
+    let judge = start_judge(settings, &problems, &[])?;
     let format = args.format;
     let verified = judge.block_on(async {
         let mut verified = Vec::new();

@@ -17,6 +17,12 @@ use crate::sandbox::{self, Environment, LimitHit, Profile, RunError, RunRequest,
 
 /// Marks a cached compile error inside a build directory.
 const ERROR_FILE: &str = "compile-error.txt";
+/// The largest source compiled.
+const MAX_SOURCE: u64 = 64 << 20;
+/// Files a build may keep.
+const BUILD_FILES: u64 = 1024;
+/// How deep a build's folders may nest.
+const BUILD_DEPTH: usize = 32;
 /// Compiler messages shown, in lines.
 const MESSAGE_LINES: usize = 40;
 
@@ -66,9 +72,14 @@ impl Compiler {
     /// build's key. A compile error is remembered only with `remember_failure`
     /// (not for package programs: one may fail for want of something outside
     /// what the key sees, a system header, and be fixed without a change here).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a build: what, in which language, where, beside what, how remembered"
+    )]
     pub(crate) async fn build(
         &self,
         source: &Path,
+        text: Option<&[u8]>,
         language: &Language,
         sandbox: &Sandbox,
         companions: &[Companion],
@@ -76,7 +87,13 @@ impl Compiler {
         slots: &tokio::sync::Semaphore,
     ) -> Result<Build> {
         let source = crate::config::absolute(source);
-        let bytes = std::fs::read(&source).map_err(|e| Error::io(&source, e))?;
+        let bytes = match text {
+            Some(text) => text.to_vec(),
+            // Never waiting on a pipe, never reading a device forever.
+            None => sandbox::untrusted::open_regular(&source)
+                .and_then(|f| sandbox::untrusted::read_capped(f, MAX_SOURCE))
+                .map_err(|e| Error::io(&source, e))?,
+        };
         let toolchain = self.toolchain(language).await?;
         let version = self.version(language, toolchain.as_deref()).await?;
         let name = source_name(&source, language, &bytes);
@@ -237,12 +254,14 @@ impl Compiler {
                 file_size: self.limits.compile_disk,
             },
             program_dir: None,
+            exchange: Default::default(),
         };
         let profile = Profile::Compile {
             memory: self.limits.compile_memory,
             disk: self.limits.compile_disk,
             toolchain: shown,
             headers: header_dir,
+            keep: kept(language, self.limits.build_size),
         };
         let outcome = sandbox
             .run(&request, profile)
@@ -257,6 +276,7 @@ impl Compiler {
         let inner = format!("{}/", crate::sandbox::keeper::WORK_MOUNT);
         let message = trim_message(&text.replace(&prefix, "").replace(&inner, ""));
         let stopped = match outcome.limit_hit {
+            _ if outcome.success() && outcome.keep_error.is_some() => outcome.keep_error.clone(),
             Some(LimitHit::CpuTime | LimitHit::WallTime) => Some(format!(
                 "compilation exceeded the compile time limit of {}",
                 humantime::format_duration(compile_time)
@@ -291,7 +311,7 @@ impl Compiler {
                 message
             };
             if remember_failure {
-                let marker = scratch.path().join(ERROR_FILE);
+                let marker = marker_path(scratch.path());
                 std::fs::write(&marker, &message).map_err(|e| Error::io(&marker, e))?;
                 self.publish(&key, scratch)?;
             }
@@ -302,10 +322,30 @@ impl Compiler {
                 cached: false,
             }));
         }
-        // The judge's own mark, never the compiler's.
-        let marker = scratch.path().join(ERROR_FILE);
-        if std::fs::symlink_metadata(&marker).is_ok() {
-            std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
+        // A program to run, where its run needs one (rustc makes a library
+        // of a `#![crate_type = "lib"]` file, a compile-time program may
+        // delete it).
+        let made = scratch.path().join(EXE_NAME);
+        if uses(&language.run, "{exe}") && !sandbox::is_executable_file(&made) {
+            let message = format!(
+                "the compiler made no program to run (no executable `{EXE_NAME}`){}",
+                if message.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{message}")
+                }
+            );
+            if remember_failure {
+                std::fs::write(marker_path(scratch.path()), &message)
+                    .map_err(|e| Error::io(scratch.path(), e))?;
+                self.publish(&key, scratch)?;
+            }
+            return Ok(Build::Failed(CompileReport {
+                status: CompileStatus::Error,
+                message,
+                time_ms,
+                cached: false,
+            }));
         }
         let dir = self.publish(&key, scratch)?;
         let exe = Executable {
@@ -315,6 +355,7 @@ impl Compiler {
             src: dir.join(&name),
             dir,
             toolchain,
+            package: None,
         };
         Ok(Build::Ready(
             Box::new(exe),
@@ -343,7 +384,7 @@ impl Compiler {
         name: &str,
         toolchain: Option<PathBuf>,
     ) -> Build {
-        if let Ok(message) = std::fs::read_to_string(dir.join(ERROR_FILE)) {
+        if let Ok(message) = std::fs::read_to_string(marker_path(&dir)) {
             return Build::Failed(CompileReport {
                 status: CompileStatus::Error,
                 message,
@@ -368,6 +409,7 @@ impl Compiler {
             src: dir.join(name),
             dir,
             toolchain,
+            package: None,
         };
         Build::Ready(Box::new(exe), report)
     }
@@ -569,6 +611,40 @@ impl Compiler {
     }
 }
 
+/// Where a build directory marks a compile error. Nothing of what a
+/// compilation left can be there: [`kept`] keeps only what runs need, and
+/// never this name.
+fn marker_path(dir: &Path) -> PathBuf {
+    dir.join(ERROR_FILE)
+}
+
+/// Whether a command template uses `placeholder`.
+fn uses(template: &[String], placeholder: &str) -> bool {
+    template.iter().any(|w| w.contains(placeholder))
+}
+
+/// What of a compilation's work directory a language's runs need, and how
+/// much it may be: the whole directory when the run names it (`{dir}`: a
+/// JVM's class path, a `run` script), else the executable when it names
+/// that; the sources are the judge's own copies.
+fn kept(language: &Language, build_size: u64) -> sandbox::Keep {
+    let select = if uses(&language.run, "{dir}") {
+        sandbox::untrusted::Select::AllBut(vec![ERROR_FILE.into()])
+    } else if uses(&language.run, "{exe}") {
+        sandbox::untrusted::Select::Only(vec![EXE_NAME.into()])
+    } else {
+        sandbox::untrusted::Select::Only(Vec::new())
+    };
+    sandbox::Keep {
+        select,
+        limits: sandbox::untrusted::TreeLimits {
+            bytes: build_size,
+            files: BUILD_FILES,
+            depth: BUILD_DEPTH,
+        },
+    }
+}
+
 /// The program a run command starts: its first word, past `env` and its
 /// `NAME=value` words; None when it is a placeholder (the build's own).
 fn run_program(run: &[String]) -> Option<&String> {
@@ -610,6 +686,7 @@ async fn probe(
             file_size: 1 << 20,
         },
         program_dir: None,
+        exchange: Default::default(),
     };
     sandbox::run(&request).await
 }

@@ -23,6 +23,9 @@ pub(crate) struct Executable {
     pub(super) dir: PathBuf,
     pub(super) src: PathBuf,
     pub(super) toolchain: Option<PathBuf>,
+    /// A package's program: how it runs (what it sees, its limits); `None`
+    /// for a submission.
+    pub(crate) package: Option<crate::sandbox::PackageRun>,
 }
 
 impl Executable {

@@ -148,15 +148,27 @@ impl Headers {
                 file_size: needs.limits.compile_disk,
             },
             program_dir: None,
+            exchange: Default::default(),
         };
         let profile = Profile::Compile {
             memory: needs.limits.compile_memory,
             disk: needs.limits.compile_disk,
             toolchain: needs.shown.to_vec(),
             headers: None,
+            keep: sandbox::Keep {
+                select: sandbox::untrusted::Select::Only(vec![
+                    "header.gch".into(),
+                    "depends.d".into(),
+                ]),
+                limits: sandbox::untrusted::TreeLimits {
+                    bytes: needs.limits.compile_disk,
+                    files: 2,
+                    depth: 0,
+                },
+            },
         };
         let outcome = needs.sandbox.run(&request, profile).await.ok()?;
-        if !outcome.success() || !built.is_file() {
+        if !outcome.success() || outcome.keep_error.is_some() || !built.is_file() {
             return None;
         }
         let listed = std::fs::read_to_string(&depends).ok()?;

@@ -5,7 +5,8 @@
 //! folder, a problem that cannot be loaded are entries with an `error`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
 use std::sync::Arc;
 
 use super::{
@@ -18,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::partition::Partition;
 use crate::problem::Problem;
 use crate::report::SubmissionReport;
+use crate::sandbox::untrusted::{read_capped, Dir, EntryKind};
 use crate::testset::{self, TestFilter};
 use crate::verdict::Verdict;
 
@@ -29,9 +31,46 @@ type Prepared = (Arc<Problem>, Arc<testset::TestSet>, crate::check::Checker);
 pub(crate) struct Found {
     /// The entry (report empty; `error` set when it cannot be judged).
     pub(crate) entry: Entry,
-    /// The submission (a file, or a folder of several), when it can be
-    /// judged.
-    pub(crate) submission: Option<Submission>,
+    /// The submission (a file, or a folder of several) and where it is,
+    /// when it can be judged.
+    pub(crate) submission: Option<(Located, Submission)>,
+}
+
+/// Where a submission is: its contestant's folder and its name in the
+/// contest folder (opened once, when the listing was made), and its path
+/// for reports. It is read when judged, by name from the contest folder's
+/// descriptor, never through a link, and never by waiting on a pipe.
+#[derive(Debug, Clone)]
+pub(crate) struct Located {
+    /// The contest folder.
+    pub(crate) contest: Arc<Dir>,
+    /// The contestant's folder, by name.
+    pub(crate) folder: OsString,
+    /// The file (or the folder of a program of several files), by name.
+    pub(crate) file: OsString,
+}
+
+impl Located {
+    /// `submission` with its bytes read now (a folder's main file and the
+    /// files beside it too): a link, a pipe, a file larger than
+    /// [`MAX_SUBMISSION_BYTES`] are refused, saying so.
+    pub(crate) fn read(&self, mut submission: Submission) -> std::io::Result<Submission> {
+        let contestant = self.contest.dir(&self.folder)?;
+        if submission.shown.is_none() {
+            let text = read_capped(contestant.file(&self.file)?, MAX_SUBMISSION_BYTES)?;
+            submission.text = Some(Arc::new(text));
+            return Ok(submission);
+        }
+        let folder = contestant.dir(&self.file)?;
+        let main = submission.path.file_name().unwrap_or_default();
+        let text = read_capped(folder.file(main)?, MAX_SUBMISSION_BYTES)?;
+        submission.text = Some(Arc::new(text));
+        for companion in &mut submission.companions {
+            let file = folder.file(OsStr::new(&companion.name))?;
+            companion.bytes = read_capped(file, MAX_SUBMISSION_BYTES)?;
+        }
+        Ok(submission)
+    }
 }
 
 /// The contest's problems and files.
@@ -58,21 +97,22 @@ pub(crate) const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
 /// valid UTF-8 is shown with its odd bytes escaped (`\xff`) and judged all
 /// the same. One bad entry never stops the others.
 pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Result<Discovered> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    let mut contestants: Vec<(String, PathBuf)> = Vec::new();
+    let contest = Arc::new(Dir::open(dir).map_err(|e| Error::io(dir, e))?);
+    let entries = contest
+        .entries(MAX_ENTRIES)
+        .map_err(|e| Error::io(dir, e))?;
+    let mut contestants: Vec<(String, OsString)> = Vec::new();
     let mut loose = Vec::new();
     let mut found = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = shown_name(&entry.file_name());
+    for (raw, kind) in entries {
+        let name = shown_name(&raw);
         if name == CONTEST_FILE {
             continue;
         }
-        let kind = entry.file_type().map_err(|e| Error::io(entry.path(), e))?;
-        if let Some(why) = not_followed(&name, &kind) {
+        if let Some(why) = not_followed(&name, kind) {
             found.push(error_entry("", &name, why));
-        } else if kind.is_dir() {
-            contestants.push((name, entry.path()));
+        } else if kind == EntryKind::Dir {
+            contestants.push((name, raw));
         } else {
             loose.push(name);
         }
@@ -107,47 +147,44 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
     for (who, folder) in &contestants {
         let unreadable =
             |e: std::io::Error| error_entry(who, "", format!("the folder cannot be read: {e}"));
-        let listing = match std::fs::read_dir(folder) {
+        // Opened without following a link: one swapped in since the
+        // listing is refused.
+        let listing = match contest
+            .dir(folder)
+            .and_then(|d| d.entries(MAX_ENTRIES).map(|e| (d, e)))
+        {
             Ok(listing) => listing,
             Err(e) => {
                 found.push(unreadable(e));
                 continue;
             }
         };
-        let mut files: Vec<(String, PathBuf, std::fs::Metadata)> = Vec::new();
-        for entry in listing {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    found.push(unreadable(e));
-                    continue;
-                }
-            };
-            let file = shown_name(&entry.file_name());
+        let (opened, listing) = listing;
+        let mut files: Vec<(String, OsString, bool)> = Vec::new();
+        for (raw, kind) in listing {
+            let file = shown_name(&raw);
             let rel = format!("{who}/{file}");
-            let meta = match std::fs::symlink_metadata(entry.path()) {
-                Ok(meta) => meta,
-                Err(e) => {
-                    found.push(error_entry(who, &rel, format!("cannot be read: {e}")));
-                    continue;
-                }
-            };
-            if let Some(why) = not_followed(&file, &meta.file_type()) {
+            if let Some(why) = not_followed(&file, kind) {
                 found.push(error_entry(who, &rel, why));
-            } else if meta.is_dir() {
+            } else if kind == EntryKind::Dir {
                 // A program of several files (PROBLEM/ or PROBLEM.N/).
-                files.push((file, entry.path(), meta));
-            } else if meta.len() > MAX_SUBMISSION_BYTES {
-                found.push(error_entry(
-                    who,
-                    &rel,
-                    format!(
-                        "too large to judge ({} bytes; at most {MAX_SUBMISSION_BYTES})",
-                        meta.len()
-                    ),
-                ));
+                files.push((file, raw, true));
             } else {
-                files.push((file, entry.path(), meta));
+                // Its size on the descriptor, as it is now (it is read again
+                // when judged, and checked again then).
+                let size = opened
+                    .file(&raw)
+                    .and_then(|f| f.metadata())
+                    .map(|m| m.len());
+                match size {
+                    Err(e) => found.push(error_entry(who, &rel, format!("cannot be read: {e}"))),
+                    Ok(len) if len > MAX_SUBMISSION_BYTES => found.push(error_entry(
+                        who,
+                        &rel,
+                        format!("too large to judge ({len} bytes; at most {MAX_SUBMISSION_BYTES})"),
+                    )),
+                    Ok(_) => files.push((file, raw, false)),
+                }
             }
         }
         files.sort_by(|a, b| a.0.cmp(&b.0));
@@ -155,12 +192,23 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
             found.push(error_entry(who, "", "no submissions in this folder".into()));
         }
         let mut attempts: BTreeMap<(String, u32), String> = BTreeMap::new();
-        for (file, path, meta) in files {
+        for (file, raw, is_dir) in files {
+            let path = dir.join(folder).join(&raw);
             let rel = format!("{who}/{file}");
             // With a start in contest.toml, a file's time is when it was
             // last modified: ICPC penalty time counts from the start.
-            let submitted_ms = spec.clock.start.and(modified_ms(&meta));
-            let named = match meta.is_dir() {
+            let submitted_ms = spec
+                .clock
+                .start
+                .and_then(|_| {
+                    let opened = match is_dir {
+                        true => opened.dir(&raw).map(|d| std::fs::File::from(d.into_fd())),
+                        false => opened.file(&raw),
+                    };
+                    opened.and_then(|f| f.metadata()).ok()
+                })
+                .and_then(|m| modified_ms(&m));
+            let named = match is_dir {
                 true => format!("{file}.dir"),
                 false => file.clone(),
             };
@@ -191,10 +239,17 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 });
                 continue;
             }
-            match submission_at(config, &path, meta.is_dir()) {
+            match submission_at(config, &path, is_dir) {
                 Ok(submission) => found.push(Found {
                     entry,
-                    submission: Some(submission),
+                    submission: Some((
+                        Located {
+                            contest: Arc::clone(&contest),
+                            folder: folder.clone(),
+                            file: raw,
+                        },
+                        submission,
+                    )),
                 }),
                 Err(e) => {
                     entry.error = Some(e.to_string());
@@ -251,13 +306,14 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
 
 /// The submission at `path`: a file in the language of its extension, or a
 /// folder of several files built together.
-fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submission> {
+pub(super) fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submission> {
     if !is_dir {
         return Ok(Submission {
             path: path.to_path_buf(),
             shown: None,
             language: config.detect_language(path)?,
             companions: Vec::new(),
+            text: None,
         });
     }
     let (main, companions, build_run) = crate::engine::directory_submission(path, None, config)?;
@@ -270,24 +326,25 @@ fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submissio
         shown: Some(path.to_path_buf()),
         language,
         companions,
+        text: None,
     })
 }
 
 /// Why an entry of the contest directory is not read, if it is not: a link
 /// (never followed), a hidden entry, or anything but a folder or a file.
-fn not_followed(name: &str, kind: &std::fs::FileType) -> Option<String> {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_symlink() {
-        Some("a symbolic link: links are not followed".into())
-    } else if name.starts_with('.') {
-        Some("a hidden entry (its name starts with `.`): not judged".into())
-    } else if kind.is_fifo() || kind.is_socket() || kind.is_char_device() || kind.is_block_device()
-    {
-        Some("neither a folder nor a regular file".into())
-    } else {
-        None
+fn not_followed(name: &str, kind: EntryKind) -> Option<String> {
+    match kind {
+        EntryKind::Link => Some("a symbolic link: links are not followed".into()),
+        _ if name.starts_with('.') => {
+            Some("a hidden entry (its name starts with `.`): not judged".into())
+        }
+        EntryKind::Other => Some("neither a folder nor a regular file".into()),
+        EntryKind::File | EntryKind::Dir => None,
     }
 }
+
+/// The most entries of the contest folder, or of a contestant's, listed.
+const MAX_ENTRIES: usize = 100_000;
 
 /// A file name as shown in reports: as it is when it is valid UTF-8, else
 /// with each byte that is not escaped as `\xNN` (so two names never show
@@ -391,6 +448,18 @@ pub(crate) fn ioi_score(problem: &Problem, report: &SubmissionReport) -> u64 {
         .sum()
 }
 
+/// How judging one file of the contest went.
+enum Judged {
+    /// Judged.
+    Report(SubmissionReport),
+    /// It could not be read (it changed since the listing).
+    Unreadable(String),
+    /// The judge failed on it: why, and its IE report.
+    Failed(String, Box<SubmissionReport>),
+    /// The judging was interrupted.
+    Stop(Error),
+}
+
 /// Judges the files of `discovered` that belong to `partition` (all without
 /// one). `progress` is called as each file is done, with (done, total, entry).
 pub(crate) async fn judge_contest(
@@ -420,6 +489,8 @@ pub(crate) async fn judge_contest(
         .iter()
         .filter(|p| needed.contains(&p.id))
     {
+        // A problem whose tests cannot be made (a contest folder may name a
+        // package of its own) is its entries' error, not the contest's.
         let ready = match judge.ready(problem, &TestFilter::default()).await {
             Ok(r) => {
                 // Judging goes on without what could not run (a validator).
@@ -428,8 +499,8 @@ pub(crate) async fn judge_contest(
                 }
                 Ok((r.problem, r.tests, r.checker))
             }
-            Err(e @ Error::Package { .. }) => Err(crate::error::render_chain(&e)),
-            Err(e) => return Err(e),
+            Err(e @ Error::Interrupted) => return Err(e),
+            Err(e) => Err(crate::error::render_chain(&e)),
         };
         prepared.insert(problem.id.clone(), ready);
     }
@@ -438,7 +509,7 @@ pub(crate) async fn judge_contest(
     let mut entries = Vec::new();
     let mut tasks = tokio::task::JoinSet::new();
     for found in mine {
-        let Some(submission) = found.submission.clone() else {
+        let Some((located, submission)) = found.submission.clone() else {
             done += 1;
             progress(done, total, &found.entry);
             entries.push(found.entry);
@@ -459,10 +530,31 @@ pub(crate) async fn judge_contest(
                 );
                 let options = options.clone();
                 tasks.spawn(async move {
-                    let report = judge
+                    // Read now, from the contest folder's descriptor: what
+                    // is judged is what is read here, once.
+                    let submission = match located.read(submission) {
+                        Ok(submission) => submission,
+                        Err(e) => {
+                            let why = format!("cannot be read: {e}");
+                            return (found.entry, problem, Judged::Unreadable(why));
+                        }
+                    };
+                    let judged = judge
                         .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
                         .await;
-                    (found.entry, problem, report)
+                    let judged = match judged {
+                        Ok(report) => Judged::Report(report),
+                        Err(e @ Error::Interrupted) => {
+                            return (found.entry, problem, Judged::Stop(e))
+                        }
+                        Err(e) => {
+                            let why = crate::error::render_chain(&e);
+                            let why = why.strip_prefix("error: ").unwrap_or(&why).to_string();
+                            let report = judge.failed_report(&problem, &tests, &submission, &why);
+                            Judged::Failed(why, Box::new(report))
+                        }
+                    };
+                    (found.entry, problem, judged)
                 });
             }
             Some(Err(why)) => {
@@ -477,10 +569,22 @@ pub(crate) async fn judge_contest(
     }
     while let Some(joined) = tasks.join_next().await {
         let (mut entry, problem, report) = joined.expect("judging task panicked");
-        let mut report = report?;
-        report.submission = entry.file.clone();
-        entry.score = Some(ioi_score(&problem, &report));
-        entry.report = Some(report);
+        match report {
+            Judged::Report(mut report) => {
+                report.submission = entry.file.clone();
+                entry.score = Some(ioi_score(&problem, &report));
+                entry.report = Some(report);
+            }
+            Judged::Unreadable(why) => entry.error = Some(why),
+            Judged::Stop(e) => return Err(e),
+            // One submission the judge failed on is that submission's IE:
+            // every other is judged and written all the same.
+            Judged::Failed(why, report) => {
+                entry.error = Some(format!("the judge failed on it (IE): {why}"));
+                entry.score = Some(0);
+                entry.report = Some(*report);
+            }
+        }
         done += 1;
         progress(done, total, &entry);
         entries.push(entry);

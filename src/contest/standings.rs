@@ -143,7 +143,8 @@ pub(super) fn cell<'a>(
             c.pending += 1;
             continue;
         };
-        if verdict == Verdict::CE {
+        // Neither a compile error nor the judge's own failure costs a penalty.
+        if verdict == Verdict::CE || verdict == Verdict::IE {
             continue;
         }
         c.counted += 1;

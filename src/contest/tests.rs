@@ -263,6 +263,137 @@ fn merged_parts_equal_the_whole() {
     );
 }
 
+#[test]
+fn judge_errors_cost_no_penalty() {
+    use Verdict::*;
+    let entries = vec![
+        entry("alice", "a", 1, IE, 0),
+        entry("alice", "a", 2, AC, 100),
+    ];
+    let rows = standings(&contest(Scoring::Icpc, &["alice"]), &attempts(&entries));
+    assert_eq!((rows[0].solved, rows[0].penalty), (1, 0));
+}
+
+/// A submission of `path` (in the contest folder), as discovery makes it.
+fn found_at(path: &std::path::Path, is_dir: bool) -> crate::engine::Submission {
+    let config =
+        crate::config::Config::parse(crate::config::BUILTIN_CONFIG, None, "/w".into()).unwrap();
+    run::submission_at(&config, path, is_dir).unwrap()
+}
+
+/// The bytes `located` reads now for `submission`: the main file's, then
+/// each companion's.
+fn read_now(
+    located: &run::Located,
+    submission: &crate::engine::Submission,
+) -> std::io::Result<Vec<Vec<u8>>> {
+    let read = located.read(submission.clone())?;
+    let mut out = vec![read.text.as_deref().cloned().unwrap_or_default()];
+    out.extend(read.companions.iter().map(|c| c.bytes.clone()));
+    Ok(out)
+}
+
+/// A contestant's file is read when judged, by name from the contest
+/// folder's descriptor: swapped since the listing for a link to a secret, a
+/// pipe nobody writes or a folder, or its folder swapped for a link, it is
+/// refused at once, saying why; nothing is read through the link.
+#[test]
+fn a_file_swapped_after_the_listing_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    std::fs::create_dir_all(contest.join("alice")).unwrap();
+    std::fs::write(contest.join("alice/p.py"), "print(1)\n").unwrap();
+    std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
+    let located = run::Located {
+        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
+        folder: "alice".into(),
+        file: "p.py".into(),
+    };
+    let submission = found_at(&contest.join("alice/p.py"), false);
+    assert_eq!(
+        read_now(&located, &submission).unwrap(),
+        vec![b"print(1)\n".to_vec()]
+    );
+    let file = contest.join("alice/p.py");
+    let swap = |make: &dyn Fn()| {
+        let _ = std::fs::remove_file(&file);
+        let _ = std::fs::remove_dir(&file);
+        make();
+    };
+    swap(&|| std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap());
+    let error = read_now(&located, &submission).unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+    swap(&|| {
+        let made = std::process::Command::new("mkfifo")
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    });
+    let started = std::time::Instant::now();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
+    assert!(error.contains("pipe"), "{error}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    swap(&|| std::fs::create_dir(&file).unwrap());
+    assert!(read_now(&located, &submission).is_err());
+    // The contestant's folder itself swapped for a link.
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    std::fs::write(dir.path().join("elsewhere/p.py"), "the secret\n").unwrap();
+    std::fs::remove_dir_all(contest.join("alice")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), contest.join("alice")).unwrap();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+}
+
+/// A program of several files (a folder) is read again when judged, each
+/// of its files by name from the folder's descriptor: its main file or a
+/// file beside it swapped for a link to a secret or for a pipe is refused,
+/// and the folder itself swapped for a link too.
+#[test]
+fn a_folder_submission_swapped_after_the_listing_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    let folder = contest.join("alice/p");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("main.py"), "import helper\n").unwrap();
+    std::fs::write(folder.join("helper.py"), "X = 1\n").unwrap();
+    std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
+    let located = run::Located {
+        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
+        folder: "alice".into(),
+        file: "p".into(),
+    };
+    let submission = found_at(&folder, true);
+    assert_eq!(
+        read_now(&located, &submission).unwrap(),
+        vec![b"import helper\n".to_vec(), b"X = 1\n".to_vec()]
+    );
+    for name in ["main.py", "helper.py"] {
+        let file = folder.join(name);
+        let kept = std::fs::read(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap();
+        let error = read_now(&located, &submission).unwrap_err().to_string();
+        assert!(error.contains("symbolic link"), "{name}: {error}");
+        std::fs::remove_file(&file).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let started = std::time::Instant::now();
+        let error = read_now(&located, &submission).unwrap_err().to_string();
+        assert!(error.contains("pipe"), "{name}: {error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        std::fs::remove_file(&file).unwrap();
+        std::fs::write(&file, kept).unwrap();
+    }
+    std::fs::rename(&folder, dir.path().join("p")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("p"), &folder).unwrap();
+    let error = read_now(&located, &submission).unwrap_err().to_string();
+    assert!(error.contains("symbolic link"), "{error}");
+}
+
 fn timed(who: &str, problem: &str, order: i64, verdict: Option<Verdict>, minute: u64) -> Attempt {
     Attempt {
         contestant: who.into(),

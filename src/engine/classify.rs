@@ -4,37 +4,13 @@
 use std::time::Duration;
 
 use crate::problem::ProblemLimits;
-use crate::sandbox::{Exit, LimitHit, RunOutcome};
+use crate::sandbox::{Exit, LimitHit, MemoryEvidence, RunOutcome};
 use crate::verdict::Verdict;
 
 /// The wall-clock limit for a CPU time limit.
 pub(super) fn wall_limit(time: Duration, factor: f64) -> Duration {
     time.mul_f64(factor).max(time + Duration::from_millis(500))
 }
-
-/// Messages a runtime prints when an allocation fails: evidence that a crash
-/// under the address-space limit was the memory limit.
-const ALLOCATION_FAILURES: &[&str] = &[
-    "std::bad_alloc",
-    "memory allocation of",
-    "Cannot allocate memory",
-    "out of memory",
-];
-
-/// What a runtime prints when its heap, which judge.toml's heap flags set to
-/// the memory limit (`-Xmx{memory_mib}m`, `--max-old-space-size`, `+RTS -M`,
-/// `max-heap-size`, `PYPY_GC_MAX`, PHP's `memory_limit`), is full: the memory limit, whatever the
-/// address-space setting.
-const HEAP_EXHAUSTED: &[&str] = &[
-    "java.lang.OutOfMemoryError",
-    "JavaScript heap out of memory",
-    "Heap exhausted;",
-    "System.OutOfMemoryException",
-    "fatal error: runtime: out of memory",
-    "failed to allocate memory (NoMemoryError)",
-    "MemoryError",
-    "Fatal error:  Allowed memory size of",
-];
 
 /// Turns a run's outcome into a verdict, or `None` when the output should be
 /// checked. Limits come first (the run was stopped), then crashes.
@@ -92,52 +68,44 @@ pub(super) fn classify(
         ));
     }
     let memory_kib = limits.memory / 1024;
-    if outcome.memory_exceeded {
-        return Some((
-            Verdict::MLE,
-            format!(
-                "killed at the memory limit of {} (cgroup OOM kill, peak {})",
-                crate::units::format_kib(memory_kib),
-                crate::units::format_kib(outcome.peak_memory_kib)
-            ),
-        ));
-    }
-    if outcome.peak_memory_kib > memory_kib {
-        return Some((
-            Verdict::MLE,
-            format!(
-                "peak memory {} exceeds the limit of {}",
-                crate::units::format_kib(outcome.peak_memory_kib),
-                crate::units::format_kib(memory_kib)
-            ),
-        ));
-    }
-    if outcome.exit == Exit::Code(0) {
-        return None;
-    }
-    let stderr = String::from_utf8_lossy(&outcome.stderr);
-    // Evidence in stderr that the crash was the memory limit: a runtime's
-    // full heap always, a failed allocation under the address-space limit.
-    let evidence = [
-        (HEAP_EXHAUSTED, true, "the runtime's heap is full at"),
-        (
-            ALLOCATION_FAILURES,
-            address_space,
-            "an allocation failed under",
-        ),
-    ];
-    for (messages, applies, what) in evidence {
-        if let Some(found) = messages.iter().find(|e| applies && stderr.contains(**e)) {
+    let evidence = outcome.memory_evidence(limits.memory, address_space);
+    let (what, found) = match evidence {
+        Some(MemoryEvidence::OomKill) => {
             return Some((
                 Verdict::MLE,
                 format!(
-                    "{what} the memory limit of {} ({}, `{found}`)",
+                    "killed at the memory limit of {} (cgroup OOM kill, peak {})",
                     crate::units::format_kib(memory_kib),
-                    outcome.describe_exit()
+                    crate::units::format_kib(outcome.peak_memory_kib)
                 ),
-            ));
+            ))
         }
+        Some(MemoryEvidence::Peak) => {
+            return Some((
+                Verdict::MLE,
+                format!(
+                    "peak memory {} exceeds the limit of {}",
+                    crate::units::format_kib(outcome.peak_memory_kib),
+                    crate::units::format_kib(memory_kib)
+                ),
+            ))
+        }
+        _ if outcome.exit == Exit::Code(0) => return None,
+        Some(MemoryEvidence::HeapFull(found)) => ("the runtime's heap is full at", found),
+        Some(MemoryEvidence::AllocationFailed(found)) => ("an allocation failed under", found),
+        None => ("", ""),
+    };
+    if !found.is_empty() {
+        return Some((
+            Verdict::MLE,
+            format!(
+                "{what} the memory limit of {} ({}, `{found}`)",
+                crate::units::format_kib(memory_kib),
+                outcome.describe_exit()
+            ),
+        ));
     }
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
     let last = last_meaningful_line(&stderr);
     let last: String = last.chars().take(200).collect();
     let how = outcome.describe_exit();
@@ -186,6 +154,7 @@ mod tests {
             stderr_truncated: false,
             memory_exceeded: false,
             process_limit_hit: false,
+            keep_error: None,
         }
     }
 

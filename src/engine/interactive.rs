@@ -17,13 +17,18 @@ use crate::error::{Error, Result};
 use crate::problem::{InteractorProtocol, ProblemLimits};
 use crate::report::{InteractionLine, TestReport};
 use crate::sandbox::{
-    self, Captured, Environment, Exit, Handoff, Profile, RunOutcome, RunRequest, Side, Stdin,
+    self, Captured, Environment, Exchange, Exit, Handoff, Profile, RunOutcome, RunRequest, Side,
+    Stdin,
 };
 use crate::verdict::Verdict;
 
 /// How long the interactor may go on after the submission's wall-clock
 /// limit: it is not the one waited for.
 const INTERACTOR_GRACE: Duration = Duration::from_secs(1);
+
+/// The file a testlib interactor writes for the checker, in its working
+/// directory.
+const OUTPUT: &str = "output";
 
 /// What one play of a test gave.
 struct Play {
@@ -71,13 +76,20 @@ impl Judge {
             cached: false,
             score: None,
             interaction: None,
+            unchecked: false,
             input: None,
         };
         match play.submission.exit {
             Exit::Code(c) => report.exit_code = Some(c),
             Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
         }
-        let said = interactor_result(interactive.protocol, &play.interactor, &play.feedback);
+        let limits = &super::programs::package_of(&interactive.interactor).limits;
+        let said = interactor_result(
+            interactive.protocol,
+            &play.interactor,
+            &play.feedback,
+            limits,
+        );
         // Which ended first, by the system's clock where each ended: close
         // calls (a crash caused by the interactor's going) are settled by
         // the replay below, whose relay sees the order exactly.
@@ -171,9 +183,9 @@ impl Judge {
             let _ = std::fs::remove_dir_all(dir);
             std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         }
-        let feedback = theirs.join("feedback");
+        let feedback = theirs.join(crate::check::FEEDBACK);
         std::fs::create_dir(&feedback).map_err(|e| io(&feedback, e))?;
-        let output = theirs.join("output");
+        let output = theirs.join(OUTPUT);
         let (relay, ends) = if relayed {
             let (relay, ends) = sandbox::relay().map_err(|e| io(work, e))?;
             (Some(relay), ends)
@@ -209,34 +221,49 @@ impl Judge {
                 stderr: super::submission::STDERR_KEPT,
                 file_size: limits.output,
             },
+            exchange: Exchange::default(),
         };
         let interactor = &interactive.interactor;
         let answer = test.answer.clone().unwrap_or_else(|| test.input.clone());
-        let mut argv = interactor.argv(None);
-        match interactive.protocol {
+        let mut args: Vec<std::ffi::OsString> = Vec::new();
+        let files = vec![test.input.clone(), answer.clone()];
+        let exchange = match interactive.protocol {
             InteractorProtocol::Testlib => {
-                argv.extend([test.input.clone(), output.clone(), answer].map(Into::into));
+                args.extend([test.input.clone(), output.clone(), answer].map(Into::into));
+                Exchange {
+                    files,
+                    dirs: Vec::new(),
+                    keep: vec![OUTPUT.into()],
+                }
             }
             InteractorProtocol::Icpc => {
                 let mut dir = feedback.clone().into_os_string();
                 dir.push("/");
-                argv.extend([test.input.clone().into(), answer.into(), dir]);
+                args.extend([test.input.clone().into(), answer.into(), dir]);
+                Exchange {
+                    files,
+                    dirs: vec![crate::check::FEEDBACK.into()],
+                    keep: crate::check::feedback_files(),
+                }
             }
-        }
-        argv.extend(test.checker_args.iter().map(Into::into));
-        let mut interactor_limits = self.package_limits();
+        };
+        args.extend(test.checker_args.iter().map(Into::into));
+        // The package's limits, but a wall clock one second beyond the
+        // submission's: an interactor waits for it.
+        let mut interactor_request = super::programs::package_request(
+            interactor,
+            &args,
+            &theirs,
+            Stdin::Pipe(int_in),
+            exchange,
+        );
+        interactor_request.stdout_spill = None;
+        interactor_request.stdout_to = Some(int_out);
+        let interactor_limits = &mut interactor_request.limits;
         interactor_limits.wall_time = run.wall + INTERACTOR_GRACE;
         interactor_limits.cpu_time = interactor_limits.cpu_time.min(interactor_limits.wall_time);
-        let interactor_request = RunRequest {
-            argv,
-            cwd: theirs.clone(),
-            stdin: Stdin::Pipe(int_in),
-            stdout_spill: None,
-            stdout_to: Some(int_out),
-            environment: Environment::Minimal(Vec::new()),
-            program_dir: None,
-            limits: interactor_limits,
-        };
+        let package = super::programs::package_of(interactor);
+        let interactor_profile = Profile::Package(std::sync::Arc::clone(&package.view));
         let sandbox = self.sandbox();
         let timed = |request: RunRequest, profile: Profile| async move {
             let outcome = sandbox.run(&request, profile).await;
@@ -248,7 +275,7 @@ impl Judge {
         // The interactor first: it usually speaks first, and the
         // submission's start (its slot's staging) takes longer.
         let (int, sub) = tokio::join!(
-            timed(interactor_request, Profile::Package),
+            timed(interactor_request, interactor_profile),
             timed(submission, Profile::Submission)
         );
         let relayed = relay.map(sandbox::Relay::finish);
@@ -290,10 +317,7 @@ impl Judge {
             work: Some(&dir),
             args: &run.test.checker_args,
         };
-        match checker
-            .check(self.sandbox(), self.checker_limits(), subject)
-            .await
-        {
+        match checker.check(self.sandbox(), subject).await {
             Ok(result) => Ok(result),
             Err(CheckError::Run(e)) => Ok(CheckResult {
                 verdict: Verdict::IE,
@@ -430,6 +454,7 @@ mod tests {
             memory_exceeded: false,
             process_limit_hit: false,
             ended_ns: 0,
+            keep_error: None,
         }
     }
 

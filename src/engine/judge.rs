@@ -8,10 +8,22 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::scratch::{ScratchDirs, SpillFiles};
 use crate::cache::Cache;
-use crate::compile::{Build, Companion, Compiler};
+use crate::compile::{Build, Companion, Compiler, Executable};
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
+use crate::problem::{Problem, ProgramLimits, Role};
 use crate::sandbox::{self, IsolationMode, Sandbox, SandboxPaths};
+
+/// A folder no run may see.
+#[derive(Debug, Clone)]
+pub(crate) enum Hide {
+    /// Its content must stay hidden (a contest folder, an output folder):
+    /// a folder that cannot be hidden is an error.
+    Required(PathBuf),
+    /// Hidden unless it holds the system's own directories (a workspace
+    /// at `/`, a submission in `/usr/bin`).
+    IfPossible(PathBuf),
+}
 
 /// The judging engine. Cheap to clone (shared state behind an `Arc`).
 #[derive(Debug, Clone)]
@@ -38,13 +50,11 @@ pub(super) struct Inner {
 
 impl Judge {
     /// An engine for `config`, isolating submissions as `isolation` asks.
-    /// `also_hide` are more directories submissions must not see (the
-    /// packages and tests of problems kept outside the workspace).
-    pub(crate) fn new(
-        config: Config,
-        isolation: IsolationMode,
-        also_hide: &[PathBuf],
-    ) -> Result<Judge> {
+    /// `hide` are more folders no run may see (the packages and tests of
+    /// problems kept outside the workspace, a contest folder, an output
+    /// folder): the workspace, the cache, the problem and test folders and
+    /// the home directory are hidden too, wherever they are.
+    pub(crate) fn new(config: Config, isolation: IsolationMode, hide: &[Hide]) -> Result<Judge> {
         let cache = Cache::new(config.cache_dir.clone());
         let compiler = Compiler::new(cache.clone(), config.limits, config.pch_dir.clone());
         let config_jobs = config.jobs.max(1);
@@ -56,22 +66,48 @@ impl Judge {
         for tmp in [PathBuf::from("/tmp"), std::env::temp_dir()] {
             sandbox::remove_leftovers_of_dead_judges(&tmp, &["judge-sandbox-", "judge-run-"]);
         }
-        // Submissions must not see answers: hide the workspace, the cache and
-        // the problem and test folders (which may live outside the workspace)
-        // where they fall inside what the sandbox shows.
-        let mut hide = vec![
-            config.root.clone(),
-            config.cache_dir.clone(),
-            config.problems_dir.clone(),
-            config.testdata_dir.clone(),
+        // Runs must not see answers, other builds or other contestants:
+        // hide every folder of the judging, wherever it is.
+        let mut all = vec![
+            Hide::Required(config.cache_dir.clone()),
+            Hide::Required(config.pch_dir.clone()),
+            Hide::IfPossible(config.root.clone()),
+            Hide::IfPossible(config.problems_dir.clone()),
+            Hide::IfPossible(config.testdata_dir.clone()),
         ];
-        hide.extend(also_hide.iter().cloned());
+        all.extend(hide.iter().cloned());
         if let Some(home) = std::env::var_os("HOME") {
-            hide.push(home.into());
+            all.push(Hide::IfPossible(home.into()));
         }
-        let keep = |p: &PathBuf| p.is_absolute() && p.parent().is_some() && p.is_dir();
+        let mut hidden: Vec<PathBuf> = Vec::new();
+        for wanted in all {
+            let (dir, required) = match wanted {
+                Hide::Required(dir) => (dir, true),
+                Hide::IfPossible(dir) => (dir, false),
+            };
+            // Where it really is: a link to a folder is no way around this.
+            let Ok(real) = std::fs::canonicalize(&dir) else {
+                continue; // not there (yet): nothing to see
+            };
+            if !real.is_dir() {
+                continue;
+            }
+            match sandbox::cannot_hide(&real) {
+                None => hidden.push(real),
+                Some(why) if required => {
+                    return Err(Error::Usage(format!(
+                        "{} cannot be hidden from the programs judge runs: {why}; \
+                         use a folder of its own",
+                        dir.display()
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+        hidden.sort();
+        hidden.dedup();
         let paths = SandboxPaths {
-            hide: hide.into_iter().filter(keep).collect(),
+            hide: hidden,
             staging,
         };
         let sandbox =
@@ -91,28 +127,28 @@ impl Judge {
         })
     }
 
-    /// Limits for package programs (generator, reference, validator,
-    /// checker): judge.toml's `package_time` and `package_output`.
-    pub(crate) fn package_limits(&self) -> sandbox::Limits {
-        let limits = &self.config().limits;
-        sandbox::Limits {
-            cpu_time: limits.package_time,
-            wall_time: limits.package_time.saturating_mul(2),
-            memory: None,
-            address_space: false,
-            stdout: limits.package_output,
-            stderr: 64 << 10,
-            file_size: limits.package_output,
-        }
-    }
-
-    /// Limits for custom checkers: those of package programs, with little output.
-    pub(crate) fn checker_limits(&self) -> sandbox::Limits {
-        sandbox::Limits {
-            stdout: 64 << 10,
-            stderr: 64 << 10,
-            ..self.package_limits()
-        }
+    /// How a program of `problem` in `role` runs: in the sandbox, seeing its
+    /// package's folders, under the package's limits for that role (its
+    /// checker's and interactor's, or its other programs').
+    pub(crate) fn package_run(
+        &self,
+        problem: &Problem,
+        role: Role,
+        exe: &Executable,
+    ) -> Result<sandbox::PackageRun> {
+        let root = problem.root().map_err(|e| Error::io(&problem.dir, e))?;
+        let (limits, judges) = match role {
+            Role::Checker | Role::Interactor => (problem.checker_limits, true),
+            Role::Generator | Role::Reference | Role::Validator | Role::Brute => {
+                (problem.program_limits, false)
+            }
+        };
+        Ok(sandbox::PackageRun {
+            view: Arc::new(sandbox::PackageView {
+                dirs: root.dirs().to_vec(),
+            }),
+            limits: program_limits(limits, exe, judges),
+        })
     }
 
     /// Waits for a slot: a program may run while it is held.
@@ -142,13 +178,15 @@ impl Judge {
 
     /// Compiles a submission (CE is a result, not an error).
     pub(crate) async fn build(&self, path: &Path, language: &Language) -> Result<Build> {
-        self.build_with(path, language, &[], true).await
+        self.build_with(path, None, language, &[], true).await
     }
 
-    /// Compiles a program with files beside it; see [`Compiler::build`].
+    /// Compiles a program (its bytes `text`, or the file `path`) with files
+    /// beside it; see [`Compiler::build`].
     pub(crate) async fn build_with(
         &self,
         path: &Path,
+        text: Option<&[u8]>,
         language: &Language,
         companions: &[Companion],
         remember_failure: bool,
@@ -158,6 +196,7 @@ impl Judge {
         // cache, nor while the same build is under way elsewhere).
         let build = self.inner.compiler.build(
             path,
+            text,
             language,
             sandbox,
             companions,
@@ -165,5 +204,24 @@ impl Judge {
             &self.inner.slots,
         );
         build.await
+    }
+}
+
+/// The sandbox's limits of one run of a package program: the package's
+/// `limits`, the wall clock at twice the CPU time; a program that judges
+/// (a checker, an interactor) has its messages kept up to 64 KiB.
+pub(crate) fn program_limits(
+    limits: ProgramLimits,
+    exe: &Executable,
+    judges: bool,
+) -> sandbox::Limits {
+    sandbox::Limits {
+        cpu_time: limits.time,
+        wall_time: limits.time.saturating_mul(2),
+        memory: Some(limits.memory),
+        address_space: exe.address_space_limit(),
+        stdout: if judges { 64 << 10 } else { limits.output },
+        stderr: 64 << 10,
+        file_size: limits.output,
     }
 }

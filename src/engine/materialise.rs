@@ -36,6 +36,10 @@ struct Programs {
     validation: Validation,
     /// What went wrong with them, when it is only a warning.
     warnings: std::sync::Mutex<Vec<String>>,
+    /// The validators (by source) that failed to run (crashed, or were
+    /// stopped at a limit), when that is only a warning: not run again, so a
+    /// validator that hangs costs one wait, not one per test.
+    given_up: std::sync::Mutex<BTreeSet<std::path::PathBuf>>,
 }
 
 impl Judge {
@@ -122,26 +126,37 @@ impl Judge {
             validators,
             validation,
             warnings: std::sync::Mutex::new(warnings),
+            given_up: std::sync::Mutex::new(BTreeSet::new()),
         });
         let mut tasks = tokio::task::JoinSet::new();
+        let mut handles = Vec::new();
         for (index, planned) in planned.into_iter().enumerate() {
             let judge = self.clone();
             let problem = Arc::clone(problem);
             let shared = Arc::clone(&shared);
-            tasks.spawn(async move {
+            handles.push(tasks.spawn(async move {
                 let test = judge.make_test(&problem, &shared, planned).await;
                 (index, test)
-            });
+            }));
         }
         let mut tests: Vec<Option<TestCase>> = vec![None; tasks.len()];
         let mut first_error: Option<(usize, Error)> = None;
         while let Some(joined) = tasks.join_next().await {
-            let (index, result) = joined.expect("test materialisation panicked");
+            let (index, result) = match joined {
+                Ok(done) => done,
+                Err(e) if e.is_cancelled() => continue,
+                Err(e) => std::panic::resume_unwind(e.into_panic()),
+            };
             match result {
                 Ok(t) => tests[index] = Some(t),
-                // Report the error of the earliest test, whatever finished first.
+                // Report the error of the earliest test, whatever finished
+                // first; the tests after it are not made (a package program
+                // that hangs is waited for once, not once per test).
                 Err(e) if first_error.as_ref().is_none_or(|(i, _)| index < *i) => {
-                    first_error = Some((index, e))
+                    for later in &handles[index + 1..] {
+                        later.abort();
+                    }
+                    first_error = Some((index, e));
                 }
                 Err(_) => {}
             }
@@ -200,6 +215,7 @@ impl Judge {
                 validator,
                 args: spec.args.clone(),
                 valid_exit: spec.valid_exit,
+                given_up: None,
             })
             .collect();
         let reference = match &problem.reference {
@@ -302,6 +318,8 @@ impl Judge {
                 }
             }
         };
+        let given_up =
+            (programs.validation == Validation::BestEffort).then_some(&programs.given_up);
         let gates: Vec<Gate<'_>> = programs
             .validators
             .iter()
@@ -309,6 +327,7 @@ impl Judge {
                 validator,
                 args: [spec.args.as_slice(), &validator_args].concat(),
                 valid_exit: spec.valid_exit,
+                given_up,
             })
             .collect();
         let from = match &answer {
@@ -337,11 +356,19 @@ impl Judge {
                         PackageError::Validator { .. } | PackageError::InvalidTest { .. }
                     ) =>
             {
+                // A generated input lives in the cache under a hash: say
+                // which test it is.
+                let warning = match what {
+                    PackageError::Validator { .. } => {
+                        format!("test `{name}`: {what} (not run on the tests after it)")
+                    }
+                    _ => what.to_string(),
+                };
                 programs
                     .warnings
                     .lock()
                     .expect("not poisoned")
-                    .push(what.to_string());
+                    .push(warning);
                 self.test_case(problem, &[], &input, &input_key, from, &name)
                     .await?
             }

@@ -20,7 +20,7 @@ mod sources;
 pub(crate) use sources::{directory_submission, header_files, main_source};
 mod submission;
 
-pub(crate) use judge::Judge;
+pub(crate) use judge::{Hide, Judge};
 pub(crate) use materialise::Validation;
 pub(crate) use programs::{
     describe_failure, AnswerFrom, AnswerProgram, Case, Gate, Memo, BRUTE_SKIP,

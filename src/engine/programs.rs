@@ -14,8 +14,10 @@ use crate::cache::{Key, Kind};
 use crate::check::Checker;
 use crate::compile::{Build, Executable};
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{CheckerSpec, Problem, ProgramSpec, Role};
-use crate::sandbox::{self, Captured, Environment, Exit, Profile, RunOutcome, RunRequest, Stdin};
+use crate::problem::{CheckerSpec, Problem, ProgramLimits, ProgramSpec, Role};
+use crate::sandbox::{
+    self, Captured, Environment, Exchange, Exit, Profile, RunOutcome, RunRequest, Stdin,
+};
 
 /// Exit code of a brute force refusing an input (outside its bounds).
 pub(crate) const BRUTE_SKIP: i32 = 3;
@@ -29,6 +31,11 @@ pub(crate) struct Gate<'a> {
     pub(crate) args: Vec<String>,
     /// The exit code that means valid.
     pub(crate) valid_exit: i32,
+    /// Where validators that failed to run are given up on, when a failure
+    /// is only a warning (`judge run`, `batch`): one in it by the time its
+    /// run gets a slot is not run ([`Validity::NotRun`]), so a validator
+    /// that hangs costs one wait per slot, not one per test.
+    pub(crate) given_up: Option<&'a std::sync::Mutex<std::collections::BTreeSet<PathBuf>>>,
 }
 
 /// A program whose output on an input is the expected answer.
@@ -127,6 +134,8 @@ pub(crate) enum Validity {
     Valid,
     /// It rejected it (exited with a code other than 0), saying this.
     Invalid(String),
+    /// It was not run: it had failed to run on an earlier input.
+    NotRun,
 }
 
 impl Judge {
@@ -138,7 +147,7 @@ impl Judge {
         problem: &Problem,
         spec: &ProgramSpec,
     ) -> Result<Submission> {
-        let files = program_files(&problem.id, spec, self.config())?;
+        let files = program_files(problem, spec, self.config())?;
         let language = match (&spec.lang, files.build_run) {
             (_, true) => crate::config::Language::build_run(self.config()),
             (Some(id), false) => self.config().language_by_id(id, &files.main)?,
@@ -149,6 +158,7 @@ impl Judge {
             shown: None,
             language,
             companions: files.companions,
+            text: None,
         })
     }
 
@@ -162,9 +172,19 @@ impl Judge {
         role: Role,
     ) -> Result<Executable> {
         let program = self.package_submission(problem, spec)?;
-        let build = self.build_with(&program.path, &program.language, &program.companions, false);
+        let build = self.build_with(
+            &program.path,
+            None,
+            &program.language,
+            &program.companions,
+            false,
+        );
         match build.await? {
-            Build::Ready(exe, _) => Ok(*exe),
+            Build::Ready(exe, _) => {
+                let mut exe = *exe;
+                exe.package = Some(self.package_run(problem, role, &exe)?);
+                Ok(exe)
+            }
             Build::Failed(report) => Err(Error::package(
                 &problem.id,
                 PackageError::DoesNotCompile {
@@ -213,26 +233,36 @@ impl Judge {
         })
     }
 
-    /// Runs a package program with the limits of package programs, holding
-    /// a slot; a large stdout spills into `cwd`.
+    /// Runs a program of a package (built by
+    /// [`Judge::build_package_program`]) with `args`, in the sandbox as its
+    /// package says, holding a slot; `cwd` stands for its working directory
+    /// (a large stdout spills there), `exchange` names the files it reads
+    /// and leaves.
     pub(crate) async fn run_package_program(
         &self,
-        argv: Vec<OsString>,
+        exe: &Executable,
+        args: &[std::ffi::OsString],
         cwd: &Path,
         stdin: Stdin,
+        exchange: Exchange,
     ) -> Result<RunOutcome> {
-        let request = RunRequest {
-            argv,
-            cwd: cwd.to_path_buf(),
-            stdin,
-            stdout_spill: Some(cwd.join("stdout")),
-            stdout_to: None,
-            environment: Environment::Minimal(Vec::new()),
-            limits: self.package_limits(),
-            program_dir: None,
-        };
         let _slot = self.slot().await;
-        let run = self.sandbox().run(&request, Profile::Package);
+        self.run_package_program_in_slot(exe, args, cwd, stdin, exchange)
+            .await
+    }
+
+    /// [`Judge::run_package_program`] when the caller holds the slot.
+    async fn run_package_program_in_slot(
+        &self,
+        exe: &Executable,
+        args: &[std::ffi::OsString],
+        cwd: &Path,
+        stdin: Stdin,
+        exchange: Exchange,
+    ) -> Result<RunOutcome> {
+        let request = package_request(exe, args, cwd, stdin, exchange);
+        let profile = Profile::Package(std::sync::Arc::clone(&package_of(exe).view));
+        let run = self.sandbox().run(&request, profile);
         run.await.map_err(|e| Error::from_run(e, None))
     }
 
@@ -247,6 +277,7 @@ impl Judge {
         work: &Path,
         memory: u64,
     ) -> Result<RunOutcome> {
+        let defaults = ProgramLimits::defaults(self.config());
         let request = RunRequest {
             argv: exe.argv(Some(memory)),
             cwd: work.to_path_buf(),
@@ -256,10 +287,10 @@ impl Judge {
             environment: Environment::Minimal(exe.env().to_vec()),
             limits: sandbox::Limits {
                 memory: Some(memory),
-                address_space: exe.address_space_limit(),
-                ..self.package_limits()
+                ..super::judge::program_limits(defaults, exe, false)
             },
             program_dir: Some(exe.dir().to_path_buf()),
+            exchange: Exchange::default(),
         };
         let _slot = self.slot().await;
         let run = self.sandbox().run(&request, Profile::Submission);
@@ -274,9 +305,10 @@ impl Judge {
         args: &[String],
         dir: &Path,
     ) -> Result<std::result::Result<Captured, String>> {
-        let mut argv = generator.argv(None);
-        argv.extend(args.iter().map(OsString::from));
-        let outcome = self.run_package_program(argv, dir, Stdin::Null).await?;
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let outcome = self
+            .run_package_program(generator, &args, dir, Stdin::Null, Exchange::default())
+            .await?;
         if !outcome.success() {
             return Ok(Err(describe_failure(&outcome)));
         }
@@ -358,16 +390,39 @@ impl Judge {
                 return Ok(Validity::Valid);
             }
         }
-        let mut argv = gate.validator.argv(None);
-        argv.extend(gate.args.iter().map(OsString::from));
+        let args: Vec<OsString> = gate.args.iter().map(OsString::from).collect();
         let scratch = self.cache().scratch_dir()?;
+        let stdin = Stdin::File(input.to_path_buf());
+        let slot = self.slot().await;
+        let given_up = |source: &PathBuf| {
+            gate.given_up
+                .is_some_and(|g| g.lock().expect("not poisoned").contains(source))
+        };
+        if given_up(&gate.validator.source) {
+            return Ok(Validity::NotRun);
+        }
         let outcome = self
-            .run_package_program(argv, scratch.path(), Stdin::File(input.to_path_buf()))
+            .run_package_program_in_slot(
+                gate.validator,
+                &args,
+                scratch.path(),
+                stdin,
+                Exchange::default(),
+            )
             .await?;
+        // A validator that ran out of memory has not rejected the input.
+        let out_of_memory =
+            crate::check::out_of_memory(&outcome, &package_of(gate.validator).limits);
         let validity = match (outcome.exit, outcome.limit_hit) {
             (Exit::Code(code), None) if code == gate.valid_exit => Validity::Valid,
-            (Exit::Code(_), None) => Validity::Invalid(rejection(&outcome)),
+            (Exit::Code(_), None) if !out_of_memory => Validity::Invalid(rejection(&outcome)),
             _ => {
+                // Given up before the slot is free for the next run of it.
+                if let Some(g) = gate.given_up {
+                    let source = gate.validator.source.clone();
+                    g.lock().expect("not poisoned").insert(source);
+                }
+                drop(slot);
                 return Err(Error::package(
                     problem,
                     PackageError::Validator {
@@ -375,7 +430,7 @@ impl Judge {
                         input: input.to_path_buf(),
                         why: describe_failure(&outcome),
                     },
-                ))
+                ));
             }
         };
         if let (Some(key), Validity::Valid) = (&key, &validity) {
@@ -418,7 +473,7 @@ impl Judge {
         let stdin = Stdin::File(input.to_path_buf());
         let outcome = match program {
             AnswerProgram::Reference(exe) | AnswerProgram::Brute(exe) => {
-                self.run_package_program(exe.argv(None), &run_dir, stdin)
+                self.run_package_program(exe, &[], &run_dir, stdin, Exchange::default())
                     .await?
             }
             AnswerProgram::Untrusted { exe, memory } => {
@@ -455,6 +510,37 @@ impl Judge {
     }
 }
 
+/// The package program `exe` is: what it sees and its limits.
+pub(crate) fn package_of(exe: &Executable) -> &sandbox::PackageRun {
+    exe.package
+        .as_ref()
+        .expect("a package's programs are built by build_package_program")
+}
+
+/// The request that runs the package program `exe` with `args`.
+pub(crate) fn package_request(
+    exe: &Executable,
+    args: &[OsString],
+    cwd: &Path,
+    stdin: Stdin,
+    exchange: Exchange,
+) -> RunRequest {
+    let package = package_of(exe);
+    let mut argv = exe.argv(package.limits.memory);
+    argv.extend(args.iter().cloned());
+    RunRequest {
+        argv,
+        cwd: cwd.to_path_buf(),
+        stdin,
+        stdout_spill: Some(cwd.join("stdout")),
+        stdout_to: None,
+        environment: Environment::Minimal(exe.env().to_vec()),
+        limits: package.limits,
+        program_dir: Some(exe.dir().to_path_buf()),
+        exchange,
+    }
+}
+
 /// What a validator said when it rejected an input: its stderr, else its
 /// stdout, else how it exited.
 fn rejection(outcome: &RunOutcome) -> String {
@@ -477,6 +563,10 @@ fn rejection(outcome: &RunOutcome) -> String {
 pub(crate) fn describe_failure(outcome: &RunOutcome) -> String {
     let how = match outcome.limit_hit {
         Some(hit) => format!("stopped by the {hit:?} limit for package programs"),
+        None if outcome.memory_exceeded => format!(
+            "stopped by the memory limit for package programs ({})",
+            outcome.describe_exit()
+        ),
         None => outcome.describe_exit(),
     };
     let stderr = String::from_utf8_lossy(&outcome.stderr);

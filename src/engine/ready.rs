@@ -123,8 +123,14 @@ pub(crate) fn infer(
     minimum: Duration,
 ) -> Duration {
     let steps = (slowest.as_secs_f64() * multiplier / resolution.as_secs_f64()).ceil();
-    let limit = resolution.mul_f64(steps.max(1.0));
-    limit.max(minimum)
+    let seconds = resolution.as_secs_f64() * steps.max(1.0);
+    // Whatever the package's numbers, never past the longest limit.
+    let limit = if seconds.is_finite() && seconds < crate::units::MAX_DURATION.as_secs_f64() {
+        Duration::from_secs_f64(seconds)
+    } else {
+        crate::units::MAX_DURATION
+    };
+    limit.max(minimum).min(crate::units::MAX_DURATION)
 }
 
 fn seconds(d: Duration) -> String {
@@ -179,6 +185,7 @@ impl Judge {
                 let _ = judge
                     .build_with(
                         &program.path,
+                        None,
                         &program.language,
                         &program.companions,
                         is_solution,

@@ -5,6 +5,10 @@
 use super::Judge;
 use crate::error::{Error, Result};
 
+/// How long an interrupted judging has to end on its own (killing its runs,
+/// removing its scratch) before the process exits regardless.
+const INTERRUPT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl Judge {
     /// Runs `future` to the end on a runtime fitted to the judging. Ctrl-C
     /// or SIGTERM drops it (which kills every running process and removes
@@ -33,6 +37,12 @@ impl Judge {
             program: "tokio runtime".into(),
             source: e,
         })?;
+        // Whatever the judging is stuck in, an interrupt ends it: if the
+        // runtime has not ended it after a few seconds, the process exits.
+        crate::sandbox::arm_interrupt_watchdog(
+            INTERRUPT_GRACE,
+            crate::error::exit_code::INTERRUPTED,
+        );
         let result = runtime.block_on(async {
             let mut terminate = tokio::signal::unix::signal(
                 tokio::signal::unix::SignalKind::terminate(),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::compile::Companion;
 use crate::config::Config;
 use crate::error::{Error, PackageError, Result};
-use crate::problem::ProgramSpec;
+use crate::problem::{EntryKind, PackageRoot, Problem, ProgramSpec};
 
 /// File extensions of headers: a single-file program's build sees those of
 /// its directory.
@@ -29,14 +29,19 @@ pub(crate) struct ProgramFiles {
     pub(crate) build_run: bool,
 }
 
-/// The source judge compiles for a program that is a directory.
-pub(crate) fn main_source(spec: &ProgramSpec, config: &Config) -> Result<PathBuf> {
-    Ok(program_files("", spec, config)?.main)
+/// The source judge compiles for a program of `problem` that is a directory.
+pub(crate) fn main_source(
+    problem: &Problem,
+    spec: &ProgramSpec,
+    config: &Config,
+) -> Result<PathBuf> {
+    Ok(program_files(problem, spec, config)?.main)
 }
 
-/// The headers in `dir` (what a single-file program's build sees).
-pub(crate) fn header_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut headers: Vec<PathBuf> = regular_files(dir)?
+/// The headers in `dir`, a folder of the package `root` (what a single-file
+/// program's build sees).
+pub(crate) fn header_files(root: &PackageRoot, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut headers: Vec<PathBuf> = regular_files(root, dir)?
         .into_iter()
         .filter(|f| is_header(f))
         .collect();
@@ -44,15 +49,16 @@ pub(crate) fn header_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(headers)
 }
 
-/// The files of the program `spec` names, for the problem `problem`.
+/// The files of the program `spec` names, for the problem `problem`: links
+/// are followed inside its package only.
 pub(crate) fn program_files(
-    problem: &str,
+    problem: &Problem,
     spec: &ProgramSpec,
     config: &Config,
 ) -> Result<ProgramFiles> {
     let fail = |why: String| {
         Error::package(
-            problem,
+            &problem.id,
             PackageError::Program {
                 path: spec.path.clone(),
                 why,
@@ -61,9 +67,11 @@ pub(crate) fn program_files(
     };
     let read_err =
         |path: &Path, e: std::io::Error| fail(format!("cannot read {}: {e}", path.display()));
-    if spec.path.is_dir() {
+    let root = problem.root().map_err(|e| read_err(&problem.dir, e))?;
+    if root.is_dir(&spec.path) {
+        let files = regular_files(&root, &spec.path).map_err(|e| read_err(&spec.path, e))?;
         let (main, build_run, others) =
-            directory_program(&spec.path, spec.lang.as_deref(), config).map_err(fail)?;
+            directory_program(&spec.path, files, spec.lang.as_deref(), config).map_err(fail)?;
         let others: Vec<&PathBuf> = others.iter().collect();
         let companions = read_companions(&others).map_err(|(p, e)| read_err(&p, e))?;
         return Ok(ProgramFiles {
@@ -73,7 +81,7 @@ pub(crate) fn program_files(
         });
     }
     let dir = spec.path.parent().unwrap_or(Path::new("/"));
-    let headers: Vec<PathBuf> = regular_files(dir)
+    let headers: Vec<PathBuf> = regular_files(&root, dir)
         .map_err(|e| read_err(dir, e))?
         .into_iter()
         .filter(|f| is_header(f) && *f != spec.path)
@@ -92,15 +100,15 @@ pub(crate) fn program_files(
 /// A program that is a directory, as problemtools and BAPCtools read one:
 /// a `build` script (with `run`), else the sources of the language most of
 /// its files are in (`lang` when given), the main one `main.*` (any case),
-/// else the one that declares a `main`, else the first by name. Returns the
-/// main file, whether it is a `build` script, and the other files.
-pub(crate) fn directory_program(
+/// else the one that declares a `main`, else the first by name. `files` are
+/// its regular files, listed by the caller (who decides which links count).
+/// Returns the main file, whether it is a `build` script, and the other files.
+fn directory_program(
     dir: &Path,
+    mut files: Vec<PathBuf>,
     lang: Option<&str>,
     config: &Config,
 ) -> std::result::Result<(PathBuf, bool, Vec<PathBuf>), String> {
-    let mut files =
-        regular_files(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     files.sort();
     let build = dir.join("build");
     if crate::sandbox::is_executable_file(&build) {
@@ -145,7 +153,10 @@ pub(crate) fn directory_program(
     });
     let declares_main = || {
         sources.iter().find(|f| {
-            std::fs::read_to_string(f).is_ok_and(|text| {
+            let text = crate::sandbox::untrusted::open_regular(f)
+                .and_then(|file| crate::sandbox::untrusted::read_capped(file, COMPANIONS_MAX))
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned());
+            text.is_ok_and(|text| {
                 [
                     "void main(",
                     "int main(",
@@ -181,15 +192,23 @@ pub(crate) fn directory_submission(
     };
     // Nothing outside the folder is read through a link.
     let entries = std::fs::read_dir(dir).map_err(|e| fail(format!("cannot be read: {e}")))?;
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_symlink()) {
+    let mut files = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| fail(format!("cannot be read: {e}")))?;
+        let kind = entry
+            .file_type()
+            .map_err(|e| fail(format!("cannot be read: {e}")))?;
+        if kind.is_symlink() {
             return Err(fail(format!(
                 "{} is a symbolic link: a submission's files must be its own",
                 entry.path().display()
             )));
         }
+        if kind.is_file() && !entry.file_name().to_string_lossy().starts_with('.') {
+            files.push(entry.path());
+        }
     }
-    let (main, build_run, others) = directory_program(dir, lang, config).map_err(fail)?;
+    let (main, build_run, others) = directory_program(dir, files, lang, config).map_err(fail)?;
     let others: Vec<&PathBuf> = others.iter().collect();
     let companions = read_companions(&others)
         .map_err(|(p, e)| fail(format!("cannot read {}: {e}", p.display())))?;
@@ -208,22 +227,16 @@ fn has_extension_of(f: &Path, extensions: &[String]) -> bool {
         .is_some_and(|e| extensions.iter().any(|x| x == e))
 }
 
-/// The regular files directly in `dir` (links to regular files count; no
-/// hidden files).
-fn regular_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') {
-            continue;
-        }
-        let path = entry.path();
-        if path.is_file() {
-            out.push(path);
-        }
-    }
-    Ok(out)
+/// The regular files directly in `dir` (links to regular files of the
+/// package count, a link leading out of it is an error; no hidden files).
+fn regular_files(root: &PackageRoot, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    Ok(root
+        .entries(dir)
+        .map_err(std::io::Error::other)?
+        .into_iter()
+        .filter(|e| e.kind == EntryKind::File)
+        .map(|e| e.at)
+        .collect())
 }
 
 fn read_companions(
@@ -243,7 +256,9 @@ fn read_companions(
                 )),
             ));
         }
-        let bytes = std::fs::read(f).map_err(|e| ((*f).clone(), e))?;
+        let bytes = crate::sandbox::untrusted::open_regular(f)
+            .and_then(|file| crate::sandbox::untrusted::read_capped(file, COMPANIONS_MAX))
+            .map_err(|e| ((*f).clone(), e))?;
         let name = f
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

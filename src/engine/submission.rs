@@ -55,6 +55,9 @@ pub(crate) struct Submission {
     /// Files its build sees beside it (a package's solution that is a
     /// directory); none for a file from the command line.
     pub(crate) companions: Vec<Companion>,
+    /// Its bytes, when already read (a contest's file, read once from the
+    /// contest folder); else `path` is read when it is built.
+    pub(crate) text: Option<Arc<Vec<u8>>>,
 }
 
 /// Options of one judging.
@@ -138,6 +141,7 @@ impl Judge {
         let build = self
             .build_with(
                 &submission.path,
+                submission.text.as_deref().map(Vec::as_slice),
                 &submission.language,
                 &submission.companions,
                 true,
@@ -145,6 +149,44 @@ impl Judge {
             .await?;
         self.judge_build(problem, tests, checker, submission, build, options, on_test)
             .await
+    }
+
+    /// The report of a submission the judge failed on (`why`): IE, no test
+    /// run.
+    pub(crate) fn failed_report(
+        &self,
+        problem: &Problem,
+        tests: &TestSet,
+        submission: &Submission,
+        why: &str,
+    ) -> SubmissionReport {
+        let limits = problem.limits.for_language(&submission.language);
+        let wall = wall_limit(limits.time, self.config().limits.wall_factor);
+        SubmissionReport {
+            schema_version: SCHEMA_VERSION,
+            problem: problem.id.clone(),
+            submission: submission.name(),
+            language: submission.language.id.clone(),
+            verdict: Verdict::IE,
+            compile: CompileReport {
+                status: CompileStatus::None,
+                message: format!("the judge failed on this submission: {why}"),
+                time_ms: 0,
+                cached: false,
+            },
+            limits: LimitsReport {
+                time_ms: limits.time.as_millis() as u64,
+                wall_ms: wall.as_millis() as u64,
+                memory_kib: limits.memory / 1024,
+                output_kib: limits.output / 1024,
+            },
+            isolation: self.sandbox().isolation().as_str().into(),
+            isolation_gaps: self.sandbox().gaps().map(str::to_string),
+            tests: Vec::new(),
+            skipped: tests.tests.iter().map(|t| t.name.clone()).collect(),
+            skip_reason: Some(SkipReason::JudgeFailed),
+            summary: Summary::of(&[]),
+        }
     }
 
     /// [`Judge::judge_submission`] of a submission already built (its build
@@ -478,6 +520,7 @@ impl Judge {
                 stderr: STDERR_KEPT,
                 file_size: limits.output,
             },
+            exchange: Default::default(),
         };
         let mut report = TestReport {
             name: test.name.clone(),
@@ -494,6 +537,7 @@ impl Judge {
             cached: false,
             score: None,
             interaction: None,
+            unchecked: false,
             input: None,
         };
         let profile = Profile::Submission;
@@ -528,7 +572,12 @@ impl Judge {
         };
         let (outcome, output_file) = match outcome {
             Ok(o) => o,
-            Err(RunError::Spawn { source, .. }) if exe.language.id == crate::config::EXECUTABLE => {
+            // The build's own program does not start (not an executable the
+            // system runs): the submission's fault, not a missing tool.
+            Err(RunError::Spawn { program, source })
+                if exe.language.id == crate::config::EXECUTABLE
+                    || Path::new(&program).starts_with(exe.dir()) =>
+            {
                 report.verdict = Verdict::RE;
                 report.message = format!("cannot start the program: {source}");
                 return Ok(report);
@@ -563,8 +612,9 @@ impl Judge {
         }
         let Some(answer) = &test.answer else {
             report.message =
-                "ran without error; no answer to compare with (the test has none, and the problem no reference)"
+                "not checked: it ran without error, but there is no answer to compare its output with (the test has none, and the problem no reference)"
                     .into();
+            report.unchecked = true;
             return Ok(report);
         };
         let subject = Subject {
@@ -574,10 +624,7 @@ impl Judge {
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
         };
-        let checked = run
-            .checker
-            .check(self.sandbox(), self.checker_limits(), subject)
-            .await;
+        let checked = run.checker.check(self.sandbox(), subject).await;
         let result = match checked {
             Ok(result) => result,
             Err(CheckError::Run(e)) => CheckResult {

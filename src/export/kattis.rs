@@ -14,7 +14,9 @@ use super::shell::{self, Protocol};
 use super::statement;
 use crate::config::{Config, Language};
 use crate::error::{Error, Result};
-use crate::problem::{CheckerSpec, Format, Problem, ProgramSpec};
+use crate::problem::{
+    CheckerSpec, EntryKind, Format, PackageRoot, Problem, ProgramSpec, SolutionSpec,
+};
 use crate::testset::TestSet;
 use crate::verdict::Verdict;
 
@@ -88,12 +90,13 @@ pub(crate) fn write_package(
         let name = format!("validator{}", i + 1);
         let target = dir.join("input_validators").join(&name);
         if validator.valid_exit == 42 && validator.args.is_empty() {
-            copy_program(&validator.program, &target)?;
+            copy_program(problem, &validator.program, &target)?;
         } else {
             let protocol = Protocol::InputValidator {
                 valid: validator.valid_exit,
             };
             wrap(
+                problem,
                 &validator.program,
                 &validator.args,
                 &protocol,
@@ -103,7 +106,7 @@ pub(crate) fn write_package(
         }
         written.validators += 1;
     }
-    write_submissions(problem, dir, &mut written)?;
+    write_submissions(problem, dir, version, &mut written)?;
     Ok(written)
 }
 
@@ -255,7 +258,7 @@ fn write_statement(problem: &Problem, dir: &Path, version: KattisVersion) -> Res
     });
     let original = problem.dir.join("problem_statement");
     if problem.format == Format::Kattis && original.is_dir() {
-        return copy_tree(&original, &target);
+        return copy_tree(&root(problem)?, &original, &target, 0);
     }
     let markdown = std::fs::read_to_string(problem.dir.join("statement.md")).unwrap_or_default();
     write(
@@ -360,8 +363,11 @@ fn output_validator(
     if let Some(interactor) = &problem.interactor {
         let target = place("interactor");
         match interactor.protocol {
-            crate::problem::InteractorProtocol::Icpc => copy_program(&interactor.program, &target)?,
+            crate::problem::InteractorProtocol::Icpc => {
+                copy_program(problem, &interactor.program, &target)?
+            }
             crate::problem::InteractorProtocol::Testlib => wrap(
+                problem,
                 &interactor.program,
                 &[],
                 &Protocol::TestlibInteractor,
@@ -406,32 +412,48 @@ fn output_validator(
             ("custom".into(), String::new())
         }
         CheckerSpec::Kattis(program) => {
-            copy_program(program, &target)?;
+            copy_program(problem, program, &target)?;
             ("custom".into(), String::new())
         }
         CheckerSpec::Custom(program) => {
-            wrap(program, &[], &Protocol::Testlib, config, &target)?;
+            wrap(problem, program, &[], &Protocol::Testlib, config, &target)?;
             ("custom".into(), String::new())
         }
     })
 }
 
 /// The submissions by expected verdict; the reference among the accepted.
-fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Result<()> {
-    let mut programs: Vec<(&ProgramSpec, Vec<Verdict>)> = Vec::new();
+///
+/// In 2025-09 a folder also bounds every test's verdict (`wrong_answer/`:
+/// AC or WA on each test), which judge's own expectation (the overall
+/// verdict, the first failing test's) does not say: a WA solution may well
+/// time out on a later test. So `submissions.yaml` gives each such solution
+/// what its source permits per test: the source's `permitted`, else any.
+fn write_submissions(
+    problem: &Problem,
+    dir: &Path,
+    version: KattisVersion,
+    written: &mut Written,
+) -> Result<()> {
+    let mut programs: Vec<SolutionSpec> = Vec::new();
     if let Some(reference) = &problem.reference {
         if !problem.solutions.iter().any(|s| &s.program == reference) {
-            programs.push((reference, vec![Verdict::AC]));
+            programs.push(SolutionSpec {
+                program: reference.clone(),
+                expect: vec![Verdict::AC],
+                permitted: None,
+            });
         }
     }
-    programs.extend(
-        problem
-            .solutions
-            .iter()
-            .map(|s| (&s.program, s.expect.clone())),
-    );
+    programs.extend(problem.solutions.iter().cloned());
     let mut used = std::collections::BTreeSet::new();
-    for (program, expect) in programs {
+    let mut permits = String::new();
+    for SolutionSpec {
+        program,
+        expect,
+        permitted,
+    } in &programs
+    {
         let shown = program
             .path
             .strip_prefix(&problem.dir)
@@ -471,24 +493,68 @@ fn write_submissions(problem: &Problem, dir: &Path, written: &mut Written) -> Re
                 .join(format!("{n}-{name}"));
             n += 1;
         }
-        copy_program(program, &target)?;
+        copy_program(problem, program, &target)?;
         written.submissions += 1;
+        if version == KattisVersion::Current && folder != "accepted" {
+            let relative = target
+                .strip_prefix(dir.join("submissions"))
+                .expect("written under submissions/")
+                .to_string_lossy()
+                .into_owned();
+            match permitted_classes(permitted.as_deref()) {
+                _ if relative.contains(['*', '?', '[', ']', '{', '}', '\\']) => {
+                    written.left_out.push(format!(
+                        "solution {shown}: its name is a glob in submissions.yaml, so it has the folder's per-test verdicts"
+                    ))
+                }
+                classes => permits.push_str(&format!(
+                    "{}:\n  permitted: [{}]\n",
+                    yaml_string(&relative),
+                    classes.join(", ")
+                )),
+            }
+        }
+    }
+    if !permits.is_empty() {
+        write(
+            dir.join("submissions").join("submissions.yaml"),
+            &format!(
+                "# Written by `judge export`: each solution's source expects its overall verdict\n\
+                 # (the first failing test's), not a verdict on every test.\n{permits}"
+            ),
+        )?;
     }
     Ok(())
 }
 
+/// The format's verdict classes of `permitted` verdicts; every class for none.
+fn permitted_classes(permitted: Option<&[Verdict]>) -> Vec<&'static str> {
+    let class = |v: &Verdict| match v {
+        Verdict::AC => "AC",
+        Verdict::WA | Verdict::PE => "WA",
+        Verdict::TLE => "TLE",
+        Verdict::RE | Verdict::MLE | Verdict::OLE => "RTE",
+        Verdict::CE | Verdict::IE => "",
+    };
+    ["AC", "WA", "TLE", "RTE"]
+        .into_iter()
+        .filter(|c| permitted.is_none_or(|p| p.iter().any(|v| class(v) == *c)))
+        .collect()
+}
+
 /// A program in a `build`/`run` directory adapting its protocol.
 fn wrap(
+    problem: &Problem,
     program: &ProgramSpec,
     fixed: &[String],
     protocol: &Protocol,
     config: &Config,
     target: &Path,
 ) -> Result<()> {
-    copy_program(program, target)?;
+    copy_program(problem, program, target)?;
     let source = if program.path.is_dir() {
         // The program's main source, as judge would pick it.
-        crate::engine::main_source(program, config)?
+        crate::engine::main_source(problem, program, config)?
     } else {
         program.path.clone()
     };
@@ -519,9 +585,10 @@ fn wrap(
 
 /// Copies a program (a file, or a directory's files) to `target`: a file
 /// keeps its name inside `target` when `target` is a directory program.
-fn copy_program(program: &ProgramSpec, target: &Path) -> Result<()> {
+fn copy_program(problem: &Problem, program: &ProgramSpec, target: &Path) -> Result<()> {
+    let root = root(problem)?;
     if program.path.is_dir() {
-        return copy_tree(&program.path, target);
+        return copy_tree(&root, &program.path, target, 0);
     }
     let is_submission = target
         .parent()
@@ -534,7 +601,7 @@ fn copy_program(program: &ProgramSpec, target: &Path) -> Result<()> {
     copy_file(&program.path, &target.join(name))?;
     // The headers its build sees beside it.
     if let Some(dir) = program.path.parent() {
-        for header in crate::engine::header_files(dir).map_err(|e| Error::io(dir, e))? {
+        for header in crate::engine::header_files(&root, dir).map_err(|e| Error::io(dir, e))? {
             copy_file(
                 &header,
                 &target.join(header.file_name().unwrap_or_default()),
@@ -552,16 +619,31 @@ fn copy_file(from: &Path, to: &Path) -> Result<()> {
     Ok(())
 }
 
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+/// The folders the package may read from.
+fn root(problem: &Problem) -> Result<PackageRoot> {
+    problem.root().map_err(|e| Error::io(&problem.dir, e))
+}
+
+/// Copies a folder of the package: links followed inside it only (one that
+/// leads out is an error), folders nested at most [`MAX_DEPTH`] deep.
+fn copy_tree(root: &PackageRoot, from: &Path, to: &Path, depth: usize) -> Result<()> {
+    if depth > crate::problem::MAX_DEPTH {
+        let why = format!(
+            "folders nested more than {} deep",
+            crate::problem::MAX_DEPTH
+        );
+        return Err(Error::io(from, std::io::Error::other(why)));
+    }
     std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
-    for entry in std::fs::read_dir(from).map_err(|e| Error::io(from, e))? {
-        let entry = entry.map_err(|e| Error::io(from, e))?;
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copy_tree(&path, &target)?;
-        } else if path.is_file() {
-            copy_file(&path, &target)?;
+    let entries = root
+        .entries(from)
+        .map_err(|why| Error::io(from, std::io::Error::other(why)))?;
+    for entry in entries {
+        let target = to.join(&entry.name);
+        match entry.kind {
+            EntryKind::Dir => copy_tree(root, &entry.path, &target, depth + 1)?,
+            EntryKind::File => copy_file(&entry.path, &target)?,
+            EntryKind::Other => {}
         }
     }
     Ok(())

@@ -87,9 +87,19 @@ impl Task {
                 Some(other) => Err(format!("`{key}` is {}, not a number", kind(other))),
             }
         };
-        let time_limit = limit("timeLimit")?
-            .map(|ms| Duration::from_millis(ms.ceil() as u64).min(MAX_TIME))
-            .filter(|t| !t.is_zero());
+        // Out of range is refused, naming the key: never a silent cap.
+        let time_limit = match limit("timeLimit")? {
+            Some(ms) if ms > MAX_TIME.as_millis() as f64 => {
+                return Err(format!(
+                    "`timeLimit` is {} ms, more than {} ms",
+                    crate::units::shown_number(ms),
+                    MAX_TIME.as_millis()
+                ))
+            }
+            ms => ms
+                .map(|ms| Duration::from_millis(ms.ceil() as u64))
+                .filter(|t| !t.is_zero()),
+        };
         // Some sites state limits below what a process needs to start here
         // (NerdArena's and Kilonova's 1 MB): judged with that floor, said so.
         let mut memory_note = None;
@@ -261,6 +271,10 @@ mod tests {
             (
                 r#"{"timeLimit":-1}"#,
                 "`timeLimit` is -1, not a number >= 0",
+            ),
+            (
+                r#"{"timeLimit":1e300}"#,
+                "`timeLimit` is 1e300 ms, more than 3600000 ms",
             ),
             (
                 r#"{"tests":[{"output":"1"}]}"#,

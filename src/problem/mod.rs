@@ -10,6 +10,7 @@ mod format;
 mod kattis;
 mod model;
 mod native;
+mod package;
 mod polygon;
 mod samples;
 
@@ -18,7 +19,8 @@ pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
     BruteSpec, DefaultFlags, FileIo, GroupSource, InteractorProtocol, InteractorSpec, Problem,
-    ProblemLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec, TimeRule,
-    ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    ProblemLimits, ProgramLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec,
+    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
+pub(crate) use package::{EntryKind, PackageRoot, MAX_DEPTH};
 pub(crate) use samples::COMPANION_FILE;

@@ -29,6 +29,10 @@ pub(crate) struct Problem {
     pub(crate) testdata_dir: PathBuf,
     /// Limits for submissions.
     pub(crate) limits: ProblemLimits,
+    /// Limits of its generators, input validators, reference and brute force.
+    pub(crate) program_limits: ProgramLimits,
+    /// Limits of its checker (output validator) and interactor.
+    pub(crate) checker_limits: ProgramLimits,
     /// Whether `limits.time` is final or to be inferred from the accepted solutions.
     pub(crate) time_rule: TimeRule,
     /// How outputs are compared (for an interactive problem, what the
@@ -86,6 +90,12 @@ impl FileIo {
 }
 
 impl Problem {
+    /// The folders the package may read from: its directory and its test
+    /// data folder.
+    pub(crate) fn root(&self) -> std::io::Result<super::PackageRoot> {
+        Ok(super::PackageRoot::new(&self.dir)?.with(&self.testdata_dir))
+    }
+
     /// The validator `judge stress` and the brute force's bounds use.
     pub(crate) fn validator(&self) -> Option<&ValidatorSpec> {
         self.validators.first()
@@ -142,6 +152,29 @@ pub(crate) enum TimeRule {
         /// The limit is at least this.
         minimum: Duration,
     },
+}
+
+/// Limits of one run of a package's own program (its wall-clock limit is
+/// twice its CPU time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ProgramLimits {
+    /// CPU time per run.
+    pub(crate) time: Duration,
+    /// Memory per run, bytes.
+    pub(crate) memory: u64,
+    /// What a run may print, and the largest file it may write, bytes.
+    pub(crate) output: u64,
+}
+
+impl ProgramLimits {
+    /// judge.toml's `package_time`, `package_memory` and `package_output`.
+    pub(crate) fn defaults(config: &crate::config::Config) -> ProgramLimits {
+        ProgramLimits {
+            time: config.limits.package_time,
+            memory: config.limits.package_memory,
+            output: config.limits.package_output,
+        }
+    }
 }
 
 /// Limits of a problem.

@@ -13,9 +13,9 @@ use serde::Deserialize;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    BruteSpec, CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, Problem,
-    ProblemLimits, ProgramSpec, SolutionSpec, StressSpec, TestGroup, TimeRule, ValidatorSpec,
-    MAX_TESTS, SEED, SIZE,
+    BruteSpec, CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, PackageRoot,
+    Problem, ProblemLimits, ProgramLimits, ProgramSpec, SolutionSpec, StressSpec, TestGroup,
+    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
 };
 use crate::units::{Bytes, Millis};
 use crate::verdict::Verdict;
@@ -32,6 +32,9 @@ struct ProblemDeserialize {
     time_limit: Option<Millis>,
     memory_limit: Option<Bytes>,
     output_limit: Option<Bytes>,
+    package_time: Option<Millis>,
+    package_memory: Option<Bytes>,
+    package_output: Option<Bytes>,
     testdata: Option<PathBuf>,
     checker: Option<CheckerDeserialize>,
     interactor: Option<InteractorDeserialize>,
@@ -156,7 +159,10 @@ impl<'de> Deserialize<'de> for VerdictSet {
 /// Loads and validates `dir/problem.toml`.
 pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
     let spec_path = dir.join(SPEC_FILE);
-    let text = std::fs::read_to_string(&spec_path).map_err(|e| Error::io(&spec_path, e))?;
+    let package = PackageRoot::new(dir).map_err(|e| Error::io(dir, e))?;
+    let text = package
+        .read_text(&spec_path)
+        .map_err(|why| Error::io(&spec_path, std::io::Error::other(why)))?;
     parse(&text, dir, config).map_err(|source| Error::Problem {
         path: spec_path,
         source,
@@ -180,13 +186,18 @@ fn validate(
     config: &Config,
 ) -> std::result::Result<Problem, SpecError> {
     let mut problems = Vec::new();
-    if let Some(Err(why)) = raw
-        .memory_limit
-        .map(|m| crate::units::check_memory_limit(m.0))
-    {
-        problems.push(format!("memory_limit: {why}"));
+    for (key, memory) in [
+        ("memory_limit", raw.memory_limit),
+        ("package_memory", raw.package_memory),
+    ] {
+        if let Some(Err(why)) = memory.map(|m| crate::units::check_memory_limit(m.0)) {
+            problems.push(format!("{key}: {why}"));
+        }
     }
     let dir = crate::config::absolute(dir);
+    let package =
+        PackageRoot::new(&dir).map_err(|e| SpecError::one(format!("{}: {e}", dir.display())))?;
+    let dir = package.dir().to_path_buf();
     let dir_name = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -206,10 +217,18 @@ fn validate(
         problems.push("title: must not be empty".into());
     }
     let program = |key: &str, source: &Path, lang: Option<String>, problems: &mut Vec<String>| {
-        let path = dir.join(source);
-        if !path.is_file() {
-            problems.push(format!("{key}.source: file `{}` not found", path.display()));
-        }
+        let path = match package.resolve(&dir, source) {
+            Ok(path) => {
+                if !package.is_file(&path) {
+                    problems.push(format!("{key}.source: file `{}` not found", path.display()));
+                }
+                path
+            }
+            Err(why) => {
+                problems.push(format!("{key}.source: {why}"));
+                dir.join(source)
+            }
+        };
         ProgramSpec { path, lang }
     };
     let interactor = raw.interactor.map(|i| {
@@ -461,12 +480,26 @@ fn validate(
         .collect();
     // A problem inside the workspace keeps its tests in testdata/<id>; one kept
     // elsewhere (a user's own repository) in its own testdata/ folder.
+    let in_workspace = dir.parent().is_some_and(|parent| {
+        parent == config.problems_dir
+            || std::fs::canonicalize(&config.problems_dir).is_ok_and(|p| p == parent)
+    });
     let testdata_dir = match raw.testdata {
-        Some(p) => dir.join(p),
-        None if dir.parent() == Some(config.problems_dir.as_path()) => {
-            config.testdata_dir.join(&raw.id)
+        Some(p) => package.resolve(&dir, &p).unwrap_or_else(|why| {
+            problems.push(format!("testdata: {why}"));
+            dir.join("testdata")
+        }),
+        None if in_workspace => {
+            let tests = config.testdata_dir.join(&raw.id);
+            std::fs::canonicalize(&tests).unwrap_or(tests)
         }
         None => dir.join("testdata"),
+    };
+    let defaults = ProgramLimits::defaults(config);
+    let program_limits = ProgramLimits {
+        time: raw.package_time.map_or(defaults.time, |m| m.0),
+        memory: raw.package_memory.map_or(defaults.memory, |b| b.0),
+        output: raw.package_output.map_or(defaults.output, |b| b.0),
     };
     if !problems.is_empty() {
         return Err(SpecError { problems });
@@ -481,6 +514,8 @@ fn validate(
             memory: raw.memory_limit.map_or(config.limits.memory, |b| b.0),
             output: raw.output_limit.map_or(config.limits.output, |b| b.0),
         },
+        program_limits,
+        checker_limits: program_limits,
         time_rule: TimeRule::Fixed,
         dir,
         format: Format::Native,

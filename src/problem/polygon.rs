@@ -12,8 +12,9 @@ use roxmltree::{Document, Node};
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, Problem, ProblemLimits,
-    ProgramSpec, SolutionSpec, TestGroup, TestSource, TestSpec, TimeRule, ValidatorSpec, MAX_TESTS,
+    CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, PackageRoot, Problem,
+    ProblemLimits, ProgramLimits, ProgramSpec, SolutionSpec, TestGroup, TestSource, TestSpec,
+    TimeRule, ValidatorSpec, MAX_TESTS,
 };
 use crate::verdict::Verdict;
 
@@ -23,12 +24,16 @@ pub(crate) const SPEC_FILE: &str = "problem.xml";
 /// Loads the Polygon package in `dir`.
 pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
     let dir = crate::config::absolute(dir);
+    let package = PackageRoot::new(&dir).map_err(|e| Error::io(&dir, e))?;
+    let dir = package.dir().to_path_buf();
     let spec_path = dir.join(SPEC_FILE);
-    let text = std::fs::read_to_string(&spec_path).map_err(|e| Error::io(&spec_path, e))?;
     let invalid = |problems: Vec<String>| Error::Problem {
         path: spec_path.clone(),
         source: SpecError { problems },
     };
+    let text = package
+        .read_text(&spec_path)
+        .map_err(|e| invalid(vec![e]))?;
     let doc = Document::parse(&text).map_err(|e| invalid(vec![format!("not XML: {e}")]))?;
     let root = doc.root_element();
     if root.tag_name().name() != "problem" {
@@ -39,7 +44,11 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
     }
     let mut problems = Vec::new();
     let mut notes = Vec::new();
-    let reader = Reader { dir: &dir, config };
+    let reader = Reader {
+        dir: &dir,
+        package: &package,
+        config,
+    };
     let problem = reader.problem(root, &mut problems, &mut notes);
     if !problems.is_empty() {
         return Err(invalid(problems));
@@ -51,6 +60,7 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
 
 struct Reader<'a> {
     dir: &'a Path,
+    package: &'a PackageRoot,
     config: &'a Config,
 }
 
@@ -131,7 +141,7 @@ impl Reader<'_> {
                 program,
                 protocol: InteractorProtocol::Testlib,
             });
-        let generators = self.generators(root);
+        let generators = self.generators(root, problems);
         let groups = self.tests(testset, &generators, problems, notes);
         let checker = match assets.and_then(|a| child(a, "checker")) {
             Some(checker) => self.checker(checker, problems),
@@ -171,6 +181,8 @@ impl Reader<'_> {
             format: Format::Polygon,
             testdata_dir: self.dir.join("tests"),
             limits,
+            program_limits: ProgramLimits::defaults(self.config),
+            checker_limits: ProgramLimits::defaults(self.config),
             time_rule: TimeRule::Fixed,
             checker,
             reference,
@@ -191,26 +203,54 @@ impl Reader<'_> {
             match text_of(child(testset, name)) {
                 None => default,
                 Some(t) => t.parse::<u64>().unwrap_or_else(|_| {
-                    problems.push(format!("<{name}>: `{t}` is not a whole number"));
+                    problems.push(format!(
+                        "<{name}>: `{t}` is not a whole number (or too large)"
+                    ));
                     default
                 }),
             }
         };
         let time_ms = number("time-limit", self.config.limits.time.as_millis() as u64);
         let memory = number("memory-limit", self.config.limits.memory);
-        if let Err(why) = crate::units::check_memory_limit(memory) {
+        let max_ms = crate::units::MAX_DURATION.as_millis() as u64;
+        if time_ms == 0 || time_ms > max_ms {
+            problems.push(format!(
+                "<time-limit>: must be from 1 to {max_ms} ms (7 days), got {time_ms}"
+            ));
+        }
+        if memory > crate::units::MAX_SIZE {
+            problems.push(format!(
+                "<memory-limit>: must be at most {} bytes (1 TiB), got {memory}",
+                crate::units::MAX_SIZE
+            ));
+        } else if let Err(why) = crate::units::check_memory_limit(memory) {
             problems.push(format!("<memory-limit>: {why}"));
         }
         ProblemLimits {
-            time: Duration::from_millis(time_ms.clamp(1, 7 * 24 * 3_600_000)),
+            time: Duration::from_millis(time_ms.clamp(1, max_ms)),
             memory,
             output: self.config.limits.output,
         }
     }
 
+    /// A path the package names, inside the package (a problem otherwise).
+    fn path(&self, named: &str, what: &str, problems: &mut Vec<String>) -> Option<PathBuf> {
+        match self.package.resolve(self.dir, Path::new(named)) {
+            Ok(path) => Some(path),
+            Err(why) => {
+                problems.push(format!("{what}: {why}"));
+                None
+            }
+        }
+    }
+
     /// The generator programs by the name tests call them (`files/gen.cpp`
     /// is `gen`).
-    fn generators(&self, root: Node<'_, '_>) -> BTreeMap<String, ProgramSpec> {
+    fn generators(
+        &self,
+        root: Node<'_, '_>,
+        problems: &mut Vec<String>,
+    ) -> BTreeMap<String, ProgramSpec> {
         let mut out = BTreeMap::new();
         let Some(executables) = child(root, "files").and_then(|f| child(f, "executables")) else {
             return out;
@@ -222,7 +262,9 @@ impl Reader<'_> {
             let Some(path) = source.attribute("path") else {
                 continue;
             };
-            let path = self.dir.join(path);
+            let Some(path) = self.path(path, "<executable><source>", problems) else {
+                continue;
+            };
             let name = path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -254,6 +296,14 @@ impl Reader<'_> {
                 children(groups, "group")
                     .filter_map(|g| {
                         let points = g.attribute("points")?.parse::<f64>().ok()?;
+                        if !(points.is_finite() && (0.0..=MAX_POINTS).contains(&points)) {
+                            problems.push(format!(
+                                "<group name=\"{}\">: points `{}` must be a number from 0 to {MAX_POINTS}",
+                                g.attribute("name").unwrap_or("?"),
+                                crate::units::shown_number(points)
+                            ));
+                            return None;
+                        }
                         Some((g.attribute("name")?.to_string(), points))
                     })
                     .collect()
@@ -275,16 +325,26 @@ impl Reader<'_> {
         let mut test_points: BTreeMap<String, f64> = BTreeMap::new();
         for (i, test) in tests.iter().enumerate() {
             let index = i + 1;
-            let input = self.dir.join(printf(&input_pattern, index));
-            let answer = self.dir.join(printf(&answer_pattern, index));
+            let named = |pattern: &str, what: &str, problems: &mut Vec<String>| {
+                let name = printf(pattern, index)
+                    .map_err(|why| problems.push(format!("<{what}>: {why}")))
+                    .ok()?;
+                self.path(&name.to_string_lossy(), &format!("test {index}"), problems)
+            };
+            let Some(input) = named(&input_pattern, "input-path-pattern", problems) else {
+                break;
+            };
+            let Some(answer) = named(&answer_pattern, "answer-path-pattern", problems) else {
+                break;
+            };
             let name = input
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| index.to_string());
-            let source = if input.is_file() {
+            let source = if self.package.is_file(&input) {
                 TestSource::File {
                     input,
-                    answer: answer.is_file().then_some(answer),
+                    answer: self.package.is_file(&answer).then_some(answer),
                 }
             } else {
                 match (test.attribute("method"), test.attribute("cmd")) {
@@ -316,6 +376,13 @@ impl Reader<'_> {
                 _ => "tests".to_string(),
             };
             if let Some(points) = test.attribute("points").and_then(|p| p.parse::<f64>().ok()) {
+                if !(points.is_finite() && (0.0..=MAX_POINTS).contains(&points)) {
+                    problems.push(format!(
+                        "test {index}: points `{}` must be a number from 0 to {MAX_POINTS}",
+                        crate::units::shown_number(points)
+                    ));
+                    continue;
+                }
                 *test_points.entry(group.clone()).or_default() += points;
             }
             let spec = TestSpec {
@@ -349,7 +416,7 @@ impl Reader<'_> {
                 .get(&group.name)
                 .or(test_points.get(&group.name))
                 .copied();
-            group.points = points.map(|p| p.round() as u32);
+            group.points = points.map(|p| p.round().min(MAX_POINTS) as u32);
         }
         if out.iter().any(|g| g.points.is_some()) {
             notes.push(
@@ -407,8 +474,8 @@ impl Reader<'_> {
             problems.push(format!("<{what}><source>: no path"));
             return None;
         };
-        let path = self.dir.join(path);
-        if !path.is_file() {
+        let path = self.path(path, &format!("<{what}><source>"), problems)?;
+        if !self.package.is_file(&path) {
             problems.push(format!("<{what}>: {} not found", path.display()));
             return None;
         }
@@ -481,8 +548,15 @@ impl Reader<'_> {
     }
 }
 
-/// `tests/%02d` with `index`: the `%d` and `%0Nd` of Polygon's patterns.
-fn printf(pattern: &str, index: usize) -> PathBuf {
+/// The most points a test or group may have.
+const MAX_POINTS: f64 = 1e6;
+
+/// The widest field of a path pattern (`%0Nd`).
+const MAX_WIDTH: usize = 32;
+
+/// `tests/%02d` with `index`: the `%d` and `%0Nd` of Polygon's patterns
+/// (a field wider than [`MAX_WIDTH`] is an error).
+fn printf(pattern: &str, index: usize) -> std::result::Result<PathBuf, String> {
     let mut out = String::new();
     let mut rest = pattern;
     while let Some(at) = rest.find('%') {
@@ -491,7 +565,16 @@ fn printf(pattern: &str, index: usize) -> PathBuf {
         let digits: String = spec.chars().take_while(|c| c.is_ascii_digit()).collect();
         match spec[digits.len()..].chars().next() {
             Some('d') => {
-                let width = digits.trim_start_matches('0').parse::<usize>().unwrap_or(0);
+                let trimmed = digits.trim_start_matches('0');
+                let width = match trimmed.parse::<usize>() {
+                    Ok(w) if w <= MAX_WIDTH => w,
+                    Err(_) if trimmed.is_empty() => 0,
+                    _ => {
+                        return Err(format!(
+                            "`{pattern}`: a field wider than {MAX_WIDTH} characters"
+                        ))
+                    }
+                };
                 if digits.starts_with('0') {
                     out.push_str(&format!("{index:0width$}"));
                 } else {
@@ -510,7 +593,7 @@ fn printf(pattern: &str, index: usize) -> PathBuf {
         }
     }
     out.push_str(rest);
-    PathBuf::from(out)
+    Ok(PathBuf::from(out))
 }
 
 #[cfg(test)]
@@ -519,12 +602,12 @@ mod tests {
 
     #[test]
     fn patterns_number_tests_from_one() {
-        assert_eq!(printf("tests/%02d", 3), std::path::Path::new("tests/03"));
-        assert_eq!(
-            printf("tests/%02d.a", 12),
-            std::path::Path::new("tests/12.a")
-        );
-        assert_eq!(printf("t/%d", 7), std::path::Path::new("t/7"));
-        assert_eq!(printf("t/%03d%%", 7), std::path::Path::new("t/007%"));
+        let p = |pattern, index| printf(pattern, index).unwrap();
+        assert_eq!(p("tests/%02d", 3), std::path::Path::new("tests/03"));
+        assert_eq!(p("tests/%02d.a", 12), std::path::Path::new("tests/12.a"));
+        assert_eq!(p("t/%d", 7), std::path::Path::new("t/7"));
+        assert_eq!(p("t/%03d%%", 7), std::path::Path::new("t/007%"));
+        assert!(printf("t/%0999999999d", 1).is_err());
+        assert!(printf("t/%99999999999999999999999d", 1).is_err());
     }
 }

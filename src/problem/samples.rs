@@ -20,8 +20,8 @@ use super::companion::Task;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, FileIo, Format, GroupSource, Problem, ProblemLimits, TestGroup, TestSource,
-    TestSpec, TimeRule, MAX_TESTS,
+    CheckerSpec, FileIo, Format, GroupSource, Problem, ProblemLimits, ProgramLimits, TestGroup,
+    TestSource, TestSpec, TimeRule, MAX_TESTS,
 };
 
 /// What `judge listen` keeps of Competitive Companion's request beside the
@@ -184,6 +184,8 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
             memory: config.limits.memory,
             output: config.limits.output,
         },
+        program_limits: ProgramLimits::defaults(config),
+        checker_limits: ProgramLimits::defaults(config),
         time_rule: TimeRule::Fixed,
         checker: CheckerSpec::Tokens {
             case_sensitive: true,

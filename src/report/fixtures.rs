@@ -26,6 +26,7 @@ pub(super) fn test_report(
         cached: false,
         score: None,
         interaction: None,
+        unchecked: false,
         input: None,
     }
 }

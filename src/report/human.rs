@@ -205,7 +205,17 @@ impl Human {
             }
         }
         let mut line = format!("{} {}", self.verdict(r.verdict), r.verdict.description());
-        if r.compile.status != CompileStatus::Error {
+        if r.verdict.is_accepted() && r.summary.unchecked > 0 {
+            // Nothing was compared: say so, rather than that it passed.
+            line = format!(
+                "{} ran without error, but nothing was checked: {} of {} tests had no answer to compare with, max {}, {}",
+                self.verdict(r.verdict),
+                r.summary.unchecked,
+                r.summary.total,
+                format_ms(r.summary.max_time_ms),
+                format_kib(r.summary.max_memory_kib)
+            );
+        } else if r.compile.status != CompileStatus::Error {
             line.push_str(&format!(
                 ": {}/{} tests passed, max {}, {}",
                 r.summary.passed,

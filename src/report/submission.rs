@@ -55,6 +55,8 @@ pub(crate) enum SkipReason {
     /// An earlier test of the same group (subtask) failed: its points were
     /// lost; the other groups ran.
     AfterFailureInGroup,
+    /// The judge failed on the submission (IE): why is in `compile.message`.
+    JudgeFailed,
 }
 
 impl SkipReason {
@@ -66,6 +68,7 @@ impl SkipReason {
             SkipReason::AfterFailureInGroup => {
                 "an earlier test of their subtask failed, which lost its points"
             }
+            SkipReason::JudgeFailed => "the judge failed on this submission",
         }
     }
 }
@@ -122,6 +125,11 @@ pub(crate) struct TestReport {
     /// sent, oldest first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) interaction: Option<Vec<InteractionLine>>,
+    /// The program ran without error but its output was not checked: there
+    /// was no answer to compare it with (`run --input` on a problem without
+    /// a reference).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) unchecked: bool,
     /// On a failed test, where its input is and how it begins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) input: Option<ShownInput>,
@@ -173,6 +181,13 @@ pub(crate) struct Summary {
     pub(crate) max_time_ms: u64,
     /// Largest peak memory, KiB.
     pub(crate) max_memory_kib: u64,
+    /// Tests that ran but whose output nothing checked (no answer).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) unchecked: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Summary {
@@ -183,6 +198,7 @@ impl Summary {
             total: tests.len(),
             max_time_ms: tests.iter().map(|t| t.time_ms).max().unwrap_or(0),
             max_memory_kib: tests.iter().map(|t| t.memory_kib).max().unwrap_or(0),
+            unchecked: tests.iter().filter(|t| t.unchecked).count(),
         }
     }
 }

@@ -175,7 +175,7 @@ impl Files {
     /// The same, of the v2 cgroup open at `dir` (a directory descriptor:
     /// the supervisor no longer sees /sys/fs/cgroup by path).
     fn open_in(dir: &fs::File) -> io::Result<Files> {
-        let open = |_: usize, name: &str, write: bool| super::sys::open_at(dir, name, write, false);
+        let open = |_: usize, name: &str, write: bool| super::sys::open_in(dir, name, write, false);
         Files::open_with(Version::V2, &open, false)
     }
 
@@ -374,14 +374,14 @@ impl Counters {
                     format!("cannot {what} the run's cgroup {name}: {e}"),
                 )
             };
-            remove_when_empty(|| super::sys::rmdir_at(parent, name))
+            remove_when_empty(|| super::sys::rmdir_in(parent, name))
                 .map_err(|e| named(e, "remove"))?;
-            super::sys::mkdir_at(parent, name).map_err(|e| named(e, "create"))?;
+            super::sys::mkdir_in(parent, name).map_err(|e| named(e, "create"))?;
             let dir =
-                super::sys::open_at(parent, name, false, true).map_err(|e| named(e, "open"))?;
+                super::sys::open_in(parent, name, false, true).map_err(|e| named(e, "open"))?;
             self.files = Files::open_in(&dir).map_err(|e| named(e, "open the files of"))?;
             *join = Some(
-                super::sys::open_at(&dir, "cgroup.procs", true, false)
+                super::sys::open_in(&dir, "cgroup.procs", true, false)
                     .map_err(|e| named(e, "open cgroup.procs of"))?,
             );
             self.memory_set = None;

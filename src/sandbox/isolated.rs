@@ -27,6 +27,41 @@ pub(crate) struct Keeper {
     /// The host directory the keeper shows at `/judge/build`, and which
     /// build it holds now (see [`Staging::hold`]).
     pub(crate) staging: Option<Staging>,
+    /// A package program's keeper: its build and files.
+    pub(crate) package: Option<PackageStaging>,
+}
+
+/// What a package program's keeper shows of the host besides its package:
+/// a directory (mode 0700, so no other user of the machine reads what is
+/// staged in it) holding the build it runs, shown at `/judge/build`, and the
+/// files its job names, shown at `/judge/files`.
+#[derive(Debug)]
+pub(crate) struct PackageStaging {
+    root: PathBuf,
+    /// The build.
+    pub(crate) build: Staging,
+    /// The files of the current job.
+    pub(crate) files: Staging,
+}
+
+impl PackageStaging {
+    /// Makes `root` with its two directories.
+    pub(crate) fn create(root: PathBuf) -> std::io::Result<PackageStaging> {
+        std::fs::create_dir_all(&root)?;
+        set_mode(&root, 0o700)?;
+        Ok(PackageStaging {
+            build: Staging::create(root.join("build"))?,
+            files: Staging::create(root.join("files"))?,
+            root,
+        })
+    }
+}
+
+impl Drop for PackageStaging {
+    fn drop(&mut self) {
+        let _ = super::empty_dir(&self.root);
+        let _ = std::fs::remove_dir(&self.root);
+    }
 }
 
 /// A keeper's copy of the build it runs: hard links (or copies, across file
@@ -54,9 +89,57 @@ impl Staging {
         }
         self.holds = None;
         super::empty_dir(&self.dir)?;
-        link_tree(build, &self.dir)?;
+        let (from, to) = (
+            super::untrusted::Dir::open(build)?,
+            super::untrusted::Dir::open(&self.dir)?,
+        );
+        super::untrusted::link_tree(&from, &to, 0)?;
         self.holds = Some(build.to_path_buf());
         Ok(())
+    }
+}
+
+impl Staging {
+    /// Makes the directory hold `files` (and nothing else) as `0-NAME`,
+    /// `1-NAME`, ...: hard links where the run may read the file as it is
+    /// (`readable`), copies readable by everyone otherwise. Returns where each
+    /// appears below `inner` (the directory's place in the sandbox).
+    pub(crate) fn hold_files(
+        &mut self,
+        files: &[PathBuf],
+        inner: &str,
+        readable: impl Fn(&std::fs::Metadata) -> bool,
+    ) -> std::io::Result<Vec<(PathBuf, String)>> {
+        if self.holds.take().is_some() {
+            super::empty_dir(&self.dir)?;
+        }
+        let mut shown = Vec::with_capacity(files.len());
+        for (i, file) in files.iter().enumerate() {
+            let name = file
+                .file_name()
+                .and_then(|n| n.to_str())
+                .filter(|n| n.len() <= 64)
+                .unwrap_or("file");
+            let name = format!("{i}-{name}");
+            let target = self.dir.join(&name);
+            let meta = std::fs::metadata(file)?;
+            if !meta.is_file() {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a regular file",
+                    file.display()
+                )));
+            }
+            // Marked before the first file lands: emptied next time whatever happens.
+            self.holds = Some(PathBuf::new());
+            if !(readable(&meta) && std::fs::hard_link(file, &target).is_ok()) {
+                let mut from = super::untrusted::open_regular(file)?;
+                let mut to = std::fs::File::create(&target)?;
+                std::io::copy(&mut from, &mut to)?;
+                set_mode(&target, 0o644)?;
+            }
+            shown.push((file.clone(), format!("{inner}/{name}")));
+        }
+        Ok(shown)
     }
 }
 
@@ -72,25 +155,6 @@ fn set_mode(path: &std::path::Path, mode: u32) -> std::io::Result<()> {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
 }
 
-/// Links every file of `from` into `to` (which exists), recreating its
-/// directories; files are copied where a link cannot be made. Only regular
-/// files and directories: a build holds nothing else.
-fn link_tree(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            std::fs::create_dir(&target)?;
-            set_mode(&target, 0o755)?;
-            link_tree(&source, &target)?;
-        } else if kind.is_file() && std::fs::hard_link(&source, &target).is_err() {
-            std::fs::copy(&source, &target)?;
-        }
-    }
-    Ok(())
-}
-
 /// The hidden subcommand that starts a keeper.
 pub const KEEPER_COMMAND: &str = "__sandbox-keeper";
 
@@ -103,6 +167,7 @@ impl Keeper {
         config: &KeeperConfig,
         slot: Option<SlotDirs>,
         staging: Option<Staging>,
+        package: Option<PackageStaging>,
         cpus: Option<sys::CpuSet>,
     ) -> Result<Keeper, StartError> {
         let exe = std::env::current_exe().map_err(StartError::Executable)?;
@@ -132,6 +197,7 @@ impl Keeper {
                 buffer: vec![0u8; 64 << 10],
                 slot,
                 staging,
+                package,
             }),
             Err(e) => {
                 // Not left running, nor as a zombie.
@@ -180,8 +246,9 @@ impl Keeper {
     }
 
     /// Runs one job with `stdio` (stdin, stdout, stderr, then the
-    /// descriptors of its named files); `on_kill` resolves when the caller
-    /// wants the job stopped (output limit).
+    /// descriptors of its named files, then the directory kept files go to
+    /// when the job keeps any); `on_kill` resolves when the caller wants the
+    /// job stopped (output limit).
     pub(crate) async fn run(
         &mut self,
         job: &Job,

@@ -14,52 +14,55 @@ use super::named_files::{self, OutputFile, RunFiles};
 use super::plain::{open_stdin, output_pipe, stdout_end};
 use super::pool::Shared;
 use super::program::{env_entry, minimal_env};
-use super::types::{exit_of, COMPILE_PROCESSES};
+use super::types::{exit_of, Keep, COMPILE_PROCESSES, PACKAGE_PROCESSES};
 use super::{
     address_space_backstop, cgroup, find_in_user_path, isolated, keeper, resolve_program, sys,
-    Environment, Exit, LimitHit, Profile, RunError, RunOutcome, RunRequest, RUN_PROCESSES,
+    untrusted, Environment, Exit, LimitHit, Profile, RunError, RunOutcome, RunRequest,
+    RUN_PROCESSES,
 };
 
 impl Shared {
     pub(crate) fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, StartError> {
         let Some(runtime) = &self.runtime else {
-            return isolated::Keeper::start(&Self::spawner_config(), None, None, None);
+            return isolated::Keeper::start(&Self::spawner_config(), None, None, None, None);
         };
         let index = self
             .next_index
             .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        // Package programs get no cgroup: they are trusted, and neither
-        // their memory nor the CPU of their children is judged.
-        let slot = match (&self.cgroups, profile) {
-            (Some(judge), Profile::Submission | Profile::Compile { .. }) => Some(
+        // Every run has its slot: a package program is as untrusted as a
+        // submission, and has limits of its own.
+        let slot = match &self.cgroups {
+            Some(judge) => Some(
                 cgroup::SlotDirs::create(judge.version, &judge.dirs, index)
                     .map_err(StartError::Cgroup)?,
             ),
-            _ => None,
+            None => None,
         };
         let root_dir = isolated::root_dir(runtime.path(), index).map_err(StartError::Root)?;
         let system = keeper::SYSTEM_DIRS.iter().map(|d| Path::new("/").join(d));
-        let (view, staging) = match profile {
+        let staging_error = |dir: &Path| {
+            let dir = dir.to_path_buf();
+            move |error| StartError::Staging { dir, error }
+        };
+        let (view, staging, package) = match profile {
             Profile::Submission => {
                 let dir = self
                     .paths
                     .staging
                     .join(format!("judge-{}-slot-{index}", std::process::id()));
-                let staging = isolated::Staging::create(dir.clone()).map_err(|error| {
-                    StartError::Staging {
-                        dir: dir.clone(),
-                        error,
-                    }
-                })?;
+                let staging =
+                    isolated::Staging::create(dir.clone()).map_err(staging_error(&dir))?;
                 let view = keeper::View {
                     show: system.collect(),
                     hide: self.paths.hide.clone(),
                     build: Some(dir),
                     headers: None,
+                    files: None,
+                    package: Vec::new(),
                     work: None,
                     tmp_size: keeper::TMP_SIZE,
                 };
-                (Some(view), Some(staging))
+                (view, Some(staging), None)
             }
             Profile::Compile {
                 disk,
@@ -72,35 +75,53 @@ impl Shared {
                     hide: self.paths.hide.clone(),
                     build: None,
                     headers: headers.clone(),
+                    files: None,
+                    package: Vec::new(),
                     work: Some(*disk),
                     tmp_size: *disk,
                 };
-                (Some(view), None)
+                (view, None, None)
             }
-            Profile::Package => (None, None),
+            Profile::Package(shown) => {
+                let dir = self
+                    .paths
+                    .staging
+                    .join(format!("judge-{}-pkg-{index}", std::process::id()));
+                let package =
+                    isolated::PackageStaging::create(dir.clone()).map_err(staging_error(&dir))?;
+                let view = keeper::View {
+                    show: system.collect(),
+                    hide: self.paths.hide.clone(),
+                    build: Some(dir.join("build")),
+                    headers: None,
+                    files: Some(dir.join("files")),
+                    package: shown.dirs.clone(),
+                    work: None,
+                    tmp_size: PACKAGE_TMP_SIZE,
+                };
+                (view, None, Some(package))
+            }
         };
         let (outer_uid, outer_gid) = sys::ids();
         let config = keeper::KeeperConfig {
             user_namespace: self.user_namespace,
             outer_ids: (outer_uid, outer_gid),
             root_dir,
-            view,
-            // As root, runs and compilations become nobody; in a user
-            // namespace the caller is already nobody there. Package programs
-            // stay the judge's user.
-            run_as: (!self.user_namespace && *profile != Profile::Package)
-                .then_some((keeper::RUN_ID, keeper::RUN_ID)),
+            view: Some(view),
+            // As root, every program becomes nobody; in a user namespace the
+            // caller is already nobody there.
+            run_as: (!self.user_namespace).then_some((keeper::RUN_ID, keeper::RUN_ID)),
             cgroup: slot.as_ref().map(|s| (s.version, s.dirs.clone())),
             spawner: false,
             next_job_spin: self.next_job_spin,
             cpu: None,
         };
-        // Compilations do not keep to the judging's CPU.
+        // Compilations and package programs do not keep to the judging's CPU.
         let cpus = match profile {
             Profile::Submission => None,
-            Profile::Compile { .. } | Profile::Package => sys::cpus_before_pin(),
+            Profile::Compile { .. } | Profile::Package(_) => sys::cpus_before_pin(),
         };
-        isolated::Keeper::start(&config, slot, staging, cpus)
+        isolated::Keeper::start(&config, slot, staging, package, cpus)
     }
 
     /// Runs `request` in a keeper. A keeper that fails (it died, or broke
@@ -151,41 +172,91 @@ impl Shared {
                 source,
             })
         };
-        let submission = *profile == Profile::Submission;
-        // A keeper: an idle one for submissions and package programs, a
-        // fresh one-shot for a compilation.
-        let pool = match profile {
-            Profile::Submission => Some(&self.idle),
-            Profile::Package => Some(&self.idle_packages),
+        // A keeper: an idle one for submissions and package programs (of
+        // the same package), a fresh one-shot for a compilation.
+        let idle = match profile {
+            Profile::Submission => self.idle.lock().expect("not poisoned").pop(),
+            Profile::Package(view) => {
+                let mut idle = self.idle_packages.lock().expect("not poisoned");
+                idle.iter()
+                    .rposition(|(v, _)| v == view)
+                    .map(|i| idle.remove(i).1)
+            }
             Profile::Compile { .. } => None,
         };
-        let idle = pool.and_then(|pool| pool.lock().expect("not poisoned").pop());
         let mut keeper = match idle {
             Some(k) => k,
             None => self
                 .start_keeper(profile)
                 .map_err(|e| KeeperFailure::Again(Trouble::Start(e)))?,
         };
+        let cannot_show = |dir: &Path, e: io::Error| {
+            final_err(io::Error::new(
+                e.kind(),
+                format!("cannot show {} to the run: {e}", dir.display()),
+            ))
+        };
         // What the run sees of the host's paths in its command line.
-        let mounts = match (profile, &request.program_dir, &mut keeper.staging) {
-            (Profile::Submission, Some(dir), Some(staging)) => {
-                staging.hold(dir).map_err(|e| {
-                    final_err(io::Error::new(
-                        e.kind(),
-                        format!("cannot show {} to the run: {e}", dir.display()),
-                    ))
-                })?;
-                vec![(dir.clone(), keeper::BUILD_MOUNT)]
+        let mounts: Vec<(PathBuf, String)> = match (profile, &mut keeper) {
+            (Profile::Submission, keeper) => match (&request.program_dir, &mut keeper.staging) {
+                (Some(dir), Some(staging)) => {
+                    staging.hold(dir).map_err(|e| cannot_show(dir, e))?;
+                    vec![(dir.clone(), keeper::BUILD_MOUNT.to_string())]
+                }
+                _ => Vec::new(),
+            },
+            (Profile::Package(view), keeper) => {
+                let Some(staging) = keeper.package.as_mut() else {
+                    unreachable!("a package program's keeper stages its files")
+                };
+                let user_namespace = self.user_namespace;
+                let readable = |meta: &std::fs::Metadata| {
+                    use std::os::unix::fs::MetadataExt;
+                    meta.mode() & 0o004 != 0
+                        || (user_namespace
+                            && meta.uid() == sys::ids().0
+                            && meta.mode() & 0o400 != 0)
+                };
+                // Files of the package it may read are where they are.
+                let staged: Vec<PathBuf> = request
+                    .exchange
+                    .files
+                    .iter()
+                    .filter(|f| {
+                        !(view.dirs.iter().any(|d| f.starts_with(d))
+                            && std::fs::metadata(f).is_ok_and(|m| readable(&m)))
+                    })
+                    .cloned()
+                    .collect();
+                let mut mounts = staging
+                    .files
+                    .hold_files(&staged, keeper::FILES_MOUNT, readable)
+                    .map_err(|e| cannot_show(&request.cwd, e))?;
+                mounts.extend(
+                    view.dirs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| (d.clone(), keeper::package_mount(i))),
+                );
+                if let Some(dir) = &request.program_dir {
+                    staging.build.hold(dir).map_err(|e| cannot_show(dir, e))?;
+                    mounts.push((dir.clone(), keeper::BUILD_MOUNT.to_string()));
+                }
+                mounts.push((request.cwd.clone(), "/tmp".to_string()));
+                mounts
             }
-            (Profile::Submission | Profile::Package, _, _) => Vec::new(),
-            (Profile::Compile { headers, .. }, _, _) => {
+            (Profile::Compile { headers, .. }, keeper) => {
                 let work = keeper
                     .root()
                     .join(keeper::WORK_MOUNT.trim_start_matches('/'));
-                copy_tree(&request.cwd, &work)
+                copy_in(&request.cwd, &work)
                     .map_err(|e| KeeperFailure::Again(Trouble::CopyIn(e)))?;
-                let mut mounts = vec![(request.cwd.clone(), keeper::WORK_MOUNT)];
-                mounts.extend(headers.iter().map(|h| (h.clone(), keeper::HEADERS_MOUNT)));
+                let mut mounts = vec![(request.cwd.clone(), keeper::WORK_MOUNT.to_string())];
+                mounts.extend(
+                    headers
+                        .iter()
+                        .map(|h| (h.clone(), keeper::HEADERS_MOUNT.to_string())),
+                );
                 mounts
             }
         };
@@ -193,7 +264,7 @@ impl Shared {
         let (memory, processes) = match profile {
             Profile::Submission => (limits.memory, RUN_PROCESSES),
             Profile::Compile { memory, .. } => (Some(*memory), COMPILE_PROCESSES),
-            Profile::Package => (limits.memory, COMPILE_PROCESSES),
+            Profile::Package(_) => (limits.memory, PACKAGE_PROCESSES),
         };
         let argv0 = match request.environment {
             Environment::Minimal(_) => resolve_program(&request.argv[0]),
@@ -204,22 +275,23 @@ impl Shared {
             .map(|a| keeper::translate(a.as_encoded_bytes(), &mounts))
             .collect();
         let inner_cwd = match profile {
-            Profile::Submission => PathBuf::from("/tmp"),
+            Profile::Submission | Profile::Package(_) => PathBuf::from("/tmp"),
             Profile::Compile { .. } => PathBuf::from(keeper::WORK_MOUNT),
-            Profile::Package => request.cwd.clone(),
-        };
-        let home = match profile {
-            Profile::Package => inner_cwd.as_path(),
-            _ => Path::new("/tmp"),
         };
         let env: Vec<Vec<u8>> = match &request.environment {
-            Environment::Minimal(extra) => minimal_env(home, extra),
+            Environment::Minimal(extra) => minimal_env(Path::new("/tmp"), extra),
             Environment::Inherit => std::env::vars_os().collect(),
         }
         .iter()
         .map(|(k, v)| env_entry(k, v))
         .collect();
         let cgroup_memory = keeper.slot.is_some();
+        let package = matches!(profile, Profile::Package(_));
+        let keep = if package {
+            request.exchange.keep.clone()
+        } else {
+            Vec::new()
+        };
         let job = keeper::Job {
             argv,
             env,
@@ -236,7 +308,10 @@ impl Shared {
                         .filter(|_| limits.address_space)
                         .map(address_space_backstop)
                 },
-                stack: if submission { memory } else { None },
+                stack: match profile {
+                    Profile::Submission | Profile::Package(_) => memory,
+                    Profile::Compile { .. } => None,
+                },
                 file_size: Some(limits.file_size),
                 open_files: Some(1024),
             },
@@ -244,6 +319,13 @@ impl Shared {
             memory,
             // Init lives in the slot too: one more than the run's share.
             pids: processes + 1,
+            make_dirs: if package {
+                request.exchange.dirs.clone()
+            } else {
+                Vec::new()
+            },
+            keep_max: limits.file_size,
+            keep,
             input_file: files.input.as_ref().map(|(name, _)| name.clone()),
             output_file: files.output.as_ref().map(|(name, _)| name.clone()),
         };
@@ -266,13 +348,17 @@ impl Shared {
         let (out_read, out_write) = output_pipe().map_err(final_err)?;
         let out_write = stdout_end(request, out_write, &program).map_err(KeeperFailure::Final)?;
         let (err_read, err_write) = output_pipe().map_err(final_err)?;
+        let mut fds = vec![stdin.into(), out_write, err_write];
+        fds.extend(named);
+        if !job.keep.is_empty() {
+            let into =
+                untrusted::Dir::open(&request.cwd).map_err(|e| cannot_show(&request.cwd, e))?;
+            fds.push(into.into_fd());
+        }
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
         let result = {
-            let fds = [stdin.into(), out_write, err_write]
-                .into_iter()
-                .chain(named);
-            let run = keeper.run(&job, fds.collect(), exceeded.wait());
+            let run = keeper.run(&job, fds, exceeded.wait());
             tokio::pin!(run);
             loop {
                 tokio::select! {
@@ -289,20 +375,30 @@ impl Shared {
             }
         };
         let drained = drains.finish().await.map_err(final_err)?;
-        if let Profile::Compile { .. } = profile {
-            let work = keeper
-                .root()
-                .join(keeper::WORK_MOUNT.trim_start_matches('/'));
-            copy_tree(&work, &request.cwd).map_err(|e| {
-                final_err(io::Error::new(
-                    e.kind(),
-                    format!("cannot copy the compilation's files out of the sandbox: {e}"),
-                ))
-            })?;
-        } else if let Some(pool) = pool {
+        let mut keep_error = result.keep_error.clone();
+        match profile {
+            Profile::Compile { keep, .. } => {
+                let work = keeper
+                    .root()
+                    .join(keeper::WORK_MOUNT.trim_start_matches('/'));
+                keep_error = copy_out(&work, &request.cwd, keep).map_err(|e| {
+                    final_err(io::Error::new(
+                        e.kind(),
+                        format!("cannot copy the compilation's files out of the sandbox: {e}"),
+                    ))
+                })?;
+            }
             // A keeper that could not clean up after this run exits; its
             // next job then fails and is run again by a new keeper.
-            pool.lock().expect("not poisoned").push(keeper);
+            Profile::Submission => self.idle.lock().expect("not poisoned").push(keeper),
+            Profile::Package(view) => {
+                let mut idle = self.idle_packages.lock().expect("not poisoned");
+                idle.push((std::sync::Arc::clone(view), keeper));
+                // Keepers of packages no longer judged give way.
+                if idle.len() > IDLE_PACKAGE_KEEPERS {
+                    idle.remove(0);
+                }
+            }
         }
         if let Some(error) = result.spawn_error {
             return Err(KeeperFailure::Final(RunError::Spawn {
@@ -352,9 +448,45 @@ impl Shared {
             memory_exceeded,
             process_limit_hit,
             ended_ns: result.ended_ns,
+            keep_error,
         };
         Ok((outcome, output_file))
     }
+}
+
+/// Idle keepers of package programs kept for later runs, of any package.
+const IDLE_PACKAGE_KEEPERS: usize = 8;
+
+/// Size of a package program's /tmp (and /dev/shm): its pages count as its
+/// memory.
+const PACKAGE_TMP_SIZE: u64 = 512 << 20;
+
+/// Copies a compilation's sources (the judge's own files) into its work
+/// directory in the sandbox.
+pub(super) fn copy_in(from: &Path, to: &Path) -> io::Result<()> {
+    let limits = untrusted::TreeLimits {
+        bytes: u64::MAX,
+        files: u64::MAX,
+        depth: 64,
+    };
+    untrusted::copy_tree(
+        &untrusted::Dir::open(from)?,
+        &untrusted::Dir::open(to)?,
+        &untrusted::Select::AllBut(Vec::new()),
+        limits,
+    )
+    .map_err(|e| io::Error::other(e.to_string()))
+}
+
+/// Copies what `keep` keeps of a compilation's work directory `from` (what
+/// the compilation left: hostile) into `to`: `Ok(Some(why))` when it
+/// exceeds the limits or cannot be read (the build is then refused).
+pub(super) fn copy_out(from: &Path, to: &Path, keep: &Keep) -> io::Result<Option<String>> {
+    let from = untrusted::Dir::open(from)?;
+    let to = untrusted::Dir::open(to)?;
+    Ok(untrusted::copy_tree(&from, &to, &keep.select, keep.limits)
+        .err()
+        .map(|e| format!("what the compilation left cannot be kept: {e}")))
 }
 
 /// How a run through a keeper failed.
@@ -386,45 +518,4 @@ fn program_name(request: &RunRequest) -> String {
         .first()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// Copies the regular files and directories of `from` into `to` (which
-/// exists), replacing files of the same name; anything else (links, devices,
-/// pipes, sockets) is left out, and nothing is followed: `from` may be what
-/// a hostile compilation left. Modes are reduced to 0644, or 0755 for
-/// executables and directories.
-fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let (source, target) = (entry.path(), to.join(entry.file_name()));
-        let meta = std::fs::symlink_metadata(&source)?;
-        if meta.is_dir() {
-            match std::fs::create_dir(&target) {
-                Err(e) if e.kind() != io::ErrorKind::AlreadyExists => return Err(e),
-                _ => {}
-            }
-            copy_tree(&source, &target)?;
-        } else if meta.is_file() {
-            let mut input = std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-                .open(&source)?;
-            let mode = if meta.permissions().mode() & 0o111 != 0 {
-                0o755
-            } else {
-                0o644
-            };
-            let mut output = std::fs::OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .mode(mode)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(&target)?;
-            io::copy(&mut input, &mut output)?;
-            output.set_permissions(std::fs::Permissions::from_mode(mode))?;
-        }
-    }
-    Ok(())
 }

@@ -16,8 +16,8 @@
 //!   [`error`]: why the sandbox could not be set up;
 //!   [`program`]: finding programs, the runs' environment; [`files`]:
 //!   emptying directories; [`named_files`]: the files a run reads and
-//!   writes by name (file input and output); [`userns`]: why user
-//!   namespaces are denied.
+//!   writes by name (file input and output); [`untrusted`]: reading what
+//!   others control; [`userns`]: why user namespaces are denied.
 //!
 //! The security model and measurement method are in docs/sandbox.md.
 
@@ -41,6 +41,7 @@ mod sys;
 #[cfg(test)]
 mod testing;
 mod types;
+pub(crate) mod untrusted;
 mod userns;
 mod wire;
 
@@ -48,12 +49,13 @@ pub(crate) use cpu::{cpus_to_leave_pin, leave_pin, CpuChoice};
 pub(crate) use error::{CgroupError, SetupError, StartError, Unavailable};
 pub(crate) use files::{empty_dir, remove_leftovers_of_dead_judges};
 pub use isolated::KEEPER_COMMAND;
+pub(crate) use keeper::cannot_hide;
 pub use keeper::keeper_main;
 pub(crate) use named_files::{check_name as check_file_name, OutputFile, RunFiles};
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
-pub(crate) use sys::signal_name;
+pub(crate) use sys::{arm_interrupt_watchdog, signal_name};
 
 /// Takes an exclusive `flock` on `file` if it is free (not waiting).
 pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
@@ -61,7 +63,8 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
 }
 pub use types::Captured;
 pub(crate) use types::{
-    address_space_backstop, Environment, Exit, Isolation, IsolationMode, LimitHit, Limits, Profile,
-    RunError, RunOutcome, RunRequest, SandboxPaths, Stdin, RUN_PROCESSES,
+    address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,
+    Limits, MemoryEvidence, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest,
+    SandboxPaths, Stdin, RUN_PROCESSES,
 };
 pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

@@ -190,6 +190,9 @@ async fn run_plain_once<T>(
                 processes: None,
                 memory: None,
                 pids: 0,
+                make_dirs: Vec::new(),
+                keep: Vec::new(),
+                keep_max: 0,
                 // Named files are put and taken by the judge (see pool.rs).
                 input_file: None,
                 output_file: None,
@@ -330,6 +333,7 @@ async fn run_plain_once<T>(
         memory_exceeded: false,
         process_limit_hit: false,
         ended_ns,
+        keep_error: None,
     }))
 }
 

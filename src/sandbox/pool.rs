@@ -57,8 +57,9 @@ pub(crate) struct Shared {
     /// The judge's own cgroups (removed when dropped, after the keepers).
     pub(crate) cgroups: Option<cgroup::JudgeCgroups>,
     pub(crate) idle: std::sync::Mutex<Vec<isolated::Keeper>>,
-    /// Idle keepers of package programs.
-    pub(crate) idle_packages: std::sync::Mutex<Vec<isolated::Keeper>>,
+    /// Idle keepers of package programs, with the package each shows.
+    pub(crate) idle_packages:
+        std::sync::Mutex<Vec<(std::sync::Arc<super::PackageView>, isolated::Keeper)>>,
     pub(crate) next_index: std::sync::atomic::AtomicUsize,
     /// Spawners only: the first one, started in the background when the
     /// sandbox is made, and whether it worked (learnt at the first run).
@@ -277,22 +278,73 @@ impl Sandbox {
             return Err(RunError::Spawn { program, source });
         }
         match &self.shared {
-            // Spawners start submissions (measured runs); compilations and
-            // package programs are started by the judge itself.
-            Some(shared) if shared.runtime.is_none() => {
-                let spawners = match profile {
-                    Profile::Submission => shared.ready_spawners(),
-                    Profile::Compile { .. } | Profile::Package => None,
-                };
-                run_plain_with_files(request, spawners, turn, files).await
-            }
-            Some(shared) => {
+            Some(shared) if shared.runtime.is_some() => {
                 turn.come().await;
                 shared.run(request, &profile, files).await
             }
-            None => run_plain_with_files(request, None, turn, files).await,
+            // Spawners start submissions (measured runs); compilations and
+            // package programs are started by the judge itself.
+            shared => match &profile {
+                Profile::Submission => {
+                    let spawners = shared.as_ref().and_then(|s| s.ready_spawners());
+                    run_plain_with_files(request, spawners, turn, files).await
+                }
+                Profile::Compile { keep, .. } => {
+                    Ok((compile_plain(request, keep, turn).await?, None))
+                }
+                Profile::Package(_) => {
+                    for dir in &request.exchange.dirs {
+                        let path = request.cwd.join(dir);
+                        std::fs::create_dir_all(&path).map_err(|source| RunError::Spawn {
+                            program: format!("{} (making {})", program_of(request), path.display()),
+                            source,
+                        })?;
+                    }
+                    run_plain_with_files(request, None, turn, files).await
+                }
+            },
         }
     }
+}
+
+fn program_of(request: &RunRequest) -> String {
+    request
+        .argv
+        .first()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A compilation by the plain runner, as in a keeper: it works in its work
+/// directory (the request's `cwd`, so that its messages name it), which
+/// then holds its sources again and only what `keep` keeps of what it left.
+async fn compile_plain<T>(
+    request: &RunRequest,
+    keep: &super::Keep,
+    turn: &mut Turn<'_, T>,
+) -> Result<RunOutcome, RunError> {
+    let failed = |source: io::Error| RunError::Watch {
+        program: program_of(request),
+        source,
+    };
+    let parent = request.cwd.parent().unwrap_or(Path::new("/tmp"));
+    let aside = |what: &str| {
+        tempfile::Builder::new()
+            .prefix(&format!("work-{}-{what}-", std::process::id()))
+            .tempdir_in(parent)
+            .map_err(failed)
+    };
+    let sources = aside("sources")?;
+    super::keepers::copy_in(&request.cwd, sources.path()).map_err(failed)?;
+    let mut outcome = run_plain(request, None, turn).await?;
+    // What it left goes aside; the sources come back, and what it keeps.
+    let left = aside("left")?;
+    std::fs::rename(&request.cwd, left.path().join("work")).map_err(failed)?;
+    std::fs::rename(sources.path(), &request.cwd).map_err(failed)?;
+    outcome.keep_error =
+        super::keepers::copy_out(&left.path().join("work"), &request.cwd, keep).map_err(failed)?;
+    let _ = super::empty_dir(left.path());
+    Ok(outcome)
 }
 
 /// A run started by the judge or a spawner, in its working directory
@@ -381,7 +433,7 @@ impl Shared {
         let cpus = home.and(sys::cpus_before_pin());
         let starting = std::thread::Builder::new()
             .name("judge-spawner-start".into())
-            .spawn(move || isolated::Keeper::start(&config, None, None, cpus))
+            .spawn(move || isolated::Keeper::start(&config, None, None, None, cpus))
             .ok()?;
         *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
@@ -482,6 +534,7 @@ mod tests {
             stdout_to: None,
             environment: Environment::Minimal(Vec::new()),
             program_dir: None,
+            exchange: Default::default(),
             limits: Limits {
                 cpu_time: Duration::from_secs(5),
                 wall_time: Duration::from_secs(10),

@@ -15,6 +15,7 @@ pub(super) fn request(script: &str, limits: Limits) -> RunRequest {
         environment: Environment::Minimal(Vec::new()),
         limits,
         program_dir: None,
+        exchange: Default::default(),
     }
 }
 

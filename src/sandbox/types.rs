@@ -130,6 +130,25 @@ pub(crate) struct RunRequest {
     /// run sees it, read-only, at `/judge/build`, and nothing else of the
     /// build cache. Paths into it in `argv` are rewritten to match.
     pub(crate) program_dir: Option<PathBuf>,
+    /// What a package program reads and leaves besides its stdin and stdout.
+    pub(crate) exchange: Exchange,
+}
+
+/// The files a package program ([`Profile::Package`]) reads and leaves,
+/// named by its command line. `cwd` of its request stands for its working
+/// directory: paths below it in `argv` are rewritten to it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Exchange {
+    /// Files it reads (a test's input and answer, an output to check): shown
+    /// read-only, their paths in `argv` rewritten. Files of its package's
+    /// folders that it may read are shown where they are.
+    pub(crate) files: Vec<PathBuf>,
+    /// Folders made in its working directory before it starts (relative).
+    pub(crate) dirs: Vec<String>,
+    /// Files of its working directory (relative) copied back below `cwd`
+    /// once it ended, each cut at its file-size limit; a link, a pipe or a
+    /// folder of that name is not copied.
+    pub(crate) keep: Vec<String>,
 }
 
 /// How the process ended.
@@ -231,6 +250,9 @@ pub(crate) struct RunOutcome {
     /// When it ended, on the system's monotonic clock (ns): which of two
     /// programs run at once ended first.
     pub(crate) ended_ns: u64,
+    /// Why what it left could not be kept: a compilation's build too large
+    /// (see [`Keep`]), a package program's file unreadable.
+    pub(crate) keep_error: Option<String>,
 }
 
 impl RunOutcome {
@@ -245,6 +267,35 @@ impl RunOutcome {
         self.exit == Exit::Signal(sys::signals::SIGPIPE)
     }
 
+    /// What shows that the run failed at its memory limit of `limit`
+    /// bytes, if anything does: the cgroup's OOM kill, a peak above the
+    /// limit, or (when it did not exit cleanly) a runtime's message that its
+    /// heap is full (its heap flags are the limit) or, under an
+    /// address-space limit (`address_space`), that an allocation failed.
+    pub(crate) fn memory_evidence(
+        &self,
+        limit: u64,
+        address_space: bool,
+    ) -> Option<MemoryEvidence> {
+        if self.memory_exceeded {
+            return Some(MemoryEvidence::OomKill);
+        }
+        if self.peak_memory_kib > limit / 1024 {
+            return Some(MemoryEvidence::Peak);
+        }
+        if self.exit == Exit::Code(0) {
+            return None;
+        }
+        let stderr = String::from_utf8_lossy(&self.stderr);
+        if let Some(found) = HEAP_EXHAUSTED.iter().find(|m| stderr.contains(**m)) {
+            return Some(MemoryEvidence::HeapFull(found));
+        }
+        ALLOCATION_FAILURES
+            .iter()
+            .find(|m| address_space && stderr.contains(**m))
+            .map(|found| MemoryEvidence::AllocationFailed(found))
+    }
+
     /// "exit code 3" / "killed by SIGSEGV".
     pub(crate) fn describe_exit(&self) -> String {
         match self.exit {
@@ -253,6 +304,43 @@ impl RunOutcome {
         }
     }
 }
+
+/// What shows that a run failed at its memory limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemoryEvidence {
+    /// The cgroup's OOM killer stopped it.
+    OomKill,
+    /// Its peak memory is above the limit.
+    Peak,
+    /// Its runtime said its heap is full (this message).
+    HeapFull(&'static str),
+    /// Its runtime said an allocation failed (this message).
+    AllocationFailed(&'static str),
+}
+
+/// Messages a runtime prints when an allocation fails: evidence that a crash
+/// under the address-space limit was the memory limit.
+const ALLOCATION_FAILURES: &[&str] = &[
+    "std::bad_alloc",
+    "memory allocation of",
+    "Cannot allocate memory",
+    "out of memory",
+];
+
+/// What a runtime prints when its heap, which judge.toml's heap flags set to
+/// the memory limit (`-Xmx{memory_mib}m`, `--max-old-space-size`, `+RTS -M`,
+/// `max-heap-size`, `PYPY_GC_MAX`, PHP's `memory_limit`), is full: the memory limit, whatever the
+/// address-space setting.
+const HEAP_EXHAUSTED: &[&str] = &[
+    "java.lang.OutOfMemoryError",
+    "JavaScript heap out of memory",
+    "Heap exhausted;",
+    "System.OutOfMemoryException",
+    "fatal error: runtime: out of memory",
+    "failed to allocate memory (NoMemoryError)",
+    "MemoryError",
+    "Fatal error:  Allowed memory size of",
+];
 
 /// Why a process could not be run at all.
 #[derive(Debug, thiserror::Error)]
@@ -309,12 +397,45 @@ pub(crate) enum Profile {
         /// A directory of precompiled headers, shown read-only at
         /// [`HEADERS_MOUNT`](super::keeper::HEADERS_MOUNT).
         headers: Option<PathBuf>,
+        /// What is copied back into the request's `cwd` afterwards.
+        keep: Keep,
     },
-    /// A package program (generator, validator, reference, checker): trusted,
-    /// so it runs as the judge's user in the host's file system, but in a pid
-    /// namespace (everything it starts dies with it) and an ipc namespace of
-    /// its own.
-    Package,
+    /// A package program (generator, validator, reference, brute force,
+    /// checker, interactor): as hostile as a submission, so uid 65534 like a
+    /// run, in a cgroup slot with its own limits, no network, and a view of
+    /// the system's directories and its own package's folders (at
+    /// `/judge/package`), read-only; the files it names
+    /// ([`Exchange::files`]) read-only at `/judge/files`, its build at
+    /// `/judge/build`, and a private `/tmp` as its working directory.
+    Package(std::sync::Arc<PackageView>),
+}
+
+/// What a package program sees of its package.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct PackageView {
+    /// The package's folders (its directory, and its test data where that
+    /// is elsewhere), shown read-only at `/judge/package` (and
+    /// `/judge/package-1`); their paths in a command line are rewritten.
+    pub(crate) dirs: Vec<PathBuf>,
+}
+
+/// How a package program runs: what it sees, and its limits.
+#[derive(Debug, Clone)]
+pub(crate) struct PackageRun {
+    /// Its package.
+    pub(crate) view: std::sync::Arc<PackageView>,
+    /// Its limits (memory always set).
+    pub(crate) limits: Limits,
+}
+
+/// What of a compilation's work directory is kept, and how much it may be:
+/// the rest is left in the sandbox. Over the limits, the build is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Keep {
+    /// Which names of its top level.
+    pub(crate) select: super::untrusted::Select,
+    /// How much.
+    pub(crate) limits: super::untrusted::TreeLimits,
 }
 
 /// Where the sandbox hides and shows things.
@@ -333,6 +454,9 @@ pub(crate) const RUN_PROCESSES: u64 = 128;
 
 /// Processes allowed per compilation.
 pub(crate) const COMPILE_PROCESSES: u64 = 512;
+
+/// Processes allowed per run of a package program.
+pub(crate) const PACKAGE_PROCESSES: u64 = 256;
 
 /// The address-space rlimit for a memory limit when no cgroup measures real
 /// memory: above the limit, so that a program that goes over it is seen going

@@ -329,6 +329,7 @@ async fn judge_source(
         shown: None,
         language: language.clone(),
         companions: Vec::new(),
+        text: None,
     };
     let mut report = judge
         .judge_submission(

@@ -102,12 +102,14 @@ impl Harness {
                 validator,
                 args: args.clone(),
                 valid_exit: *valid_exit,
+                given_up: None,
             });
             if let Some(bounds) = &self.bounds {
                 gates.push(Gate {
                     validator,
                     args: bounds.clone(),
                     valid_exit: *valid_exit,
+                    given_up: None,
                 });
             }
         }

@@ -2,13 +2,13 @@
 //! the package (listed once, in natural order) or generator runs.
 
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use globset::Glob;
 
 use crate::error::{Error, PackageError, Result};
-use crate::problem::{GroupSource, Problem, TestSource, SEED};
+use crate::problem::{EntryKind, GroupSource, PackageRoot, Problem, TestSource, SEED};
 
 /// A test before its input and answer exist: its name, its group, and
 /// where it comes from.
@@ -51,7 +51,7 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
     let package_err = |what| Error::package(&problem.id, what);
     let mut out: Vec<PlannedTest> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
-    let mut fixed: Option<(Vec<String>, HashSet<String>)> = None;
+    let mut fixed: Option<Tests> = None;
     for group in &problem.groups {
         let planned = |name: String, source| PlannedTest {
             name,
@@ -68,8 +68,10 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
                 };
                 for pattern in patterns {
                     let glob = Glob::new(pattern).expect("validated").compile_matcher();
-                    let matched: Vec<&String> =
-                        names.iter().filter(|n| glob.is_match(n.as_str())).collect();
+                    let matched: Vec<&(String, PathBuf)> = names
+                        .iter()
+                        .filter(|(n, _)| glob.is_match(n.as_str()))
+                        .collect();
                     if matched.is_empty() {
                         return Err(package_err(PackageError::NoMatch {
                             group: group.name.clone(),
@@ -77,14 +79,12 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
                             dir: problem.testdata_dir.clone(),
                         }));
                     }
-                    for name in matched {
+                    for (name, input) in matched {
                         if !seen.insert(name.clone()) {
                             continue;
                         }
-                        let input = problem.testdata_dir.join(format!("{name}.in"));
-                        let answer = answers
-                            .contains(name.as_str())
-                            .then(|| problem.testdata_dir.join(format!("{name}.ans")));
+                        let input = input.clone();
+                        let answer = answers.get(name.as_str()).cloned();
                         out.push(planned(name.clone(), Planned::Fixed { input, answer }));
                     }
                 }
@@ -137,13 +137,14 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
     Ok(out)
 }
 
-/// The stems of `testdata/<id>/*.in`, in natural order, and those of the
-/// `.ans` files there (regular files, or links to them). One listing: the
-/// entry types come with it, so a folder of many tests costs no `stat` per
-/// test (that was a millisecond of every `judge run` on 200 tests).
-fn list_tests(problem: &Problem) -> Result<(Vec<String>, HashSet<String>)> {
+/// The stems of `testdata/<id>/*.in`, in natural order, with where each
+/// really is, and those of the `.ans` files there (regular files, or links
+/// to them inside the package). One listing: the entry types come with it,
+/// so a folder of many tests costs no `stat` per test (that was a
+/// millisecond of every `judge run` on 200 tests).
+fn list_tests(problem: &Problem) -> Result<Tests> {
     let dir = &problem.testdata_dir;
-    scan_tests(dir).map_err(|cause| {
+    let fail = |cause: std::io::Error| {
         Error::package(
             &problem.id,
             PackageError::TestData {
@@ -151,30 +152,43 @@ fn list_tests(problem: &Problem) -> Result<(Vec<String>, HashSet<String>)> {
                 cause,
             },
         )
-    })
+    };
+    let root = problem.root().map_err(fail)?;
+    scan_tests(&root, dir).map_err(|why| fail(std::io::Error::other(why)))
 }
 
-fn scan_tests(dir: &Path) -> std::io::Result<(Vec<String>, HashSet<String>)> {
-    let entries = std::fs::read_dir(dir)?;
-    let (mut names, mut answers) = (Vec::new(), HashSet::new());
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".in") {
-            names.push(stem.to_string());
-        } else if let Some(stem) = name.strip_suffix(".ans") {
-            let is_file = match entry.file_type() {
-                Ok(t) if t.is_symlink() => entry.path().is_file(),
-                Ok(t) => t.is_file(),
-                Err(_) => entry.path().is_file(),
-            };
-            if is_file {
-                answers.insert(stem.to_string());
+/// The tests of `dir`, a folder of the package: links are followed inside
+/// the package only, and an `.in` or `.ans` that is not a regular file is an
+/// error naming it.
+fn scan_tests(root: &PackageRoot, dir: &Path) -> std::result::Result<Tests, String> {
+    let (mut names, mut answers) = (Vec::new(), HashMap::new());
+    for entry in root.entries(dir)? {
+        let stem = entry.name.strip_suffix(".in").map(|s| (s, true));
+        let Some((stem, input)) =
+            stem.or_else(|| entry.name.strip_suffix(".ans").map(|s| (s, false)))
+        else {
+            continue;
+        };
+        match entry.kind {
+            EntryKind::File if input => names.push((stem.to_string(), entry.path)),
+            EntryKind::File => {
+                answers.insert(stem.to_string(), entry.path);
             }
+            EntryKind::Other => {
+                return Err(format!(
+                    "{}: not a regular file (a pipe, socket or device)",
+                    entry.name
+                ))
+            }
+            EntryKind::Dir => {}
         }
     }
-    names.sort_by(|a, b| natural_cmp(a, b));
+    names.sort_by(|a, b| natural_cmp(&a.0, &b.0));
     Ok((names, answers))
 }
+
+/// The tests of a folder: (stem, input) in natural order, and the answers by stem.
+type Tests = (Vec<(String, PathBuf)>, HashMap<String, PathBuf>);
 
 /// Compares names with digit runs as numbers, so `edge-2` < `edge-10`.
 pub(crate) fn natural_cmp(a: &str, b: &str) -> Ordering {
@@ -250,10 +264,32 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("1.ans"), dir.path().join("3.ans")).unwrap();
         std::fs::create_dir(dir.path().join("4.ans")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("gone"), dir.path().join("10.ans")).unwrap();
-        let (names, answers) = scan_tests(dir.path()).unwrap();
+        let root = PackageRoot::new(dir.path()).unwrap();
+        let (names, answers) = scan_tests(&root, dir.path()).unwrap();
+        let names: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["1", "2", "3", "4", "10"]);
-        let mut answers: Vec<_> = answers.into_iter().collect();
-        answers.sort();
-        assert_eq!(answers, ["1", "3"]);
+        let mut stems: Vec<_> = answers.keys().cloned().collect();
+        stems.sort();
+        assert_eq!(stems, ["1", "3"]);
+        // A link is where it leads.
+        assert_eq!(
+            answers["3"],
+            std::fs::canonicalize(dir.path().join("1.ans")).unwrap()
+        );
+        // A link out of the package, a pipe: errors naming them.
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("5.in")).unwrap();
+        let error = scan_tests(&root, dir.path()).unwrap_err();
+        assert!(
+            error.contains("5.in") && error.contains("leaves the package"),
+            "{error}"
+        );
+        std::fs::remove_file(dir.path().join("5.in")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join("6.in"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = scan_tests(&root, dir.path()).unwrap_err();
+        assert!(error.contains("6.in: not a regular file"), "{error}");
     }
 }

@@ -82,10 +82,22 @@ fn verdicts(reports: &[Value]) -> Vec<(String, String, String)> {
 #[test]
 fn hostile_submissions_are_contained() {
     let _heavy = crate::support::cpu_heavy();
-    // A listener the network fixture must not reach.
-    let listener = std::net::TcpListener::bind("127.0.0.1:47111").expect("bind 127.0.0.1:47111");
-    let _sockets = HostSockets::bind();
+    // A listener the network fixture must not reach, and the host's sockets
+    // the sockets fixture must not reach, both named for this run (the
+    // fixtures' copies in the workspace are aimed at them).
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let port = listener.local_addr().unwrap().port();
+    let sockets = HostSockets::bind();
     let workspace = Workspace::new();
+    let aimed = workspace.path().join("aimed");
+    std::fs::create_dir(&aimed).unwrap();
+    let network = std::fs::read_to_string(repo().join(hostile("network.c"))).unwrap();
+    std::fs::write(
+        aimed.join("network.c"),
+        network.replace("47111", &port.to_string()),
+    )
+    .unwrap();
+    sockets.fixture(&aimed.join("host-sockets.c"));
     let files = [
         "fork-bomb.c",
         "memory-bomb.c",
@@ -104,7 +116,10 @@ fn hostile_submissions_are_contained() {
         "acwing-891".into(),
         "problems/acwing-891/solutions/accepted.cpp".into(),
     ];
-    args.extend(files.iter().map(|f| hostile(f)));
+    args.extend(files.iter().map(|f| match *f {
+        "network.c" | "host-sockets.c" => aimed.join(f).display().to_string(),
+        _ => hostile(f),
+    }));
     args.extend(["--tests", "sample-1", "--format", "json"].map(String::from));
     let started = Instant::now();
     let judged = workspace.judge(&args);
@@ -183,7 +198,7 @@ fn hostile_submissions_are_contained() {
 fn network_fixture_does_detect_a_reachable_listener() {
     // Without isolation the same program reaches the listener: the
     // containment test above is not passing by accident.
-    let listener = std::net::TcpListener::bind("127.0.0.1:47112").expect("bind");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = listener.local_addr().unwrap().port();
     let workspace = Workspace::new();
     let source = workspace.path().join("network-47112.c");
@@ -515,11 +530,15 @@ fn contained_as_an_unprivileged_user() {
         .arg(root)
         .status()
         .unwrap();
-    let _sockets = HostSockets::bind();
-    let listener = std::net::TcpListener::bind("127.0.0.1:47113").expect("bind");
+    // The host's listeners, named for this run; the fixtures are aimed at
+    // them (rewritten in place: their owner stays the user).
+    let sockets = HostSockets::bind();
+    sockets.fixture(&root.join("hostile/host-sockets.c"));
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().unwrap().port();
     let network = std::fs::read_to_string(root.join("hostile/network.c"))
         .unwrap()
-        .replace("47111", "47113");
+        .replace("47111", &port.to_string());
     std::fs::write(root.join("hostile/network.c"), network).unwrap();
     let files = [
         "fork-bomb.c",

@@ -18,6 +18,8 @@
 //! - [`hostile`]: hostile submissions are contained and leave nothing behind;
 //! - [`placement`]: the level and exact memory wherever the judge is started (the cgroup-v2 VM's placements);
 //! - [`sandbox`]: what compilations and runs can see and do (an allow-list);
+//! - [`untrusted`]: package programs and contest folders are hostile too: contained,
+//!   bounded, and one submission never ends a contest;
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
@@ -45,5 +47,6 @@ mod serve_support;
 mod snapshots;
 mod stress;
 mod support;
+mod untrusted;
 mod verdicts;
 mod verify;

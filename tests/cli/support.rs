@@ -9,8 +9,10 @@ use std::time::Duration;
 use serde_json::Value;
 
 /// Longest any single `judge` invocation may take before the test fails
-/// (instead of hanging): far above the slowest expected run.
-const JUDGE_TIMEOUT: Duration = Duration::from_secs(120);
+/// (instead of hanging): far above the slowest expected run on a busy
+/// machine. 120 s was not: verifying an exported interactive package (all
+/// its tests, a dozen TLEs among them) took 140 s with both cores loaded.
+const JUDGE_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// The repository root, where `judge` runs (fixture paths are relative to it).
 pub(crate) fn repo() -> &'static Path {
@@ -358,11 +360,14 @@ pub(crate) fn assert_none_named(name: &str) {
 
 /// The host's IPC endpoints that `tests/fixtures/hostile/host-sockets.c`
 /// must not reach: listening Unix sockets in the host's /dev/shm and /tmp and
-/// an abstract one, all named `judge-host-4711`. One set at a time (the
-/// names are fixed): hold it while the fixture runs.
+/// an abstract one, named `judge-host-PID` after this test process, so that
+/// two runs of the suite at once do not collide; [`HostSockets::fixture`]
+/// writes the fixture with that name. One set at a time in a process: hold
+/// it while the fixture runs.
 pub(crate) struct HostSockets {
     _listeners: Vec<std::os::unix::net::UnixListener>,
     paths: Vec<PathBuf>,
+    name: String,
     _one_at_a_time: std::sync::MutexGuard<'static, ()>,
 }
 
@@ -373,26 +378,40 @@ impl HostSockets {
         use std::os::unix::fs::PermissionsExt;
         static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
         let guard = ONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let name = format!("judge-host-{}", std::process::id());
         let mut listeners = Vec::new();
         let mut paths = Vec::new();
-        for path in ["/dev/shm/judge-host-4711.sock", "/tmp/judge-host-4711.sock"] {
-            let _ = std::fs::remove_file(path);
-            if let Ok(listener) = std::os::unix::net::UnixListener::bind(path) {
-                let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o777));
+        for dir in ["/dev/shm", "/tmp"] {
+            let path = PathBuf::from(format!("{dir}/{name}.sock"));
+            let _ = std::fs::remove_file(&path);
+            if let Ok(listener) = std::os::unix::net::UnixListener::bind(&path) {
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o777));
                 listeners.push(listener);
-                paths.push(PathBuf::from(path));
+                paths.push(path);
             }
         }
-        let name = std::os::unix::net::SocketAddr::from_abstract_name(b"judge-host-4711")
+        let address = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes())
             .expect("an abstract name");
         listeners.push(
-            std::os::unix::net::UnixListener::bind_addr(&name).expect("bind @judge-host-4711"),
+            std::os::unix::net::UnixListener::bind_addr(&address)
+                .unwrap_or_else(|e| panic!("bind @{name}: {e}")),
         );
         HostSockets {
             _listeners: listeners,
             paths,
+            name,
             _one_at_a_time: guard,
         }
+    }
+
+    /// Writes `tests/fixtures/hostile/host-sockets.c` to `path`, aimed at
+    /// these sockets (the fixture names `judge-host-4711`).
+    pub(crate) fn fixture(&self, path: &Path) {
+        let text = std::fs::read_to_string(repo().join("tests/fixtures/hostile/host-sockets.c"))
+            .expect("read host-sockets.c");
+        assert!(text.contains("judge-host-4711"), "host-sockets.c changed");
+        std::fs::write(path, text.replace("judge-host-4711", &self.name))
+            .expect("write host-sockets.c");
     }
 }
 

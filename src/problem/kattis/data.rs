@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::yaml::{self, Table};
 use super::Version;
-use crate::problem::{GroupSource, TestGroup, TestSource, TestSpec, MAX_TESTS};
+use crate::problem::{
+    EntryKind, GroupSource, PackageRoot, TestGroup, TestSource, TestSpec, MAX_TESTS,
+};
 
 /// What a group passes on to the groups below it.
 #[derive(Debug, Clone, Default)]
@@ -22,38 +24,37 @@ struct Inherited {
 /// `checker_args` before its group's. Problems go to `problems`, what is
 /// ignored to `notes`.
 pub(super) fn groups(
-    package: &Path,
+    package: &PackageRoot,
     version: Version,
     checker_args: &[String],
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<TestGroup> {
-    let data = package.join("data");
+    let data = package.dir().join("data");
     let mut out = Vec::new();
-    let generated = package.join("generators/generators.yaml").is_file();
+    let generated = package.is_file(&package.dir().join("generators/generators.yaml"));
     let by_generators = if generated {
         "; its tests are made by BAPCtools' generators (generators/generators.yaml), which judge does not run: `bt generate` makes them"
     } else {
         ""
     };
-    let entries = match sorted_entries(&data) {
+    let entries = match sorted_entries(package, &data) {
         Ok(e) => e,
         Err(e) => {
-            problems.push(format!(
-                "data: cannot read {}: {e}{by_generators}",
-                data.display()
-            ));
+            problems.push(format!("data: cannot read it: {e}{by_generators}"));
             return out;
         }
     };
-    let root = apply_config(&data, Inherited::default(), problems, notes);
+    let root = apply_config(package, &data, Inherited::default(), problems, notes);
     let mut walker = Walker {
+        package,
         version,
         base_checker_args: checker_args,
         problems,
         notes,
         groups: &mut out,
         count: 0,
+        seen: Default::default(),
     };
     let mut seen_secret = false;
     for (name, path) in entries {
@@ -61,7 +62,7 @@ pub(super) fn groups(
         match (name.as_str(), is_dir) {
             ("sample" | "secret", true) => {
                 seen_secret |= name == "secret";
-                walker.group(&path, &name, root.clone());
+                walker.group(&path, &name, root.clone(), 1);
             }
             ("testdata.yaml" | "test_group.yaml", false) => {}
             _ => walker.notes.push(format!(
@@ -84,6 +85,7 @@ pub(super) fn groups(
 }
 
 struct Walker<'a> {
+    package: &'a PackageRoot,
     version: Version,
     /// The flags every test's checker gets first (legacy `validator_flags`).
     base_checker_args: &'a [String],
@@ -91,13 +93,28 @@ struct Walker<'a> {
     notes: &'a mut Vec<String>,
     groups: &'a mut Vec<TestGroup>,
     count: u64,
+    /// The folders walked (links inside the package may lead back).
+    seen: std::collections::HashSet<PathBuf>,
 }
 
 impl Walker<'_> {
     /// One group directory: its tests in order, its subgroups in place.
-    fn group(&mut self, dir: &Path, name: &str, parent: Inherited) {
-        let settings = apply_config(dir, parent, self.problems, self.notes);
-        let entries = match sorted_entries(dir) {
+    fn group(&mut self, dir: &Path, name: &str, parent: Inherited, depth: usize) {
+        if depth > crate::problem::package::MAX_DEPTH {
+            self.problems.push(format!(
+                "data/{name}: groups nested more than {} deep",
+                crate::problem::package::MAX_DEPTH
+            ));
+            return;
+        }
+        let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if !self.seen.insert(real) {
+            self.problems
+                .push(format!("data/{name}: a link back to a folder already read"));
+            return;
+        }
+        let settings = apply_config(self.package, dir, parent, self.problems, self.notes);
+        let entries = match sorted_entries(self.package, dir) {
             Ok(e) => e,
             Err(e) => {
                 self.problems
@@ -105,14 +122,23 @@ impl Walker<'_> {
                 return;
             }
         };
+        for (entry, path) in &entries {
+            let test_file = entry.ends_with(".in") || entry.ends_with(".ans");
+            if test_file && !path.is_file() && !path.is_dir() {
+                self.problems.push(format!(
+                    "data/{name}/{entry}: not a regular file (a pipe, socket or device)"
+                ));
+            }
+        }
         let inputs: Vec<&String> = entries
             .iter()
             .filter_map(|(n, p)| n.strip_suffix(".in").filter(|_| p.is_file()).map(|_| n))
             .collect();
-        let answers: std::collections::HashSet<&str> = entries
+        // Where each answer really is (a link inside the package followed).
+        let answers: std::collections::HashMap<&str, &PathBuf> = entries
             .iter()
             .filter(|(_, p)| p.is_file())
-            .filter_map(|(n, _)| n.strip_suffix(".ans"))
+            .filter_map(|(n, p)| Some((n.strip_suffix(".ans")?, p)))
             .collect();
         let mut run: Vec<TestSpec> = Vec::new();
         for (entry, path) in &entries {
@@ -124,7 +150,12 @@ impl Walker<'_> {
                     continue;
                 }
                 self.flush(name, &settings, &mut run);
-                self.group(path, &format!("{name}/{entry}"), settings.clone());
+                self.group(
+                    path,
+                    &format!("{name}/{entry}"),
+                    settings.clone(),
+                    depth + 1,
+                );
                 continue;
             }
             let Some(stem) = entry.strip_suffix(".in") else {
@@ -146,9 +177,7 @@ impl Walker<'_> {
                 }
                 continue;
             }
-            let answer = answers
-                .contains(stem)
-                .then(|| path.with_file_name(format!("{stem}.ans")));
+            let answer = answers.get(stem).map(|p| (*p).clone());
             if answer.is_none() {
                 self.problems.push(format!(
                     "data/{name}/{entry}: has no answer file {stem}.ans"
@@ -176,11 +205,11 @@ impl Walker<'_> {
         stem: &str,
     ) -> (Option<Vec<String>>, Option<Vec<String>>) {
         let path = dir.join(format!("{stem}.yaml"));
-        if self.version == Version::Legacy || !path.is_file() {
+        if self.version == Version::Legacy || !self.package.is_file(&path) {
             return (None, None);
         }
         let shown = format!("data/{group}/{stem}.yaml");
-        let value = match yaml::read(&path) {
+        let value = match yaml::read(self.package, &path) {
             Ok(v) => v,
             Err(e) => {
                 self.problems.push(format!("{shown}: {e}"));
@@ -229,6 +258,7 @@ impl Walker<'_> {
 /// A group's settings over its parent's: `testdata.yaml` (legacy, and read
 /// by problemtools in every version) or `test_group.yaml` (2025-09).
 fn apply_config(
+    package: &PackageRoot,
     dir: &Path,
     parent: Inherited,
     problems: &mut Vec<String>,
@@ -237,11 +267,11 @@ fn apply_config(
     let mut settings = parent;
     for file in ["testdata.yaml", "test_group.yaml"] {
         let path = dir.join(file);
-        if !path.is_file() {
+        if !package.is_file(&path) {
             continue;
         }
         let shown = path.display().to_string();
-        let value = match yaml::read(&path) {
+        let value = match yaml::read(package, &path) {
             Ok(v) => v,
             Err(e) => {
                 problems.push(format!("{shown}: {e}"));
@@ -293,17 +323,19 @@ fn apply_config(
     settings
 }
 
-/// The entries of `dir` by name in byte order, hidden ones left out.
-fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        out.push((name, entry.path()));
-    }
-    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    Ok(out)
+/// The entries of `dir` by name in byte order, hidden ones left out, links
+/// followed inside the package only (one leading out is an error).
+fn sorted_entries(package: &PackageRoot, dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    Ok(package
+        .entries(dir)?
+        .into_iter()
+        .map(|e| {
+            let path = match e.kind {
+                // A pipe or a device keeps its own path: nothing reads it.
+                EntryKind::Other => e.at,
+                EntryKind::File | EntryKind::Dir => e.path,
+            };
+            (e.name, path)
+        })
+        .collect())
 }

@@ -4,7 +4,7 @@
 //! package. What is read but not used is noted; what cannot be judged is an
 //! error naming the file and the key.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use super::yaml::{self, Table};
@@ -12,9 +12,10 @@ use super::{data, submissions, Version};
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, DefaultFlags, Format, InteractorProtocol, InteractorSpec, Problem, ProblemLimits,
-    ProgramSpec, TimeRule, ValidatorSpec,
+    CheckerSpec, DefaultFlags, EntryKind, Format, InteractorProtocol, InteractorSpec, PackageRoot,
+    Problem, ProblemLimits, ProgramLimits, ProgramSpec, TimeRule, ValidatorSpec,
 };
+use crate::units;
 
 /// The metadata file of an ICPC package.
 pub(crate) const SPEC_FILE: &str = "problem.yaml";
@@ -29,19 +30,22 @@ pub(crate) fn is_package(dir: &Path) -> bool {
 /// Loads the ICPC package in `dir`.
 pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
     let dir = crate::config::absolute(dir);
+    let package = PackageRoot::new(&dir).map_err(|e| Error::io(&dir, e))?;
+    let dir = package.dir().to_path_buf();
     let spec_path = dir.join(SPEC_FILE);
-    let value = if spec_path.is_file() {
-        yaml::read(&spec_path).map_err(|e| invalid(&spec_path, vec![e]))?
+    let has_spec = spec_path.symlink_metadata().is_ok();
+    let value = if has_spec {
+        yaml::read(&package, &spec_path).map_err(|e| invalid(&spec_path, vec![e]))?
     } else {
         serde_json::Value::Null
     };
     let mut problems = Vec::new();
     let mut notes = Vec::new();
-    if !spec_path.is_file() {
+    if !has_spec {
         notes.push("no problem.yaml: the legacy format's defaults apply".into());
     }
     let root = Table::new(&value, "").map_err(|e| invalid(&spec_path, vec![e]))?;
-    let problem = read(&dir, &root, config, &mut problems, &mut notes);
+    let problem = read(&package, &root, config, &mut problems, &mut notes);
     for key in root.unread() {
         notes.push(format!("problem.yaml: unknown key `{key}` ignored"));
     }
@@ -73,7 +77,7 @@ fn invalid(path: &Path, problems: Vec<String>) -> Error {
 
 /// Everything but the notes; `None` when `problems` has something.
 fn read(
-    dir: &Path,
+    package: &PackageRoot,
     root: &Table<'_>,
     config: &Config,
     problems: &mut Vec<String>,
@@ -105,11 +109,12 @@ fn read(
         "constants",
         "grading",
     ]);
+    let dir = package.dir();
     let id = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let title = title(dir, root, problems).unwrap_or_else(|| id.clone());
+    let title = title(package, root, problems).unwrap_or_else(|| id.clone());
     let source = match root.get("source") {
         Some(serde_json::Value::Object(m)) => m.get("name").and_then(yaml::scalar),
         Some(v) => yaml::scalar(v),
@@ -173,7 +178,10 @@ fn read(
             ));
             false
         }
-        (_, _) => dir.join("output_validator").is_dir() || dir.join("output_validators").is_dir(),
+        (_, _) => {
+            package.is_dir(&dir.join("output_validator"))
+                || package.is_dir(&dir.join("output_validators"))
+        }
     };
     let base_flags = match root.args("validator_flags") {
         Ok(f) => f.unwrap_or_default(),
@@ -186,7 +194,7 @@ fn read(
     let custom = custom || interactive;
     let mut interactor = None;
     let checker = if custom {
-        match output_validator(dir, config) {
+        match output_validator(package, config, problems) {
             Some(program) if interactive => {
                 interactor = Some(InteractorSpec {
                     program,
@@ -204,14 +212,15 @@ fn read(
             }
         }
     } else {
-        if dir.join("output_validators").is_dir() {
+        if package.is_dir(&dir.join("output_validators")) {
             notes.push("output_validators/: ignored (validation is default)".into());
         }
         CheckerSpec::KattisDefault
     };
-    let (limits, time_rule) = limits(dir, root, version, config, problems, notes);
-    let validators = input_validators(dir, notes);
-    let groups = data::groups(dir, version, &base_flags, problems, notes);
+    let (limits, checker_limits, time_rule) =
+        limits(package, root, version, config, problems, notes);
+    let validators = input_validators(package, problems, notes);
+    let groups = data::groups(package, version, &base_flags, problems, notes);
     if checker == CheckerSpec::KattisDefault {
         for g in &groups {
             if let Err(why) = DefaultFlags::parse(&g.checker_args) {
@@ -219,7 +228,7 @@ fn read(
             }
         }
     }
-    let solutions = submissions::read(dir, version, config, problems, notes);
+    let solutions = submissions::read(package, version, config, problems, notes);
     if !solutions
         .iter()
         .any(|s| s.expect == [crate::verdict::Verdict::AC])
@@ -254,6 +263,8 @@ fn read(
         format: Format::Kattis,
         testdata_dir: dir.join("data"),
         limits,
+        program_limits: ProgramLimits::defaults(config),
+        checker_limits,
         time_rule,
         checker,
         reference,
@@ -271,7 +282,7 @@ fn read(
 
 /// The title: `name` (a string, or one per language), else the statement's
 /// `\problemname{}`.
-fn title(dir: &Path, root: &Table<'_>, problems: &mut Vec<String>) -> Option<String> {
+fn title(package: &PackageRoot, root: &Table<'_>, problems: &mut Vec<String>) -> Option<String> {
     match root.get("name") {
         Some(serde_json::Value::Object(by_language)) => {
             return by_language
@@ -291,7 +302,11 @@ fn title(dir: &Path, root: &Table<'_>, problems: &mut Vec<String>) -> Option<Str
         "statement/problem.en.tex",
         "statement/problem.en.md",
     ] {
-        let Ok(text) = std::fs::read_to_string(dir.join(statement)) else {
+        let path = package.dir().join(statement);
+        if !package.is_file(&path) {
+            continue;
+        }
+        let Ok(text) = package.read_text(&path) else {
             continue;
         };
         if let Some(start) = text.find("\\problemname{") {
@@ -308,15 +323,18 @@ fn title(dir: &Path, root: &Table<'_>, problems: &mut Vec<String>) -> Option<Str
 }
 
 /// Memory and output limits, and the time limit: `limits.time_limit`, else
-/// to be inferred from the accepted submissions (problemtools' rule).
+/// to be inferred from the accepted submissions (problemtools' rule); and
+/// the limits of the output validator (`validation_time`,
+/// `validation_memory`, `validation_output`). A number out of range is a
+/// problem naming its key.
 fn limits(
-    dir: &Path,
+    package: &PackageRoot,
     root: &Table<'_>,
     version: Version,
     config: &Config,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> (ProblemLimits, TimeRule) {
+) -> (ProblemLimits, ProgramLimits, TimeRule) {
     let limits = match root.table("limits") {
         Ok(t) => t,
         Err(e) => {
@@ -324,24 +342,41 @@ fn limits(
             None
         }
     };
-    let number = |key: &str, problems: &mut Vec<String>| -> Option<f64> {
-        let t = limits.as_ref()?;
+    // A number of `table` at `key`, checked by `check`.
+    fn checked<T>(
+        table: Option<&Table<'_>>,
+        key: &str,
+        check: impl Fn(f64) -> std::result::Result<T, String>,
+        problems: &mut Vec<String>,
+    ) -> Option<T> {
+        let t = table?;
         match t.number(key) {
-            Ok(v) => v,
+            Ok(Some(v)) => match check(v) {
+                Ok(v) => Some(v),
+                Err(why) => {
+                    problems.push(format!("{}: {why}", t.key(key)));
+                    None
+                }
+            },
+            Ok(None) => None,
             Err(e) => {
                 problems.push(e);
                 None
             }
         }
-    };
-    let mib = |v: f64| (v * 1024.0 * 1024.0) as u64;
-    let memory = number("memory", problems).map_or(1024 << 20, mib);
-    let output = number("output", problems).map_or(8 << 20, mib);
-    if let Err(why) = crate::units::check_memory_limit(memory) {
+    }
+    let table = limits.as_ref();
+    let memory = checked(table, "memory", units::mebibytes, problems).unwrap_or(1024 << 20);
+    let output = checked(table, "output", units::mebibytes, problems).unwrap_or(8 << 20);
+    if let Err(why) = units::check_memory_limit(memory) {
         problems.push(format!("limits.memory: {why}"));
     }
+    let multiplier = |v| units::factor(v, 1.0, 100.0);
     let (multiplier, resolution) = match version {
-        Version::Legacy => (number("time_multiplier", problems).unwrap_or(5.0), 1.0),
+        Version::Legacy => (
+            checked(table, "time_multiplier", multiplier, problems).unwrap_or(5.0),
+            Duration::from_secs(1),
+        ),
         Version::Draft | Version::Modern => {
             let multipliers = limits
                 .as_ref()
@@ -352,26 +387,27 @@ fn limits(
                         None
                     }
                 });
-            let ac = multipliers
-                .as_ref()
-                .and_then(|m| m.number("ac_to_time_limit").ok().flatten())
-                .unwrap_or(2.0);
+            let ac = checked(
+                multipliers.as_ref(),
+                "ac_to_time_limit",
+                multiplier,
+                problems,
+            )
+            .unwrap_or(2.0);
             if let Some(m) = &multipliers {
                 m.known(&["time_limit_to_tle"]);
             }
-            (ac, number("time_resolution", problems).unwrap_or(1.0))
+            let resolution = checked(table, "time_resolution", units::seconds, problems)
+                .unwrap_or(Duration::from_secs(1));
+            (ac, resolution)
         }
     };
     if let Some(t) = &limits {
         t.known(&[
-            "time_limit",
             "time_safety_margin",
             "code",
             "compilation_time",
             "compilation_memory",
-            "validation_time",
-            "validation_memory",
-            "validation_output",
             "validation_passes",
         ]);
     }
@@ -379,33 +415,48 @@ fn limits(
     // else inferred from the accepted submissions. DOMjudge's `.timelimit`
     // is not part of the format (problemtools never reads it; BAPCtools
     // calls it deprecated): it is named, not used.
-    let fixed = number("time_limit", problems);
-    if let Ok(text) = std::fs::read_to_string(dir.join(".timelimit")) {
-        let text = text.trim();
-        notes.push(match fixed {
-            Some(_) => format!(".timelimit ({text} s): not used (problem.yaml's limits.time_limit is the limit)"),
-            None => format!(
-                ".timelimit ({text} s, DOMjudge's): not used; the limit is inferred from the accepted submissions as problemtools does (`--time-limit {text}s` to use it)"
-            ),
-        });
+    let fixed = checked(table, "time_limit", units::seconds, problems);
+    let timelimit = package.dir().join(".timelimit");
+    if timelimit.symlink_metadata().is_ok() {
+        match package.read_text(&timelimit) {
+            Ok(text) => {
+                let text = text.trim();
+                notes.push(match fixed {
+                    Some(_) => format!(".timelimit ({text} s): not used (problem.yaml's limits.time_limit is the limit)"),
+                    None => format!(
+                        ".timelimit ({text} s, DOMjudge's): not used; the limit is inferred from the accepted submissions as problemtools does (`--time-limit {text}s` to use it)"
+                    ),
+                });
+            }
+            Err(e) => problems.push(format!(".timelimit: {e}")),
+        }
     }
-
-    let seconds = |s: f64| Duration::from_secs_f64(s.clamp(0.001, 7.0 * 24.0 * 3600.0));
+    let defaults = ProgramLimits::defaults(config);
+    let validation = ProgramLimits {
+        time: checked(table, "validation_time", units::seconds, problems).unwrap_or(defaults.time),
+        memory: checked(table, "validation_memory", units::mebibytes, problems)
+            .unwrap_or(defaults.memory),
+        output: checked(table, "validation_output", units::mebibytes, problems)
+            .unwrap_or(defaults.output),
+    };
+    if let Err(why) = units::check_memory_limit(validation.memory) {
+        problems.push(format!("limits.validation_memory: {why}"));
+    }
     if let Some(t) = &limits {
         for key in t.unread() {
             notes.push(format!("problem.yaml: unknown limit `{key}` ignored"));
         }
     }
     let (time, rule) = match fixed {
-        Some(s) => (seconds(s), TimeRule::Fixed),
+        Some(time) => (time, TimeRule::Fixed),
         None => (
             config.limits.package_time,
             TimeRule::Inferred {
                 multiplier,
-                resolution: seconds(resolution.max(0.001)),
+                resolution,
                 minimum: match version {
                     Version::Legacy => Duration::from_secs(1),
-                    _ => seconds(resolution.max(0.001)),
+                    _ => resolution,
                 },
             },
         ),
@@ -416,28 +467,35 @@ fn limits(
             memory,
             output,
         },
+        validation,
         rule,
     )
 }
 
 /// The output validator: 2025-09's `output_validator/` (one program), or
 /// the first program of `output_validators/`.
-fn output_validator(dir: &Path, config: &Config) -> Option<ProgramSpec> {
-    let single = dir.join("output_validator");
-    if single.is_dir() {
+fn output_validator(
+    package: &PackageRoot,
+    config: &Config,
+    problems: &mut Vec<String>,
+) -> Option<ProgramSpec> {
+    let single = package.dir().join("output_validator");
+    if package.is_dir(&single) {
         // One program (2025-09); or, as problemtools reads a 2023-07
         // package, a folder of programs of which the first is used
         // (`output_validator/<name>/validate.cc`).
-        let holds_program = std::fs::read_dir(&single).is_ok_and(|entries| {
-            entries.flatten().any(|e| {
-                let path = e.path();
-                path.is_file()
-                    && (e.file_name() == "build"
-                        || (path.extension().is_some() && config.detect_language(&path).is_ok()))
+        let holds_program = package.entries(&single).is_ok_and(|entries| {
+            entries.iter().any(|e| {
+                e.kind == EntryKind::File
+                    && (e.name == "build"
+                        || (e.at.extension().is_some() && config.detect_language(&e.at).is_ok()))
             })
         });
         if !holds_program {
-            if let Some(first) = programs(&single).into_iter().next() {
+            if let Some(first) = programs(package, "output_validator", problems)
+                .into_iter()
+                .next()
+            {
                 return Some(first);
             }
         }
@@ -446,14 +504,20 @@ fn output_validator(dir: &Path, config: &Config) -> Option<ProgramSpec> {
             lang: None,
         });
     }
-    programs(&dir.join("output_validators")).into_iter().next()
+    programs(package, "output_validators", problems)
+        .into_iter()
+        .next()
 }
 
 /// The input validators (each must accept every input; exit 42 is valid).
-fn input_validators(dir: &Path, notes: &mut Vec<String>) -> Vec<ValidatorSpec> {
+fn input_validators(
+    package: &PackageRoot,
+    problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<ValidatorSpec> {
     let mut out = Vec::new();
     for folder in ["input_validators", "input_format_validators"] {
-        for program in programs(&dir.join(folder)) {
+        for program in programs(package, folder, problems) {
             let ext = program.path.extension().and_then(|e| e.to_str());
             match ext {
                 Some("viva") => notes.push(format!(
@@ -481,23 +545,26 @@ fn input_validators(dir: &Path, notes: &mut Vec<String>) -> Vec<ValidatorSpec> {
     out
 }
 
-/// The programs of a folder: its files and directories, in byte order.
-fn programs(folder: &Path) -> Vec<ProgramSpec> {
-    let Ok(entries) = std::fs::read_dir(folder) else {
+/// The programs of a folder of the package: its files and directories, in
+/// byte order (a link leading out of the package is a problem).
+fn programs(package: &PackageRoot, folder: &str, problems: &mut Vec<String>) -> Vec<ProgramSpec> {
+    let dir = package.dir().join(folder);
+    if !package.is_dir(&dir) {
         return Vec::new();
+    }
+    let entries = match package.entries(&dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            problems.push(e);
+            return Vec::new();
+        }
     };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        .map(|e| e.path())
-        .collect();
-    paths.sort_by(|a, b| {
-        a.as_os_str()
-            .as_encoded_bytes()
-            .cmp(b.as_os_str().as_encoded_bytes())
-    });
-    paths
+    entries
         .into_iter()
-        .map(|path| ProgramSpec { path, lang: None })
+        .filter(|e| e.kind != EntryKind::Other)
+        .map(|e| ProgramSpec {
+            path: e.at,
+            lang: None,
+        })
         .collect()
 }

@@ -11,7 +11,7 @@ use globset::Glob;
 
 use super::yaml::{self, Table};
 use super::Version;
-use crate::problem::{ProgramSpec, SolutionSpec};
+use crate::problem::{PackageRoot, ProgramSpec, SolutionSpec};
 use crate::verdict::Verdict;
 
 /// judge's verdicts for one of the format's.
@@ -61,18 +61,25 @@ fn expectation(dir: &str, version: Version) -> Option<(Vec<Verdict>, Option<Vec<
 /// The package's submissions, in order (directories, then names, in byte
 /// order), with what each must get.
 pub(super) fn read(
-    package: &Path,
+    package: &PackageRoot,
     version: Version,
     config: &crate::config::Config,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<SolutionSpec> {
-    let root = package.join("submissions");
+    let root = package.dir().join("submissions");
     let mut out = Vec::new();
-    let Ok(dirs) = sorted(&root) else {
+    if !package.is_dir(&root) {
         return out;
+    }
+    let dirs = match sorted(package, &root) {
+        Ok(dirs) => dirs,
+        Err(e) => {
+            problems.push(e);
+            return out;
+        }
     };
-    let overrides = overrides(&root, version, problems, notes);
+    let overrides = overrides(package, &root, version, problems, notes);
     for (dir, path) in dirs {
         if !path.is_dir() {
             if dir != "submissions.yaml" {
@@ -93,9 +100,12 @@ pub(super) fn read(
             ));
             continue;
         };
-        let Ok(programs) = sorted(&path) else {
-            problems.push(format!("submissions/{dir}: cannot be read"));
-            continue;
+        let programs = match sorted(package, &path) {
+            Ok(programs) => programs,
+            Err(e) => {
+                problems.push(e);
+                continue;
+            }
         };
         for (name, program) in programs {
             let relative = format!("{dir}/{name}");
@@ -140,20 +150,21 @@ type Override = (
 /// `submissions.yaml` (2025-09): globs over submissions, each with its own
 /// `required` and `permitted` verdicts.
 fn overrides(
+    package: &PackageRoot,
     root: &Path,
     version: Version,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<Override> {
     let path = root.join("submissions.yaml");
-    if !path.is_file() {
+    if !package.is_file(&path) {
         return Vec::new();
     }
     if version != Version::Modern {
         notes.push("submissions/submissions.yaml: ignored before version 2025-09".into());
         return Vec::new();
     }
-    let value = match yaml::read(&path) {
+    let value = match yaml::read(package, &path) {
         Ok(v) => v,
         Err(e) => {
             problems.push(format!("submissions/submissions.yaml: {e}"));
@@ -223,12 +234,12 @@ fn overrides(
     out
 }
 
-fn sorted(dir: &Path) -> std::io::Result<Vec<(String, std::path::PathBuf)>> {
-    let mut out: Vec<(String, std::path::PathBuf)> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok())
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-        .filter(|(n, _)| !n.starts_with('.'))
-        .collect();
-    out.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    Ok(out)
+/// The entries of a folder of the package, in byte order of names (links
+/// followed inside the package only).
+fn sorted(package: &PackageRoot, dir: &Path) -> Result<Vec<(String, std::path::PathBuf)>, String> {
+    Ok(package
+        .entries(dir)?
+        .into_iter()
+        .map(|e| (e.name, e.path))
+        .collect())
 }

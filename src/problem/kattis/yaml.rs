@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-/// Parses a YAML file into a value (`Null` for an empty file).
-pub(super) fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read it: {e}"))?;
+/// Parses a YAML file of the package into a value (`Null` for an empty file).
+pub(super) fn read(package: &crate::problem::PackageRoot, path: &Path) -> Result<Value, String> {
+    let text = package.read_text(path)?;
     serde_saphyr::from_str::<Value>(&text).map_err(|e| {
         let text = e.to_string();
         text.lines().next().unwrap_or("").trim().to_string()
@@ -48,7 +48,7 @@ impl<'a> Table<'a> {
         })
     }
 
-    fn key(&self, key: &str) -> String {
+    pub(super) fn key(&self, key: &str) -> String {
         if self.path.is_empty() {
             key.to_string()
         } else {

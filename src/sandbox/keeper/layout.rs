@@ -18,6 +18,21 @@ pub(crate) const HEADERS_MOUNT: &str = "/judge/headers";
 /// Where a compilation's work directory appears inside the sandbox.
 pub(crate) const WORK_MOUNT: &str = "/judge/work";
 
+/// Where the files a package program's job names appear inside the sandbox.
+pub(crate) const FILES_MOUNT: &str = "/judge/files";
+
+/// Where a package program sees its package's folder number `index` (its
+/// directory is the first: `/judge/package`; its test data folder, when
+/// that is elsewhere, `/judge/package-1`). A fixed place, not the folder's
+/// own path, which may lie where the sandbox shows something else (the
+/// host's /tmp).
+pub(crate) fn package_mount(index: usize) -> String {
+    match index {
+        0 => "/judge/package".into(),
+        n => format!("/judge/package-{n}"),
+    }
+}
+
 /// The top-level host directories every sandbox shows (read-only, where
 /// they exist): the system's programs, libraries and configuration. Home
 /// directories, the workspace, /var, /srv, /mnt, /run, /media, the host's
@@ -26,6 +41,45 @@ pub(crate) const WORK_MOUNT: &str = "/judge/work";
 pub(crate) const SYSTEM_DIRS: &[&str] = &[
     "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "opt",
 ];
+
+/// Why `dir` (canonical) cannot be hidden from runs, if it cannot: it is
+/// `/`, holds a directory every sandbox shows (`/usr`, `/etc`, ...), or is
+/// one of the directories programs are found in (`/usr/bin`, `/usr/lib`,
+/// ...): covering it would leave runs without a system.
+pub(crate) fn cannot_hide(dir: &std::path::Path) -> Option<String> {
+    let system = std::path::Path::new("/");
+    if dir == system {
+        return Some("it is the root directory".into());
+    }
+    if let Some(held) = SYSTEM_DIRS
+        .iter()
+        .map(|d| system.join(d))
+        .find(|d| d.starts_with(dir))
+    {
+        return Some(format!(
+            "it holds {}, which every run needs",
+            held.display()
+        ));
+    }
+    const PROGRAMS: &[&str] = &[
+        "/usr/bin",
+        "/usr/sbin",
+        "/usr/lib",
+        "/usr/lib32",
+        "/usr/lib64",
+        "/usr/libx32",
+        "/usr/libexec",
+        "/usr/include",
+        "/usr/share",
+        "/usr/local",
+        "/usr/local/bin",
+        "/usr/local/lib",
+    ];
+    PROGRAMS
+        .iter()
+        .find(|p| std::path::Path::new(p) == dir)
+        .map(|p| format!("it is {p}, where programs and their files live"))
+}
 
 /// The device nodes a sandbox has in its /dev.
 pub(crate) const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
@@ -48,7 +102,7 @@ pub(super) fn c_strings(items: &[Vec<u8>]) -> io::Result<Vec<std::ffi::CString>>
 /// Rewrites host paths in an argument to where they appear inside the
 /// sandbox: every occurrence that ends the word or is followed by `/` or
 /// `:` (a class path's separator).
-pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
+pub(crate) fn translate<S: AsRef<str>>(arg: &[u8], mounts: &[(PathBuf, S)]) -> Vec<u8> {
     let mut out = Vec::with_capacity(arg.len());
     let mut rest = arg;
     'scan: while !rest.is_empty() {
@@ -58,7 +112,7 @@ pub(crate) fn translate(arg: &[u8], mounts: &[(PathBuf, &str)]) -> Vec<u8> {
                 let after = &rest[pos + host.len()..];
                 if after.is_empty() || after[0] == b'/' || after[0] == b':' {
                     out.extend_from_slice(&rest[..pos]);
-                    out.extend_from_slice(inner.as_bytes());
+                    out.extend_from_slice(inner.as_ref().as_bytes());
                     rest = after;
                     continue 'scan;
                 }

@@ -36,8 +36,8 @@ use start::fail;
 use super::{cgroup, sys};
 
 pub(crate) use layout::{
-    translate, BUILD_MOUNT, DEVICES, HEADERS_MOUNT, RUN_ID, SYSTEM_DIRS, TMP_INODES, TMP_SIZE,
-    WORK_MOUNT,
+    cannot_hide, package_mount, translate, BUILD_MOUNT, DEVICES, FILES_MOUNT, HEADERS_MOUNT,
+    RUN_ID, SYSTEM_DIRS, TMP_INODES, TMP_SIZE, WORK_MOUNT,
 };
 pub(crate) use protocol::{
     Job, JobResult, KeeperConfig, Ready, Stopped, View, KILL, MAX_MESSAGE, SOCKET_FD,

@@ -69,6 +69,14 @@ pub(crate) struct View {
     /// Host directory shown read-only at [`HEADERS_MOUNT`](super::HEADERS_MOUNT)
     /// (compilations: the language's precompiled headers).
     pub(crate) headers: Option<PathBuf>,
+    /// Host directory shown read-only at [`FILES_MOUNT`](super::FILES_MOUNT)
+    /// (package programs: the files a job names).
+    #[serde(default)]
+    pub(crate) files: Option<PathBuf>,
+    /// Host directories shown read-only at [`package_mount`](super::package_mount)
+    /// of their index (package programs: their package's folders).
+    #[serde(default)]
+    pub(crate) package: Vec<PathBuf>,
     /// A writable tmpfs of this many bytes at [`WORK_MOUNT`](super::WORK_MOUNT) (compilations:
     /// the judge copies the source in and the results out).
     pub(crate) work: Option<u64>,
@@ -100,6 +108,18 @@ pub(crate) struct Job {
     /// init that starts it.
     #[serde(default)]
     pub(crate) pids: u64,
+    /// Folders made in `cwd` before the program starts (relative), owned by
+    /// the run's uid.
+    #[serde(default)]
+    pub(crate) make_dirs: Vec<String>,
+    /// Files of `cwd` (relative) copied, once the program ended, into the
+    /// directory sent as the job's last descriptor, at the same relative
+    /// paths; each at most `keep_max` bytes.
+    #[serde(default)]
+    pub(crate) keep: Vec<String>,
+    /// See `keep`.
+    #[serde(default)]
+    pub(crate) keep_max: u64,
     /// A file the run finds in its working directory under this name: the
     /// keeper copies it there from the descriptor after stdio.
     #[serde(default)]
@@ -112,9 +132,12 @@ pub(crate) struct Job {
 }
 
 impl Job {
-    /// How many descriptors come with the job: stdio and one per named file.
+    /// How many descriptors come with the job: stdio, one per named file,
+    /// and the directory kept files go to when it keeps any.
     pub(crate) fn descriptors(&self) -> usize {
-        3 + usize::from(self.input_file.is_some()) + usize::from(self.output_file.is_some())
+        3 + usize::from(self.input_file.is_some())
+            + usize::from(self.output_file.is_some())
+            + usize::from(!self.keep.is_empty())
     }
 }
 
@@ -151,6 +174,9 @@ pub(crate) struct JobResult {
     pub(crate) stopped: Option<Stopped>,
     /// What the run used, from the slot's cgroup.
     pub(crate) usage: Option<cgroup::Usage>,
+    /// Why a file to keep could not be kept.
+    #[serde(default)]
+    pub(crate) keep_error: Option<String>,
     /// What the run left under its output file's name.
     #[serde(default)]
     pub(crate) output_file: Option<crate::sandbox::named_files::Collected>,

@@ -165,7 +165,7 @@ fn serve(
         let result = match serde_json::from_slice::<Job>(&buf[..n]) {
             Ok(job) if fds.len() == job.descriptors() => {
                 let counters = counters.as_deref_mut();
-                match run_job(judge, init, &buf[..n], &job, fds, counters, pids) {
+                match run_job(judge, init, config, &buf[..n], &job, fds, counters, pids) {
                     Ok(Some(r)) => r,
                     // The judge went away, or init failed: a keeper that
                     // exits is replaced, and the job run again.
@@ -198,9 +198,14 @@ fn serve(
 
 /// Runs one job through init; `Ok(None)` when the judge closed the socket
 /// meanwhile. An `Err` means the keeper cannot be trusted with another job.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one job: its sockets, settings, descriptors and counters"
+)]
 fn run_job(
     judge: &OwnedFd,
     init: &OwnedFd,
+    config: &KeeperConfig,
     message: &[u8],
     job: &Job,
     fds: Vec<OwnedFd>,
@@ -215,8 +220,14 @@ fn run_job(
             }));
         }
     }
-    // The named files' descriptors stay here: the input goes into the
-    // run's working directory now, the output comes out of it at the end.
+    if let Err(e) = make_dirs(job, config) {
+        return Ok(Some(not_started(format!(
+            "cannot prepare the working directory: {e}"
+        ))));
+    }
+    // The named files' descriptors and the directory kept files go to stay
+    // here: the input goes into the run's working directory now, the output
+    // and the kept files come out of it at the end.
     let mut fds = fds.into_iter();
     let stdio: Vec<OwnedFd> = fds.by_ref().take(3).collect();
     if let Some(name) = &job.input_file {
@@ -227,7 +238,12 @@ fn run_job(
             ))));
         }
     }
-    let mut sink = fds.next().map(std::fs::File::from);
+    let mut sink = job
+        .output_file
+        .as_ref()
+        .and_then(|_| fds.next())
+        .map(std::fs::File::from);
+    let keep_into = (!job.keep.is_empty()).then(|| fds.next()).flatten();
     let mut raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
     // A run with a cgroup of its own joins it (see cgroup::Counters).
     raw.extend(
@@ -305,6 +321,7 @@ fn run_job(
         }
         _ => None,
     };
+    let keep_error = keep_into.and_then(|into| keep_files(job, into).err());
     Ok(Some(JobResult {
         spawn_error: None,
         code: ended.code,
@@ -315,8 +332,67 @@ fn run_job(
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,
+        keep_error,
         output_file,
     }))
+}
+
+/// Makes the job's folders in its working directory, owned by the uid it
+/// runs as.
+fn make_dirs(job: &Job, config: &KeeperConfig) -> io::Result<()> {
+    for dir in &job.make_dirs {
+        let relative = Path::new(dir);
+        if relative.is_absolute() || relative.components().any(|c| c.as_os_str() == "..") {
+            return Err(io::Error::other(format!(
+                "`{dir}` leaves the working directory"
+            )));
+        }
+        let path = job.cwd.join(relative);
+        std::fs::create_dir_all(&path)?;
+        if let Some((uid, gid)) = config.run_as {
+            for made in path.ancestors().take(relative.components().count()) {
+                std::os::unix::fs::chown(made, Some(uid), Some(gid))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Copies the files the job keeps from its working directory into `into`
+/// (the judge's directory), never through a link, each at most
+/// `job.keep_max` bytes; a file the program did not leave is no error.
+fn keep_files(job: &Job, into: OwnedFd) -> Result<(), String> {
+    use crate::sandbox::untrusted::{read_capped, Dir};
+    let into = Dir::from_fd(into);
+    let work =
+        Dir::open(&job.cwd).map_err(|e| format!("cannot open the working directory: {e}"))?;
+    for name in &job.keep {
+        let relative = Path::new(name);
+        let file = match work.file_at(relative) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("`{name}`: {e}")),
+        };
+        let bytes = read_capped(file, job.keep_max).map_err(|e| format!("`{name}`: {e}"))?;
+        let mut dir = None;
+        let parents: Vec<_> = relative.parent().into_iter().flat_map(Path::iter).collect();
+        for part in parents {
+            let next = dir
+                .as_ref()
+                .unwrap_or(&into)
+                .create_dir(part, 0o755)
+                .map_err(|e| format!("`{name}`: {e}"))?;
+            dir = Some(next);
+        }
+        let file_name = relative.file_name().unwrap_or_default();
+        let mut out = dir
+            .as_ref()
+            .unwrap_or(&into)
+            .create_file(file_name, 0o644)
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        std::io::Write::write_all(&mut out, &bytes).map_err(|e| format!("`{name}`: {e}"))?;
+    }
+    Ok(())
 }
 
 /// The result of a job whose program could not be started.
@@ -427,6 +503,12 @@ impl Cleaner {
             {
                 continue;
             }
+            // A few entries (a package program's feedback folder, an output
+            // file) are removed one by one, cheaper than a fresh mount.
+            let mut budget = SMALL_TREE;
+            if remove_small_tree(dir, &mut budget, 0) && sys::dir_is_empty(dir).unwrap_or(false) {
+                continue;
+            }
             // A fresh tmpfs: the old one (and its pages, charged to the
             // slot) is freed now, as nothing holds it any more. The
             // descriptor on it goes first.
@@ -439,6 +521,40 @@ impl Cleaner {
         }
         Ok(())
     }
+}
+
+/// The most entries a run may leave in /tmp or /dev/shm for them to be
+/// removed one by one rather than by a fresh mount.
+const SMALL_TREE: usize = 32;
+
+/// Removes everything in the directory open at `dir` when it is at most
+/// `budget` entries, folders at most 3 deep (what a run left: never
+/// following a link); `false` when there is more, or something cannot be
+/// removed: a fresh mount is then needed.
+fn remove_small_tree(dir: &impl AsRawFd, budget: &mut usize, depth: usize) -> bool {
+    let Ok(entries) = sys::list(dir, *budget) else {
+        return false;
+    };
+    for (name, kind) in entries {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        let is_dir = kind == sys::EntryKind::Dir;
+        if is_dir {
+            let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
+            let Ok(inner) = sys::open_at(Some(dir.as_raw_fd()), &name, flags, 0) else {
+                return false;
+            };
+            if depth >= 3 || !remove_small_tree(&inner, budget, depth + 1) {
+                return false;
+            }
+        }
+        if sys::unlink_at(dir, &name, is_dir).is_err() {
+            return false;
+        }
+    }
+    true
 }
 
 /// The size of the empty directories `tmp` (a tmpfs) and `mqueue`, if both

@@ -9,7 +9,8 @@ use std::io;
 use std::path::Path;
 
 use super::{
-    sys, KeeperConfig, BUILD_MOUNT, DEVICES, HEADERS_MOUNT, RUN_ID, TMP_INODES, WORK_MOUNT,
+    sys, KeeperConfig, BUILD_MOUNT, DEVICES, FILES_MOUNT, HEADERS_MOUNT, RUN_ID, TMP_INODES,
+    WORK_MOUNT,
 };
 
 /// Builds the view in `config.root_dir`, joins the slot's cgroup and moves
@@ -68,7 +69,11 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
         None,
     )?;
     std::fs::create_dir(root.join("tmp"))?;
-    for (host, mount) in [(&view.build, BUILD_MOUNT), (&view.headers, HEADERS_MOUNT)] {
+    for (host, mount) in [
+        (&view.build, BUILD_MOUNT),
+        (&view.headers, HEADERS_MOUNT),
+        (&view.files, FILES_MOUNT),
+    ] {
         if let Some(host) = host {
             let target = inside(root, Path::new(mount));
             std::fs::create_dir_all(&target)?;
@@ -92,6 +97,7 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
     }
     // Only what lies inside a shown directory is there to hide (a home
     // directory holding a shown toolchain is not itself shown).
+    let mut covers = Vec::new();
     for hidden in &view.hide {
         let target = inside(root, hidden);
         if view.show.iter().any(|shown| hidden.starts_with(shown)) && target.is_dir() {
@@ -102,7 +108,19 @@ pub(super) fn build(config: &KeeperConfig) -> io::Result<()> {
                 NOSUID | NODEV,
                 Some("size=16k,mode=755"),
             )?;
+            covers.push(target);
         }
+    }
+    // A package program's own folders.
+    for (index, host) in view.package.iter().enumerate() {
+        let target = inside(root, Path::new(&super::package_mount(index)));
+        std::fs::create_dir_all(&target)?;
+        sys::mount(Some(host), &target, None, BIND | REC, None)?;
+        sys::make_tree_readonly(&target)?;
+    }
+    // Nothing can be left in a cover for the next run.
+    for cover in covers {
+        sys::mount(None, &cover, None, REMOUNT | RDONLY | NOSUID | NODEV, None)?;
     }
     join_cgroup(config)?;
     sys::mount(None, root, None, REMOUNT | RDONLY | NOSUID | NODEV, None)?;

@@ -4,7 +4,9 @@
 //! [`process`]: rlimits, waiting, signals; [`mod@mount`]: namespaces and mounts;
 //! [`fdpass`]: pipes, sockets, passing descriptors; [`cpu`]: affinity;
 //! [`mod@spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
-//! what a run may leave behind; [`ffi`]: the C boundary's conversions.
+//! what a run may leave behind; [`at`]: files relative to an open directory;
+//! [`watchdog`]: ending the process when an interrupt is not heeded;
+//! [`ffi`]: the C boundary's conversions.
 
 mod at;
 mod cpu;
@@ -15,7 +17,9 @@ mod mount;
 mod process;
 mod seccomp;
 mod spawn;
+mod watchdog;
 
+pub(crate) use at::EntryKind;
 pub(super) use at::*;
 pub(super) use cpu::*;
 pub(super) use fdpass::*;
@@ -25,3 +29,4 @@ pub(super) use mount::*;
 pub(crate) use process::*;
 pub(super) use seccomp::*;
 pub(super) use spawn::*;
+pub(crate) use watchdog::arm as arm_interrupt_watchdog;
