@@ -16,6 +16,7 @@ use super::start_judge;
 use crate::cli::args::JudgehostArgs;
 use crate::cli::Settings;
 use crate::contest::{ContestSpec, Scoring, CONTEST_FILE};
+use crate::engine::Hide;
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::problem::TimeRule;
 use crate::server::packages::{self, Fingerprint, ProblemPrint};
@@ -61,7 +62,8 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
     let mut problems = load_problems(&spec, &args.dir, &settings)?;
     let no_cache = settings.no_cache;
     let jobs = settings.config.jobs;
-    let judge = start_judge(settings, &problems)?;
+    // No run sees the contest folder (contest.toml holds password hashes).
+    let judge = start_judge(settings, &problems, &[Hide::Required(args.dir.clone())])?;
     let ioi = spec.scoring == Scoring::Ioi;
     let work = async {
         let store = Store::open(&db, Changes::new(0)).await?;

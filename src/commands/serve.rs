@@ -145,7 +145,9 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     // No run sees the contest folder (contest.toml holds the password
     // hashes) nor the database's folder.
     let mut hide = vec![Hide::Required(args.dir.clone())];
-    hide.extend(db.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    if let Database::Sqlite(path) = &db {
+        hide.extend(path.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    }
     let judge = start_judge(settings, &problems, &hide)?;
     let ioi = spec.scoring == Scoring::Ioi;
     // More submissions in hand than slots, so a slot never waits while a
