@@ -383,7 +383,10 @@ fn decide(
         return of(said.verdict, said.message);
     }
     match ran {
-        Some((Verdict::TLE, message)) if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime) => {
+        Some((Verdict::TLE, message))
+            if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime)
+                && !super::classify::starved(&play.submission, wall) =>
+        {
             return of(
                 Verdict::TLE,
                 format!("{message}: idle, the submission and the interactor waited on each other (idleness limit)"),
@@ -454,6 +457,7 @@ mod tests {
             memory_exceeded: false,
             process_limit_hit: false,
             ended_ns: 0,
+            waited_for_cpu: Duration::ZERO,
             keep_error: None,
         }
     }
