@@ -279,7 +279,9 @@ impl Judge {
             timed(submission, Profile::Submission)
         );
         let relayed = relay.map(sandbox::Relay::finish);
-        let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language)))?;
+        let submission = sub.map_err(|e| {
+            Error::from_run(e, Some((&exe.language.id, exe.language.install_hint())))
+        })?;
         let interactor = int.map_err(|e| Error::from_run(e, None))?;
         Ok(Play {
             submission,

@@ -14,7 +14,6 @@ pub(crate) mod json;
 pub(crate) mod junit;
 pub(crate) mod list;
 pub(crate) mod listen;
-pub(crate) mod printable;
 pub(crate) mod scoreboard;
 pub(crate) mod stream;
 pub(crate) mod stress;
@@ -27,4 +26,4 @@ pub(crate) use submission::{
     Summary, TestReport, SCHEMA_VERSION,
 };
 
-pub(crate) use printable::{printable, printable_line};
+pub(crate) use crate::printable::{printable, printable_line};
