@@ -145,15 +145,17 @@ impl Pids {
             .unwrap_or_default()
     }
 
-    /// The run's pid in this /proc.
+    /// The run's pid in this /proc: the one init reported, else init's
+    /// child (init is 1 in the namespace's /proc).
     fn pid(self, reported: Option<i32>) -> Option<i32> {
+        let child_of = |init: i32| {
+            std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+                .ok()
+                .and_then(|list| list.split_whitespace().next()?.parse().ok())
+        };
         match self {
-            Pids::Namespace => reported,
-            Pids::ChildrenOf(init) => {
-                std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
-                    .ok()
-                    .and_then(|list| list.split_whitespace().next()?.parse().ok())
-            }
+            Pids::Namespace => reported.or_else(|| child_of(1)),
+            Pids::ChildrenOf(init) => child_of(init),
         }
     }
 }
