@@ -12,7 +12,7 @@ use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, render_chain, Result};
 use crate::problem::Problem;
-use crate::report;
+use crate::render;
 
 /// Parses the command line, runs it, and returns the process exit code.
 pub fn main() -> i32 {
@@ -70,12 +70,12 @@ fn dispatch(cli: Cli) -> Result<i32> {
     }
 }
 
-impl From<Format> for report::Format {
-    fn from(f: Format) -> report::Format {
+impl From<Format> for render::Format {
+    fn from(f: Format) -> render::Format {
         match f {
-            Format::Human => report::Format::Human,
-            Format::Json => report::Format::Json,
-            Format::Junit => report::Format::Junit,
+            Format::Human => render::Format::Human,
+            Format::Json => render::Format::Json,
+            Format::Junit => render::Format::Junit,
         }
     }
 }
@@ -113,8 +113,8 @@ pub(super) fn print_note(problem: &str, note: Option<&str>) {
     if let Some(note) = note {
         eprintln!(
             "note: {}: {}",
-            crate::report::printable_line(problem),
-            crate::report::printable_line(note)
+            crate::printable::printable_line(problem),
+            crate::printable::printable_line(note)
         );
     }
 }
@@ -125,8 +125,8 @@ pub(super) fn print_warnings(problem: &str, warnings: &[String]) {
     for warning in warnings {
         eprintln!(
             "warning: {}: {}",
-            crate::report::printable_line(problem),
-            crate::report::printable_line(warning)
+            crate::printable::printable_line(problem),
+            crate::printable::printable_line(warning)
         );
     }
 }
