@@ -1,5 +1,5 @@
 //! `judge serve`'s lower layers: a live contest as data ([`model`]), its
-//! storage and judging queue ([`store`]), its rules ([`live`]), the judging
+//! storage and judging queue ([`store`]), its rules ([`live`]) and its scoreboard's tally ([`board`]), the judging
 //! of its queue by the engine ([`worker`]), passwords ([`auth`]) and the
 //! database made to match contest.toml at start ([`setup`]). Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
@@ -7,6 +7,7 @@
 
 pub(crate) mod archive;
 pub(crate) mod auth;
+pub(crate) mod board;
 pub(crate) mod live;
 pub(crate) mod model;
 pub(crate) mod problems;

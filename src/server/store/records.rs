@@ -499,7 +499,13 @@ impl Store {
         .await
         .map_err(|e| self.query_error(e))?;
         let last = self.append(&mut tx, events).await?;
-        self.commit(tx, last, false).await
+        tx.commit().await.map_err(|e| self.query_error(e))?;
+        // Before the events: whoever sees them reads the new clock.
+        self.changes
+            .clock
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.changes.announce(last, false);
+        Ok(())
     }
 
     /// The latest event of each object of these kinds (to tell what
