@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{batch, export, gen, list, listen, new, run, serve, stress, submit, verify};
+use super::{batch, export, gen, judgehost, list, listen, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, render_chain, Result};
@@ -63,6 +63,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Command::New(args) => new::new(&settings.config, args),
         Command::Serve(args) => serve::serve(settings, args),
+        Command::Judgehost(args) => judgehost::judgehost(settings, args),
         Command::Submit(args) => submit::submit(args),
         Command::Passwords(args) => submit::passwords(args),
         Command::Listen(args) => listen::listen(args),
