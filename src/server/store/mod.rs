@@ -14,6 +14,7 @@ mod records;
 mod schema;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -37,6 +38,9 @@ pub(crate) struct Changes {
     /// One writing transaction at a time in this process (SQLite takes one
     /// writer; waiting here is cheaper than its busy loop).
     write: Mutex<()>,
+    /// Counts the clock's changes, each counted after its commit and before
+    /// its events are announced.
+    clock: AtomicU64,
 }
 
 impl Changes {
@@ -46,6 +50,7 @@ impl Changes {
             events: watch::channel(last_event).0,
             queue: Notify::new(),
             write: Mutex::new(()),
+            clock: AtomicU64::new(0),
         })
     }
 
@@ -57,6 +62,12 @@ impl Changes {
     /// The latest event id known in this process.
     pub(crate) fn latest(&self) -> i64 {
         *self.events.borrow()
+    }
+
+    /// How many times the clock was changed in this process: what was read
+    /// of it before is current while this stays the same.
+    pub(crate) fn clock_version(&self) -> u64 {
+        self.clock.load(Ordering::SeqCst)
     }
 
     /// A receiver of the latest event id.

@@ -209,9 +209,22 @@ impl Store {
     /// Commits and announces what changed.
     pub(super) async fn commit(
         &self,
+        tx: Transaction<'static, Any>,
+        last_event: Option<i64>,
+        queued: bool,
+    ) -> Result<()> {
+        self.commit_as(tx, last_event, queued, false).await
+    }
+
+    /// Commits and announces what changed; `clock`: the clock changed,
+    /// counted before the events are announced, so whoever sees them reads
+    /// the new clock.
+    async fn commit_as(
+        &self,
         mut tx: Transaction<'static, Any>,
         last_event: Option<i64>,
         queued: bool,
+        clock: bool,
     ) -> Result<()> {
         if self.postgres.is_some() {
             // Delivered to the other processes' listeners at commit.
@@ -232,6 +245,11 @@ impl Store {
             }
         }
         tx.commit().await.map_err(|e| self.query_error(e))?;
+        if clock {
+            self.changes
+                .clock
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
         self.changes.announce(last_event, queued);
         Ok(())
     }
@@ -546,7 +564,7 @@ impl Store {
         .await
         .map_err(|e| self.query_error(e))?;
         let last = self.append(&mut tx, events).await?;
-        self.commit(tx, last, false).await
+        self.commit_as(tx, last, false, true).await
     }
 
     /// The latest event of each object of these kinds (to tell what
