@@ -38,7 +38,7 @@ cargo build --release --quiet
 JUDGE=$ROOT/target/release/judge
 WS=$ROOT/target/bench-packages
 rm -rf "$WS"; mkdir -p "$WS"
-"$JUDGE" export acwing-891 --format kattis --out "$WS/acwing891" >/dev/null
+"$JUDGE" export acwing-891 --format kattis-legacy --out "$WS/acwing891" >/dev/null
 cp -r tests/fixtures/kattis/sumab "$WS/sumab"
 # Python as judge runs it (CPython): problemtools reads languages.yaml from
 # the package's parent directory.
