@@ -40,6 +40,8 @@
 #              judge verify cold and warm (keys in target/bench.json)
 #   serve      bench/serve.py: judge serve with 100 teams submitting over
 #              loopback (target/bench-serve.json)
+#   judgehosts bench/judgehosts.py: 1, 2, 3 judging hosts over PostgreSQL
+#              against batch, the queue's overhead (target/bench-judgehosts.json)
 #
 # Never part of .ci/run's pass/fail: these are figures, not assertions.
 set -euo pipefail
@@ -389,3 +391,11 @@ fi
 # queue, throughput against batch, the scoreboard under 200 polling clients
 # (wrk), the server's memory.
 python3 "$ROOT/bench/serve.py" "$ROOT/target/release/judge" ${1:-}
+
+# Judging hosts over PostgreSQL (a throwaway cluster): 1, 2 and 3 hosts
+# against batch, the queue's overhead per submission.
+if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  python3 "$ROOT/bench/judgehosts.py" "$ROOT/target/release/judge" ${1:-}
+else
+  note "PostgreSQL not installed: the judging-host figures are skipped"
+fi

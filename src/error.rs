@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::config::Language;
 use crate::sandbox::{RunError, SetupError};
 
 /// Documented process exit codes (see README.md, "Exit codes").
@@ -191,13 +190,14 @@ impl Error {
     }
 
     /// A run that could not be done: a missing tool when the program that
-    /// would not start is `language`'s, else the sandbox's failure.
-    pub(crate) fn from_run(e: RunError, language: Option<&Language>) -> Self {
+    /// would not start is a language's (`language`: its id and how to
+    /// install it), else the sandbox's failure.
+    pub(crate) fn from_run(e: RunError, language: Option<(&str, String)>) -> Self {
         match (e, language) {
-            (RunError::Spawn { program, source }, Some(language)) => Error::MissingTool {
-                language: language.id.clone(),
+            (RunError::Spawn { program, source }, Some((id, install))) => Error::MissingTool {
+                language: id.to_string(),
                 program,
-                install: language.install_hint(),
+                install,
                 source,
             },
             (RunError::Spawn { program, source } | RunError::Watch { program, source }, _) => {
@@ -447,7 +447,7 @@ fn render_problems(problems: &[String]) -> String {
 /// Renders an error and its chain of causes, one per line, as printed by `main`
 /// (control characters escaped: messages may quote what a program printed).
 pub(crate) fn render_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    crate::report::printable(&chain(error)).into_owned()
+    crate::printable::printable(&chain(error)).into_owned()
 }
 
 fn chain(error: &(dyn std::error::Error + 'static)) -> String {

@@ -23,6 +23,7 @@ mod export;
 mod listen;
 mod ownership;
 mod partition;
+mod printable;
 mod problem;
 mod render;
 mod report;

@@ -2,7 +2,7 @@
 //! is valid, the reference agrees with the brute force on every test inside the
 //! brute force's bounds and on extra random small inputs, and every declared
 //! solution (and the reference) gets its expected verdict. The result is a
-//! [`VerifyReport`]; `report::verify` renders it as Polygon's invocation matrix.
+//! [`VerifyReport`]; `render::verify` renders it as Polygon's invocation matrix.
 
 use std::path::PathBuf;
 use std::sync::Arc;

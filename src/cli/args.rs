@@ -110,6 +110,10 @@ pub(crate) enum Command {
     /// Run a live contest: a web server for teams and the jury, the ICPC
     /// Contest API, and the judging, from CONTEST_DIR/contest.toml.
     Serve(ServeArgs),
+    /// Judge a contest server's submissions on this machine: take them
+    /// from its PostgreSQL queue, judge them with this machine's copy of
+    /// the problems (one slot per core by default, -j N), write the results.
+    Judgehost(JudgehostArgs),
     /// Submit a file to a contest server (`judge serve`, or any server of
     /// the ICPC Contest API), as DOMjudge's submit client does.
     Submit(SubmitArgs),
@@ -131,12 +135,38 @@ pub(crate) struct ServeArgs {
     /// such as 0.0.0.0:8080 for a LAN, only when given).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub(crate) listen: String,
-    /// The contest's database (default CONTEST_DIR/.judge-serve/contest.sqlite).
-    #[arg(long, value_name = "PATH")]
-    pub(crate) db: Option<PathBuf>,
+    /// The contest's database: an SQLite file (default
+    /// CONTEST_DIR/.judge-serve/contest.sqlite) or a PostgreSQL URL
+    /// (`postgres://user:pw@host/db`), which judging hosts on other
+    /// machines share (`judge judgehost`).
+    #[arg(long, value_name = "PATH|URL")]
+    pub(crate) db: Option<String>,
     /// Judge with the isolation this machine offers even when it is not
     /// full (the default refuses to start without it, and refuses
     /// `--isolation none`): teams' programs are then less contained.
+    #[arg(long)]
+    pub(crate) insecure: bool,
+    /// Only serve: leave the judging to `judge judgehost` processes (on
+    /// this machine or others, over a PostgreSQL --db).
+    #[arg(long)]
+    pub(crate) no_judging: bool,
+}
+
+/// Arguments of `judge judgehost`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct JudgehostArgs {
+    /// This host's copy of the contest directory (contest.toml and the
+    /// problems it names): it must match the server's, by content hash.
+    pub(crate) dir: PathBuf,
+    /// The contest server's PostgreSQL database (`postgres://user:pw@host/db`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) db: String,
+    /// This host's name in the queue's claims (default: the machine's
+    /// name); two hosts on one database need two names.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) name: Option<String>,
+    /// Judge with the isolation this machine offers even when it is not
+    /// full (as `judge serve --insecure`).
     #[arg(long)]
     pub(crate) insecure: bool,
 }

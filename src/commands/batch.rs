@@ -10,8 +10,8 @@ use crate::cli::{Format, Settings};
 use crate::contest::{run as contest_run, ContestSpec, Results};
 use crate::engine::{Hide, RunOptions};
 use crate::error::{exit_code, Error, Result};
-use crate::report::junit::{self, JunitSubmission};
-use crate::report::scoreboard;
+use crate::render::junit::{self, JunitSubmission};
+use crate::render::scoreboard;
 
 pub(super) fn batch(mut settings: Settings, args: BatchArgs) -> Result<i32> {
     if !args.dir.is_dir() {

@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use clap::Parser;
 
-use super::{batch, export, gen, list, listen, new, run, serve, stress, submit, verify};
+use super::{batch, export, gen, judgehost, list, listen, new, run, serve, stress, submit, verify};
 use crate::cli::{Cli, Command, Format, Settings};
 use crate::engine::{Hide, Judge};
 use crate::error::{exit_code, render_chain, Result};
 use crate::problem::Problem;
-use crate::report;
+use crate::render;
 
 /// Parses the command line, runs it, and returns the process exit code.
 pub fn main() -> i32 {
@@ -63,18 +63,19 @@ fn dispatch(cli: Cli) -> Result<i32> {
         }
         Command::New(args) => new::new(&settings.config, args),
         Command::Serve(args) => serve::serve(settings, args),
+        Command::Judgehost(args) => judgehost::judgehost(settings, args),
         Command::Submit(args) => submit::submit(args),
         Command::Passwords(args) => submit::passwords(args),
         Command::Listen(args) => listen::listen(args),
     }
 }
 
-impl From<Format> for report::Format {
-    fn from(f: Format) -> report::Format {
+impl From<Format> for render::Format {
+    fn from(f: Format) -> render::Format {
         match f {
-            Format::Human => report::Format::Human,
-            Format::Json => report::Format::Json,
-            Format::Junit => report::Format::Junit,
+            Format::Human => render::Format::Human,
+            Format::Json => render::Format::Json,
+            Format::Junit => render::Format::Junit,
         }
     }
 }
@@ -112,8 +113,8 @@ pub(super) fn print_note(problem: &str, note: Option<&str>) {
     if let Some(note) = note {
         eprintln!(
             "note: {}: {}",
-            crate::report::printable_line(problem),
-            crate::report::printable_line(note)
+            crate::printable::printable_line(problem),
+            crate::printable::printable_line(note)
         );
     }
 }
@@ -124,8 +125,8 @@ pub(super) fn print_warnings(problem: &str, warnings: &[String]) {
     for warning in warnings {
         eprintln!(
             "warning: {}: {}",
-            crate::report::printable_line(problem),
-            crate::report::printable_line(warning)
+            crate::printable::printable_line(problem),
+            crate::printable::printable_line(warning)
         );
     }
 }

@@ -7,7 +7,7 @@ use crate::cli::args::ExportArgs;
 use crate::cli::Settings;
 use crate::error::{exit_code, Result};
 use crate::problem::Problem;
-use crate::report::list::render_written_package;
+use crate::render::list::render_written_package;
 use crate::testset::TestFilter;
 
 pub(super) fn export(settings: Settings, args: ExportArgs) -> Result<i32> {

@@ -9,7 +9,7 @@ use crate::engine::Hide;
 use crate::error::{exit_code, Result};
 use crate::export::Layout;
 use crate::problem::Problem;
-use crate::report::list::render_exported;
+use crate::render::list::render_exported;
 use crate::testset::TestFilter;
 
 pub(super) fn gen(settings: Settings, args: GenArgs) -> Result<i32> {

@@ -6,7 +6,7 @@ use crate::cli::args::{ListArgs, ListFormat};
 use crate::cli::Settings;
 use crate::error::{exit_code, render_chain, Result};
 use crate::problem::Problem;
-use crate::report::list::{
+use crate::render::list::{
     render_languages, render_languages_json, render_problems, render_problems_json, LanguageStatus,
 };
 

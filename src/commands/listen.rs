@@ -9,7 +9,7 @@ use super::{print, writable_dir};
 use crate::cli::args::ListenArgs;
 use crate::error::{exit_code, Error, Result};
 use crate::listen::{serve, Event, ListenSettings, COMPANION_PORTS};
-use crate::report::listen::{listening, refused, saved};
+use crate::render::listen::{listening, refused, saved};
 
 pub(super) fn listen(args: ListenArgs) -> Result<i32> {
     writable_dir(&args.dir)?;

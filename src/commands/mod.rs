@@ -7,6 +7,7 @@ mod batch;
 mod dispatch;
 mod export;
 mod gen;
+mod judgehost;
 mod list;
 mod listen;
 mod new;

@@ -20,13 +20,11 @@ use crate::sandbox::IsolationMode;
 use crate::server::auth::{is_valid_hash, Argon, Verifier};
 use crate::server::live::{LiveContest, ProblemPage};
 use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
-use crate::server::store::{AccountRow, Changes, Store};
-use crate::server::worker::{judge_queue, Judging, Prepared};
+use crate::server::packages::{self, Fingerprint, ProblemPrint};
+use crate::server::store::{lock_key, AccountRow, Changes, Database, Holder, Store, SERVER};
+use crate::server::worker::{judge_queue, Judging, Prepared, QueueTimes};
 use crate::server::{problems, setup};
 use crate::testset::TestFilter;
-
-/// Who the embedded judge is, in the queue's claims.
-const OWNER: &str = "server";
 
 pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     if !args.dir.is_dir() {
@@ -47,10 +45,10 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     let spec = ContestSpec::load(&args.dir)?;
     check_live(&spec, &contest_file)?;
     settings.isolation = isolation(settings.isolation, args.insecure)?;
-    let db = args
-        .db
-        .clone()
-        .unwrap_or_else(|| args.dir.join(".judge-serve").join("contest.sqlite"));
+    let db = match &args.db {
+        Some(text) => Database::parse(text),
+        None => Database::Sqlite(args.dir.join(".judge-serve").join("contest.sqlite")),
+    };
     let listener = std::net::TcpListener::bind(&args.listen).map_err(|e| {
         Error::server(
             format!(
@@ -66,7 +64,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     let address = listener
         .local_addr()
         .map_err(|e| Error::server("cannot listen", e))?;
-    let _lock = Store::lock(&db)?;
+    let mut lock = Store::lock(&db, SERVER)?;
     let argon = Argon::default();
     let accounts = accounts(&spec, &contest_file, &argon)?;
     let problems = load_problems(&spec, &args.dir, &settings)?;
@@ -74,12 +72,16 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     // The web server's threads start before the engine, which keeps its
     // thread (and threads it starts) to one CPU with one job.
     let (to_web, web_gets) = mpsc::channel::<(LiveConfig, BTreeMap<String, ProblemPage>)>();
+    let no_judging = args.no_judging;
     let (web_ready, ready) = tokio::sync::oneshot::channel::<Result<()>>();
     let (web_failed, failed) = tokio::sync::oneshot::channel::<Error>();
     let web = {
         let (db, changes) = (db.clone(), Arc::clone(&changes));
         let (limits, contest_file) = (spec.server, contest_file.clone());
-        let feed_file = db.with_file_name("event-feed.ndjson");
+        let feed_file = match &db {
+            Database::Sqlite(path) => path.with_file_name("event-feed.ndjson"),
+            Database::Postgres(_) => args.dir.join(".judge-serve").join("event-feed.ndjson"),
+        };
         std::thread::Builder::new()
             .name("web".into())
             .spawn(move || {
@@ -100,7 +102,8 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                 };
                 runtime.block_on(async move {
                     let started = async {
-                        let store = Store::open_sqlite(&db, changes).await?;
+                        let store = Store::open(&db, changes).await?;
+                        store.listen();
                         setup::sync(&store, &config, &accounts, &contest_file).await?;
                         let last = store.last_event().await?;
                         store.changes().bump(last);
@@ -142,7 +145,9 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     // No run sees the contest folder (contest.toml holds the password
     // hashes) nor the database's folder.
     let mut hide = vec![Hide::Required(args.dir.clone())];
-    hide.extend(db.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    if let Database::Sqlite(path) = &db {
+        hide.extend(path.parent().map(|d| Hide::IfPossible(d.to_path_buf())));
+    }
     let judge = start_judge(settings, &problems, &hide)?;
     let ioi = spec.scoring == Scoring::Ioi;
     // More submissions in hand than slots, so a slot never waits while a
@@ -160,31 +165,64 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     let judging = async {
         let (prepared, languages, config, pages) =
             prepare(&judge, &spec, &problems, &contest_file).await?;
+        let fingerprint = fingerprint(&problems, &prepared, &languages)?;
         to_web.send((config.clone(), pages)).map_err(|_| gone())?;
         ready.await.map_err(|_| gone())??;
         eprintln!(
             "judge serve: `{}` ({} teams, {} problems, {} languages) at http://{address}/ \
-             (the jury logs in as `jury`); database {}; Ctrl-C stops it, nothing is lost",
+             (the jury logs in as `jury`); database {}; {}; Ctrl-C stops it, nothing is lost",
             config.contest.title,
             config.teams.len(),
             config.problems.len(),
             config.languages.len(),
-            db.display()
+            db.shown(),
+            if no_judging {
+                "judging left to `judge judgehost`".to_string()
+            } else {
+                format!("judging {parallel} at once")
+            }
         );
-        let store = Store::open_sqlite(&db, Arc::clone(&changes)).await?;
+        let store = Store::open(&db, Arc::clone(&changes)).await?;
+        // Hosts compare their copy of the contest with this (and every
+        // claim of theirs compares the id, so a host of an older copy
+        // stops when the server restarts with changed problems).
+        let text = serde_json::to_string(&fingerprint).expect("fingerprints serialise");
+        store.set_meta(packages::META_KEY, &text).await?;
+        store.set_meta("fingerprint", &fingerprint.id()).await?;
         let judging = Judging {
-            store,
+            store: store.clone(),
             problems: Arc::new(prepared),
             languages: Arc::new(languages),
-            owner: OWNER.into(),
+            holder: Holder {
+                name: SERVER.into(),
+                key: store.is_postgres().then(|| lock_key(SERVER)),
+                fingerprint: None,
+            },
             ioi,
             parallel,
             scratch: std::env::temp_dir(),
             no_cache,
+            queue_times: QueueTimes::new(false),
+        };
+        let judged = async {
+            if no_judging {
+                // Only what the server held when it stopped goes back.
+                store.requeue_claims_of(SERVER).await?;
+                std::future::pending::<()>().await;
+            }
+            judge_queue(judge.clone(), judging).await
         };
         tokio::select! {
-            done = judge_queue(judge.clone(), judging) => done,
+            done = judged => done,
             e = failed => Err(e.unwrap_or_else(|_| gone())),
+            why = lock.lost() => Err(Error::Server {
+                what: format!(
+                    "lost the connection to the database {} that holds the server's lock ({why}): \
+                     stopped, so that another server may take over; start it again",
+                    db.shown()
+                ),
+                source: None,
+            }),
         }
     };
     let result = judge.block_on(judging);
@@ -201,9 +239,36 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     }
 }
 
+/// What the server judges with, for the hosts to compare.
+fn fingerprint(
+    problems: &[Arc<Problem>],
+    prepared: &BTreeMap<String, Prepared>,
+    languages: &BTreeMap<String, Language>,
+) -> Result<Fingerprint> {
+    let mut prints = BTreeMap::new();
+    for problem in problems {
+        let settled = &prepared[&problem.id].problem;
+        prints.insert(
+            problem.id.clone(),
+            ProblemPrint {
+                hash: packages::package_hash(&problem.dir)?,
+                time_limit_ms: settled.limits.time.as_millis() as u64,
+            },
+        );
+    }
+    Ok(Fingerprint {
+        judge: env!("CARGO_PKG_VERSION").into(),
+        problems: prints,
+        languages: languages
+            .iter()
+            .map(|(id, l)| (id.clone(), packages::language_hash(l)))
+            .collect(),
+    })
+}
+
 /// contest.toml has what a live contest needs: problems, teams with
 /// passwords, the jury's password.
-fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> {
+pub(super) fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> {
     let mut problems = Vec::new();
     if spec.problems.as_ref().is_none_or(|p| p.is_empty()) {
         problems.push("`problems` is missing: list the contest's problems (ids or paths)".into());
@@ -233,7 +298,7 @@ fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> {
 
 /// A live contest judges at full isolation: `--isolation none` or a
 /// machine without it is refused unless `--insecure`.
-fn isolation(asked: IsolationMode, insecure: bool) -> Result<IsolationMode> {
+pub(super) fn isolation(asked: IsolationMode, insecure: bool) -> Result<IsolationMode> {
     match (asked, insecure) {
         (mode, true) => Ok(mode),
         (IsolationMode::None, false) => Err(Error::Usage(
@@ -286,7 +351,11 @@ fn accounts(spec: &ContestSpec, contest_file: &Path, argon: &Argon) -> Result<Ve
     Ok(rows)
 }
 
-fn load_problems(spec: &ContestSpec, dir: &Path, settings: &Settings) -> Result<Vec<Arc<Problem>>> {
+pub(super) fn load_problems(
+    spec: &ContestSpec,
+    dir: &Path,
+    settings: &Settings,
+) -> Result<Vec<Arc<Problem>>> {
     let mut problems = Vec::new();
     for name in spec.problems.iter().flatten() {
         let as_path = dir.join(name);
@@ -308,7 +377,7 @@ fn load_problems(spec: &ContestSpec, dir: &Path, settings: &Settings) -> Result<
     Ok(problems)
 }
 
-type Ready = (
+pub(super) type Ready = (
     BTreeMap<String, Prepared>,
     BTreeMap<String, Language>,
     LiveConfig,
@@ -317,7 +386,7 @@ type Ready = (
 
 /// The problems made ready (tests, answers, checkers), the languages
 /// checked, and what the server shows.
-async fn prepare(
+pub(super) async fn prepare(
     judge: &Judge,
     spec: &ContestSpec,
     problems: &[Arc<Problem>],

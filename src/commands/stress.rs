@@ -10,7 +10,7 @@ use crate::cli::args::StressArgs;
 use crate::cli::{Format, Settings};
 use crate::error::{exit_code, Error, Result};
 use crate::problem::{Problem, ProgramSpec, StressSpec, SEED};
-use crate::report::stress::{render_human, render_progress};
+use crate::render::stress::{render_human, render_progress};
 use crate::stress::{Against, StressOptions};
 
 pub(super) fn stress(settings: Settings, args: StressArgs) -> Result<i32> {

@@ -8,8 +8,8 @@ use crate::cli::{Format, Settings};
 use crate::engine::RunOptions;
 use crate::error::{exit_code, render_chain, Error, Result};
 use crate::problem::Problem;
-use crate::report::junit::{self, JunitSubmission};
-use crate::report::verify::render_human;
+use crate::render::junit::{self, JunitSubmission};
+use crate::render::verify::render_human;
 
 pub(super) fn verify(settings: Settings, args: VerifyArgs) -> Result<i32> {
     let config = &settings.config;

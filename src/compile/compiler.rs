@@ -266,7 +266,7 @@ impl Compiler {
         let outcome = sandbox
             .run(&request, profile)
             .await
-            .map_err(|e| Error::from_run(e, Some(language)))?;
+            .map_err(|e| Error::from_run(e, Some((&language.id, language.install_hint()))))?;
         let time_ms = outcome.wall_time.as_millis() as u64;
         let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
         text.push_str(&String::from_utf8_lossy(
@@ -522,7 +522,7 @@ impl Compiler {
             Environment::Inherit,
         )
         .await
-        .map_err(|e| Error::from_run(e, Some(language)))?;
+        .map_err(|e| Error::from_run(e, Some((&language.id, language.install_hint()))))?;
         let text = String::from_utf8_lossy(&outcome.stdout.to_vec().unwrap_or_default())
             .trim()
             .to_string();
@@ -598,7 +598,7 @@ impl Compiler {
             Environment::Minimal(language.env.clone()),
         )
         .await
-        .map_err(|e| Error::from_run(e, Some(language)))?;
+        .map_err(|e| Error::from_run(e, Some((&language.id, language.install_hint()))))?;
         let mut text = outcome.stdout.to_vec().unwrap_or_default();
         text.extend_from_slice(&outcome.stderr);
         let version = String::from_utf8_lossy(&text).into_owned();

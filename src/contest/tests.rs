@@ -243,9 +243,9 @@ fn merged_parts_equal_the_whole() {
             missing: vec![2]
         })
     );
-    assert!(crate::report::scoreboard::render_text(&partial)
+    assert!(crate::render::scoreboard::render_text(&partial)
         .contains("PARTIAL: partial results: part(s) 2 of 3 missing"));
-    assert!(crate::report::scoreboard::render_html(&partial).contains("id=\"partial\""));
+    assert!(crate::render::scoreboard::render_html(&partial).contains("id=\"partial\""));
     // Parts of different partitions, or the same part twice: refused.
     let mixed = vec![part(1, 2, &all[..1]), part(2, 3, &all[1..2])];
     assert!(Results::merge(mixed, true)

@@ -57,6 +57,17 @@ pub(super) fn classify(
             ),
         ));
     }
+    if outcome.limit_hit == Some(LimitHit::WallTime) && starved(outcome, wall) {
+        return Some((
+            Verdict::TLE,
+            format!(
+                "wall time exceeds the limit of {} ms with only {} ms of CPU time: it waited {} ms for a CPU, the machine is overloaded (judge it again on a less busy machine)",
+                ms(wall),
+                ms(outcome.cpu_time),
+                ms(outcome.waited_for_cpu)
+            ),
+        ));
+    }
     if outcome.limit_hit == Some(LimitHit::WallTime) {
         return Some((
             Verdict::TLE,
@@ -119,6 +130,13 @@ pub(super) fn classify(
     ))
 }
 
+/// Whether a run stopped at the wall limit was runnable for most of it but
+/// starved of CPU (an overloaded machine), rather than sleeping.
+pub(super) fn starved(outcome: &RunOutcome, wall: Duration) -> bool {
+    outcome.waited_for_cpu > Duration::ZERO
+        && (outcome.cpu_time + outcome.waited_for_cpu) * 4 >= wall * 3
+}
+
 /// The last line of stderr that says something (not a runtime's hint such as
 /// Rust's "note: run with `RUST_BACKTRACE=1`").
 fn last_meaningful_line(stderr: &str) -> &str {
@@ -144,6 +162,7 @@ mod tests {
     ) -> RunOutcome {
         RunOutcome {
             ended_ns: 0,
+            waited_for_cpu: Duration::ZERO,
             exit,
             limit_hit,
             cpu_time: Duration::from_millis(cpu_ms),
@@ -240,6 +259,29 @@ mod tests {
         let o = outcome(Exit::Code(1), None, 10, 5000, "std::bad_alloc");
         let got = classify(&o, &LIMITS, Duration::from_secs(3), false);
         assert_eq!(got.map(|(v, _)| v), Some(Verdict::RE));
+    }
+
+    /// Stopped at the wall limit: a sleeper is asked about input, a run
+    /// that was runnable but waited for a CPU is said to be starved.
+    #[test]
+    fn a_starved_run_is_told_apart_from_a_sleeping_one() {
+        let wall = Duration::from_millis(2500);
+        let mut sleeper = outcome(Exit::Signal(9), Some(LimitHit::WallTime), 3, 1000, "");
+        sleeper.waited_for_cpu = Duration::from_millis(1);
+        let (verdict, message) = classify(&sleeper, &LIMITS, wall, true).unwrap();
+        assert_eq!(verdict, Verdict::TLE);
+        assert_eq!(
+            message,
+            "wall time exceeds the limit of 2500 ms with only 3 ms of CPU time (sleeping, or waiting for input?)"
+        );
+        let mut starved = outcome(Exit::Signal(9), Some(LimitHit::WallTime), 923, 1000, "");
+        starved.waited_for_cpu = Duration::from_millis(1500);
+        let (verdict, message) = classify(&starved, &LIMITS, wall, true).unwrap();
+        assert_eq!(verdict, Verdict::TLE);
+        assert_eq!(
+            message,
+            "wall time exceeds the limit of 2500 ms with only 923 ms of CPU time: it waited 1500 ms for a CPU, the machine is overloaded (judge it again on a less busy machine)"
+        );
     }
 
     #[test]

@@ -279,7 +279,9 @@ impl Judge {
             timed(submission, Profile::Submission)
         );
         let relayed = relay.map(sandbox::Relay::finish);
-        let submission = sub.map_err(|e| Error::from_run(e, Some(&exe.language)))?;
+        let submission = sub.map_err(|e| {
+            Error::from_run(e, Some((&exe.language.id, exe.language.install_hint())))
+        })?;
         let interactor = int.map_err(|e| Error::from_run(e, None))?;
         Ok(Play {
             submission,
@@ -383,7 +385,10 @@ fn decide(
         return of(said.verdict, said.message);
     }
     match ran {
-        Some((Verdict::TLE, message)) if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime) => {
+        Some((Verdict::TLE, message))
+            if play.submission.limit_hit == Some(sandbox::LimitHit::WallTime)
+                && !super::classify::starved(&play.submission, wall) =>
+        {
             return of(
                 Verdict::TLE,
                 format!("{message}: idle, the submission and the interactor waited on each other (idleness limit)"),
@@ -454,6 +459,7 @@ mod tests {
             memory_exceeded: false,
             process_limit_hit: false,
             ended_ns: 0,
+            waited_for_cpu: Duration::ZERO,
             keep_error: None,
         }
     }

@@ -295,7 +295,7 @@ impl Judge {
         let _slot = self.slot().await;
         let run = self.sandbox().run(&request, Profile::Submission);
         run.await
-            .map_err(|e| Error::from_run(e, Some(&exe.language)))
+            .map_err(|e| Error::from_run(e, Some((&exe.language.id, exe.language.install_hint()))))
     }
 
     /// Runs the generator with `args` in `dir`; `Ok(Err(why))` when it failed.

@@ -582,7 +582,12 @@ impl Judge {
                 report.message = format!("cannot start the program: {source}");
                 return Ok(report);
             }
-            Err(e) => return Err(Error::from_run(e, Some(&exe.language))),
+            Err(e) => {
+                return Err(Error::from_run(
+                    e,
+                    Some((&exe.language.id, exe.language.install_hint())),
+                ))
+            }
         };
         // Declared after `scratch`, so dropped before it is emptied. (A spill
         // left by a run that failed is removed with its directory.)

@@ -36,7 +36,7 @@ pub(crate) struct Problem {
     /// Whether `limits.time` is final or to be inferred from the accepted solutions.
     pub(crate) time_rule: TimeRule,
     /// How outputs are compared (for an interactive problem, what the
-    /// interactor wrote, once it accepted: see [`Interactor`]).
+    /// interactor wrote, once it accepted: see [`InteractorSpec`]).
     pub(crate) checker: CheckerSpec,
     /// The interactor of an interactive problem: the submission talks to
     /// it instead of reading a file.

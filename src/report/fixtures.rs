@@ -5,7 +5,7 @@ use crate::compile::{CompileReport, CompileStatus};
 use crate::verdict::Verdict;
 
 /// A test's report: 3 ms, 1.5 MiB, exit 0.
-pub(super) fn test_report(
+pub(crate) fn test_report(
     name: &str,
     verdict: Verdict,
     message: &str,
@@ -32,7 +32,7 @@ pub(super) fn test_report(
 }
 
 /// `wa.cpp` on acwing-891, compiled in 412 ms, with these tests.
-pub(super) fn submission_report(tests: Vec<TestReport>, verdict: Verdict) -> SubmissionReport {
+pub(crate) fn submission_report(tests: Vec<TestReport>, verdict: Verdict) -> SubmissionReport {
     SubmissionReport {
         schema_version: 1,
         problem: "acwing-891".into(),

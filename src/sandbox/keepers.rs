@@ -448,6 +448,7 @@ impl Shared {
             memory_exceeded,
             process_limit_hit,
             ended_ns: result.ended_ns,
+            waited_for_cpu: result.waited_for_cpu,
             keep_error,
         };
         Ok((outcome, output_file))

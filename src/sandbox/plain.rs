@@ -264,6 +264,7 @@ async fn run_plain_once<T>(
     let timer = tokio::time::sleep_until((tokio::time::Instant::now() + poll).min(deadline));
     tokio::pin!(timer);
     let mut limit_hit = None;
+    let mut waited_for_cpu = Duration::ZERO;
     loop {
         tokio::select! {
             ready = exited.readable() => {
@@ -278,6 +279,7 @@ async fn run_plain_once<T>(
             _ = &mut timer, if limit_hit.is_none() => {
                 let now = tokio::time::Instant::now();
                 if now >= deadline {
+                    waited_for_cpu = sys::run_queue_wait(pid).unwrap_or_default();
                     sys::kill_group(pid);
                     limit_hit = Some(LimitHit::WallTime);
                 } else if sys::cpu_time_so_far(pid).is_some_and(|t| t > limits.cpu_time) {
@@ -333,6 +335,7 @@ async fn run_plain_once<T>(
         memory_exceeded: false,
         process_limit_hit: false,
         ended_ns,
+        waited_for_cpu,
         keep_error: None,
     }))
 }

@@ -250,6 +250,9 @@ pub(crate) struct RunOutcome {
     /// When it ended, on the system's monotonic clock (ns): which of two
     /// programs run at once ended first.
     pub(crate) ended_ns: u64,
+    /// How long it was runnable but waited for a CPU, read when the wall
+    /// limit stopped it (zero otherwise): a starved run, not a sleeping one.
+    pub(crate) waited_for_cpu: Duration,
     /// Why what it left could not be kept: a compilation's build too large
     /// (see [`Keep`]), a package program's file unreadable.
     pub(crate) keep_error: Option<String>,

@@ -8,13 +8,14 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use super::auth::Verifier;
+use super::board::Tally;
 use super::model::{
-    Audience, Clarification, EventData, JudgementRecord, JudgementState, LiveConfig, StateSnapshot,
+    Audience, Clarification, EventData, JudgementRecord, LiveConfig, StateSnapshot,
     SubmissionRecord,
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
-use crate::contest::clock::{contest_minute, now_ms, EpochMs};
-use crate::contest::{standings, Attempt, ContestInfo, ContestProblem, ServerLimits, Standing};
+use crate::contest::clock::{now_ms, EpochMs};
+use crate::contest::{standings, ContestInfo, ContestProblem, ServerLimits, Standing};
 use crate::error::Error;
 
 /// Why a request was refused (the web layer picks the HTTP status).
@@ -106,6 +107,10 @@ pub(crate) struct Board {
     pub(crate) time: EpochMs,
 }
 
+/// The board of each view made from a tally, with the tally's
+/// [`Tally::changed`] when it was made.
+type MadeBoards = HashMap<View, (i64, Arc<Board>)>;
+
 /// A submission with its current judgement (the latest, finished or not).
 #[derive(Debug, Clone)]
 pub(crate) struct SubmissionRow {
@@ -129,12 +134,16 @@ pub(crate) struct LiveContest {
     /// Passwords.
     pub(crate) verifier: Verifier,
     recent_submissions: Mutex<HashMap<String, VecDeque<EpochMs>>>,
+    /// The latest board of each view, with the event id it is up to date
+    /// with.
     boards: Mutex<HashMap<View, (i64, Arc<Board>)>>,
-    computing: tokio::sync::Mutex<()>,
+    /// What the boards are made from, with the board of each view made
+    /// from it and the tally's [`Tally::changed`] then; one request at a
+    /// time brings it forward.
+    tally: tokio::sync::Mutex<Option<(Tally, MadeBoards)>>,
     published: Mutex<Option<StateSnapshot>>,
-    /// The clock as last read, with the event id it was read at (every
-    /// change of the clock appends an event).
-    clock: Mutex<Option<(i64, ClockRow)>>,
+    /// The clock as last read, with the clock's version it was read at.
+    clock: Mutex<Option<(u64, ClockRow)>>,
 }
 
 impl LiveContest {
@@ -154,15 +163,15 @@ impl LiveContest {
             verifier,
             recent_submissions: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
-            computing: tokio::sync::Mutex::new(()),
+            tally: tokio::sync::Mutex::new(None),
             published: Mutex::new(None),
             clock: Mutex::new(None),
         }
     }
 
-    /// The clock as the jury set it, read again only after a change.
+    /// The clock as the jury set it, read again only after it changed.
     async fn clock_row(&self) -> Result<ClockRow, Error> {
-        let version = self.store.changes().latest();
+        let version = self.store.changes().clock_version();
         if let Some((v, row)) = *self.clock.lock().expect("not poisoned") {
             if v == version {
                 return Ok(row);
@@ -182,8 +191,7 @@ impl LiveContest {
     /// The start in effect: the jury's, else contest.toml's.
     pub(crate) async fn start(&self) -> Result<Option<EpochMs>, Error> {
         Ok(self
-            .store
-            .clock()
+            .clock_row()
             .await?
             .start
             .or(self.config.contest.clock.start))
@@ -601,20 +609,37 @@ impl LiveContest {
         Ok(self.store.rejudge(&chosen).await?)
     }
 
-    /// The scoreboard in `view`, recomputed only when something changed.
+    /// The scoreboard in `view`, as of at least the latest event announced
+    /// before the call (a verdict announced is on it); made again only
+    /// when a submission, a verdict, the clock or the contest changed.
     pub(crate) async fn scoreboard(&self, view: View) -> Result<Arc<Board>, Error> {
         if let Some(board) = self.cached_board(view, self.store.changes().latest()) {
             return Ok(board);
         }
-        // One computation at a time: the requests that arrive meanwhile (a
-        // room of browsers refreshing after a verdict) take its result.
-        let _one = self.computing.lock().await;
-        // Read again: what changed while waiting is in the board computed now.
+        // One request at a time brings the tally forward: the requests that
+        // arrive meanwhile (a room of browsers refreshing after a verdict)
+        // take its result.
+        let mut tally = self.tally.lock().await;
+        // Read again: what changed while waiting is in the board made now.
         let version = self.store.changes().latest();
         if let Some(board) = self.cached_board(view, version) {
             return Ok(board);
         }
-        let board = Arc::new(self.compute_board(view).await?);
+        let (tally, made) = match &mut *tally {
+            Some(t) => {
+                t.0.catch_up(&self.store).await?;
+                t
+            }
+            None => tally.insert((Tally::load(&self.store).await?, HashMap::new())),
+        };
+        let board = match made.get(&view) {
+            Some((changed, board)) if *changed == tally.changed() => Arc::clone(board),
+            _ => {
+                let board = Arc::new(self.make_board(view, tally).await?);
+                made.insert(view, (tally.changed(), Arc::clone(&board)));
+                board
+            }
+        };
         self.boards
             .lock()
             .expect("not poisoned")
@@ -628,7 +653,7 @@ impl LiveContest {
         (*v == version).then(|| Arc::clone(board))
     }
 
-    async fn compute_board(&self, view: View) -> Result<Board, Error> {
+    async fn make_board(&self, view: View, tally: &Tally) -> Result<Board, Error> {
         let now = now_ms();
         let row = self.clock_row().await?;
         let state = state_of(&self.config, &row, now);
@@ -637,38 +662,8 @@ impl LiveContest {
             View::Public if state.is_frozen() => state.frozen,
             _ => None,
         };
-        let submissions = self.store.submissions(None).await?;
-        let mut done: HashMap<i64, JudgementRecord> = HashMap::new();
-        for j in self.store.judgements(None).await? {
-            if j.state == JudgementState::Done {
-                done.insert(j.submission, j);
-            }
-        }
-        let attempts: Vec<Attempt> = submissions
-            .iter()
-            .map(|s| {
-                let judged = done.get(&s.id);
-                let hidden = hide_from.is_some_and(|f| s.time >= f);
-                Attempt {
-                    contestant: s.team.clone(),
-                    problem: s.problem.clone(),
-                    order: s.id,
-                    verdict: if hidden {
-                        None
-                    } else {
-                        judged.and_then(|j| j.verdict)
-                    },
-                    score: if hidden {
-                        0
-                    } else {
-                        judged.and_then(|j| j.score).unwrap_or(0)
-                    },
-                    minute: start.map(|st| contest_minute(st, s.time)),
-                }
-            })
-            .collect();
         let info = self.contest_info();
-        let standings = standings(&info, &attempts);
+        let standings = standings(&info, &tally.attempts(start, hide_from));
         Ok(Board {
             info,
             standings,

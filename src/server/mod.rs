@@ -1,14 +1,18 @@
 //! `judge serve`'s lower layers: a live contest as data ([`model`]), its
-//! storage and judging queue ([`store`]), its rules ([`live`]), the judging
-//! of its queue by the engine ([`worker`]), passwords ([`auth`]) and the
+//! storage and judging queue ([`store`]), its rules ([`live`]), its
+//! scoreboard's tally ([`board`]), the judging of its queue by the engine
+//! ([`worker`]), what it judges with, for the judging hosts to compare
+//! ([`packages`]), passwords ([`auth`]) and the
 //! database made to match contest.toml at start ([`setup`]). Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
 //! (`crate::render`) sit above it.
 
 pub(crate) mod archive;
 pub(crate) mod auth;
+pub(crate) mod board;
 pub(crate) mod live;
 pub(crate) mod model;
+pub(crate) mod packages;
 pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod store;

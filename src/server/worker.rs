@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::store::{Claim, Finished, Store};
+use super::store::{Claim, Finished, Holder, Store};
 use crate::check::Checker;
 use crate::compile::{CompileReport, CompileStatus};
 use crate::config::Language;
@@ -27,8 +27,16 @@ use crate::verdict::Verdict;
 const LEASE_MS: i64 = 60_000;
 /// How often a judge renews its claims.
 const RENEW_EVERY: Duration = Duration::from_secs(20);
-/// How often an idle judge looks at the queue when nothing woke it.
+/// How often an idle judge looks at the queue when nothing woke it (on
+/// PostgreSQL, NOTIFY wakes it when work is queued: the poll only finds
+/// the claims of judges that died).
 const POLL: Duration = Duration::from_secs(2);
+/// How long a judge waits before trying the database again after an error
+/// (a restart of PostgreSQL, a network cut).
+const RETRY: Duration = Duration::from_secs(2);
+/// How often the outcome of a judging is tried before it is given up (the
+/// claim then expires and another judge judges it again).
+const FINISH_TRIES: u32 = 5;
 
 /// A problem ready to judge on.
 #[derive(Debug, Clone)]
@@ -39,6 +47,53 @@ pub(crate) struct Prepared {
     pub(crate) tests: Arc<TestSet>,
     /// Its checker.
     pub(crate) checker: Checker,
+}
+
+/// The time the queue itself takes per judgement (the claim's transaction
+/// and the outcome's), kept by a judging host and reported on stderr when
+/// it stops: what the queue costs beside the judging.
+#[derive(Debug)]
+pub(crate) struct QueueTimes {
+    /// Microseconds per judgement.
+    samples: Mutex<Vec<u64>>,
+    /// Whether to report them when dropped.
+    report: bool,
+}
+
+impl QueueTimes {
+    /// Kept, and reported when dropped if `report`.
+    pub(crate) fn new(report: bool) -> Arc<QueueTimes> {
+        Arc::new(QueueTimes {
+            samples: Mutex::default(),
+            report,
+        })
+    }
+
+    fn add(&self, spent: Duration) {
+        self.samples
+            .lock()
+            .expect("not poisoned")
+            .push(spent.as_micros() as u64);
+    }
+}
+
+impl Drop for QueueTimes {
+    fn drop(&mut self) {
+        let mut samples = std::mem::take(self.samples.get_mut().expect("not poisoned"));
+        if !self.report || samples.is_empty() {
+            return;
+        }
+        samples.sort_unstable();
+        let at = |p: usize| samples[(samples.len() - 1) * p / 100] as f64 / 1000.0;
+        let mean = samples.iter().sum::<u64>() as f64 / samples.len() as f64 / 1000.0;
+        eprintln!(
+            "queue: {} judgements; claiming one and writing its outcome took p50 {:.2} ms, \
+             p99 {:.2} ms, mean {mean:.2} ms",
+            samples.len(),
+            at(50),
+            at(99)
+        );
+    }
 }
 
 /// What the judging needs besides the engine.
@@ -52,7 +107,7 @@ pub(crate) struct Judging {
     pub(crate) languages: Arc<BTreeMap<String, Language>>,
     /// Who claims (the claims of a dead judge of this name are requeued at
     /// its next start).
-    pub(crate) owner: String,
+    pub(crate) holder: Holder,
     /// IOI scoring: a subtask stops at its first failure, not the submission.
     pub(crate) ioi: bool,
     /// Submissions judged at once (each test still takes one of the
@@ -62,32 +117,66 @@ pub(crate) struct Judging {
     pub(crate) scratch: PathBuf,
     /// Never reuse cached results (`--no-cache`).
     pub(crate) no_cache: bool,
+    /// The queue's own time per judgement.
+    pub(crate) queue_times: Arc<QueueTimes>,
 }
 
-/// Judges the queue for ever (until the future is dropped).
+/// Judges the queue for ever (until the future is dropped). Errors of the
+/// database are reported and tried again; a judging host whose problems
+/// are no longer the server's stops with an error.
 pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
-    let requeued = judging.store.requeue_claims_of(&judging.owner).await?;
+    let requeued = judging
+        .store
+        .requeue_claims_of(&judging.holder.name)
+        .await?;
     if requeued > 0 {
         eprintln!(
-            "judging again {requeued} submission(s) that were being judged when the server stopped"
+            "judging again {requeued} submission(s) that were being judged when {} stopped",
+            if judging.holder.name == super::store::SERVER {
+                "the server".to_string()
+            } else {
+                format!("the judging host `{}`", judging.holder.name)
+            }
         );
     }
     let mut loops = tokio::task::JoinSet::new();
     for _ in 0..judging.parallel.max(1) {
         let (judge, judging) = (judge.clone(), judging.clone());
         loops.spawn(async move {
+            let mut failing = false;
             loop {
+                let asked = std::time::Instant::now();
                 let claim = judging
                     .store
-                    .claim(&judging.owner, now_ms(), LEASE_MS)
-                    .await?;
+                    .claim(&judging.holder, now_ms(), LEASE_MS)
+                    .await;
                 match claim {
-                    Some(claim) => judge_claim(&judge, &judging, claim).await?,
-                    None => judging.store.changes().queued(POLL).await,
+                    Ok(Ok(Some(claim))) => {
+                        failing = false;
+                        judge_claim(&judge, &judging, claim, asked.elapsed()).await;
+                    }
+                    Ok(Ok(None)) => {
+                        failing = false;
+                        judging.store.changes().queued(POLL).await;
+                    }
+                    Ok(Err(_stale)) => {
+                        return Err(crate::error::Error::Server {
+                            what: "the server now judges with other problems or languages than \
+                                   this host's (it was restarted with a changed contest): update \
+                                   this host's copy and start it again"
+                                .into(),
+                            source: None,
+                        })
+                    }
+                    Err(e) => {
+                        if !failing {
+                            eprintln!("{}; trying again", render_chain(&e));
+                        }
+                        failing = true;
+                        tokio::time::sleep(RETRY).await;
+                    }
                 }
             }
-            #[allow(unreachable_code)]
-            Ok::<(), crate::error::Error>(())
         });
     }
     while let Some(done) = loops.join_next().await {
@@ -97,38 +186,54 @@ pub(crate) async fn judge_queue(judge: Judge, judging: Judging) -> Result<()> {
 }
 
 /// Judges one claimed submission and writes its outcome.
-async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim) -> Result<()> {
+async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim, claiming: Duration) {
+    let owner = judging.holder.name.as_str();
     let renewing = async {
         let mut every = tokio::time::interval(RENEW_EVERY);
         every.tick().await;
         loop {
             every.tick().await;
             let until = now_ms() + LEASE_MS;
-            match judging
-                .store
-                .renew(&judging.owner, claim.judgement, until)
-                .await
-            {
+            match judging.store.renew(owner, claim.judgement, until).await {
                 Ok(true) => {}
-                // Lost (another judge took it after our lease ran out) or
-                // the database failed: stop judging it.
-                _ => return,
+                // Lost: another judge took it (our lease ran out, or our
+                // lock's connection dropped). Stop judging it.
+                Ok(false) => return,
+                // The database is unreachable for now: keep judging; the
+                // outcome is written only if the claim is still ours.
+                Err(_) => {}
             }
         }
     };
     let finished = tokio::select! {
         finished = outcome(judge, judging, &claim) => finished,
-        () = renewing => return Ok(()),
+        () = renewing => return,
     };
     let id = claim.submission.id;
-    if !judging
-        .store
-        .finish(&judging.owner, &claim, finished)
-        .await?
-    {
-        eprintln!("submission {id}: its claim passed to another judge; this judging is dropped");
+    for attempt in 1..=FINISH_TRIES {
+        let writing = std::time::Instant::now();
+        match judging.store.finish(owner, &claim, finished.clone()).await {
+            Ok(true) => {
+                judging.queue_times.add(claiming + writing.elapsed());
+                return;
+            }
+            Ok(false) => {
+                eprintln!(
+                    "submission {id}: its claim passed to another judge; this judging is dropped"
+                );
+                return;
+            }
+            Err(e) if attempt < FINISH_TRIES => {
+                eprintln!("submission {id}: {}; trying again", render_chain(&e));
+                tokio::time::sleep(RETRY * attempt).await;
+            }
+            Err(e) => eprintln!(
+                "submission {id}: {}; given up (another judge judges it again when the claim \
+                 expires)",
+                render_chain(&e)
+            ),
+        }
     }
-    Ok(())
 }
 
 /// Judges a claim into its outcome; a submission that cannot be judged

@@ -2,7 +2,7 @@
 //! its output disagrees with a trusted solution's (per the problem's checker)
 //! or it fails (RE, TLE, MLE, OLE), then shrinks that input with
 //! [`shrink`]. The main function is [`stress`], which returns a
-//! [`StressReport`](crate::report::stress::StressReport); `report::stress` renders it.
+//! [`StressReport`](crate::report::stress::StressReport); `render::stress` renders it.
 //!
 //! One iteration: generator (`[stress] generate` with `{seed}` and `{size}`)
 //! → validator (an invalid input is counted and skipped, never used) → the

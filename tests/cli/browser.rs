@@ -32,11 +32,9 @@ impl Driver {
             .into_iter()
             .find(|p| Path::new(p).exists());
         let (Some(chromium), Some(driver)) = (chromium, driver) else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "Chromium and chromedriver are needed on CI: apt-get install chromium chromium-driver (.ci/run installs them)"
+            crate::support::skip_missing(
+                "Chromium or chromedriver (apt-get install chromium chromium-driver)",
             );
-            eprintln!("SKIPPED the browser test: no chromium or chromedriver (apt-get install chromium chromium-driver)");
             return None;
         };
         let port = std::net::TcpListener::bind("127.0.0.1:0")

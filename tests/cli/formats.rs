@@ -25,16 +25,7 @@ fn tool(variable: &str, usual: &str, what: &str) -> Option<PathBuf> {
     if path.exists() {
         return Some(path);
     }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "{what} is missing at {} (set {variable}); .ci/run installs it",
-            path.display()
-        );
-    }
-    eprintln!(
-        "skipped: {what} is missing at {} (set {variable})",
-        path.display()
-    );
+    crate::support::skip_missing(&format!("{what} at {} (set {variable})", path.display()));
     None
 }
 

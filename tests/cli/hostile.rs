@@ -446,7 +446,7 @@ fn a_thousand_runs_leave_nothing_behind() {
 #[test]
 fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
     if !is_root() {
-        eprintln!("skipped: needs root to find and kill the keepers");
+        crate::support::note("skipped: needs root to find and kill the keepers");
         return;
     }
     let _heavy = crate::support::cpu_heavy();
@@ -521,10 +521,7 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
 /// the judge must work without root, at the `namespaces` level.
 #[test]
 fn contained_as_an_unprivileged_user() {
-    let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") else {
-        eprintln!(
-            "skipped: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run this as root"
-        );
+    let Some(user) = crate::support::unprivileged_user() else {
         return;
     };
     assert!(

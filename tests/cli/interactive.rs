@@ -287,10 +287,7 @@ fn a_polygon_interactor_decides_and_the_checker_reads_what_it_wrote() {
 /// programs wired together at the `namespaces` level.
 #[test]
 fn interactive_runs_work_as_an_unprivileged_user() {
-    let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") else {
-        eprintln!(
-            "skipped: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run this as root"
-        );
+    let Some(user) = crate::support::unprivileged_user() else {
         return;
     };
     let dir = tempfile::Builder::new()

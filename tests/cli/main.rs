@@ -7,6 +7,7 @@
 //! - [`bad_input`]: bad specs, files, package programs, contest folders: clear errors, no hangs;
 //! - [`contestant`]: samples folders, file input and output, `--input -`, `stress
 //!   --generator`, and `judge listen` receiving Competitive Companion's requests;
+//! - [`layers`]: no loop between the top-level modules of `src/`;
 //! - [`exit_codes`]: 0, 1, 2 (could not judge) and 3 (internal error);
 //! - [`formats`]: ICPC/Kattis and Polygon packages, testlib, `judge export`, and the
 //!   cross-check with problemtools;
@@ -33,9 +34,12 @@ mod exit_codes;
 mod formats;
 mod hostile;
 mod interactive;
+mod judgehost;
 mod languages;
+mod layers;
 mod pch;
 mod placement;
+mod postgres_support;
 mod processes;
 mod real_packages;
 mod reports;

@@ -255,7 +255,7 @@ fn an_exec_failure_is_reported_as_one_at_every_level() {
 fn one_job_runs_submissions_on_one_cpu() {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cpus < 2 {
-        eprintln!("skipped: one CPU, nothing to keep to");
+        crate::support::note("skipped: one CPU, nothing to keep to");
         return;
     }
     let workspace = Workspace::new();

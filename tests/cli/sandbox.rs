@@ -240,10 +240,7 @@ fn runs_and_compilations_see_only_an_allow_list() {
 
 #[test]
 fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
-    let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") else {
-        eprintln!(
-            "skipped: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run this as root"
-        );
+    let Some(user) = crate::support::unprivileged_user() else {
         return;
     };
     let dir = tempfile::Builder::new()

@@ -422,3 +422,39 @@ impl Drop for HostSockets {
         }
     }
 }
+
+/// Says something about a test where `cargo test` shows it: straight to the
+/// process's stderr, which libtest's capture (of `eprintln!` and `print!`)
+/// does not reach, named after the test.
+pub(crate) fn note(text: &str) {
+    use std::io::Write;
+    let test = std::thread::current().name().unwrap_or("a test").to_owned();
+    let _ = writeln!(std::io::stderr(), "note: {test}: {text}");
+}
+
+/// Whether the tests run on CI (`CI` set, as CI services and .ci/run do).
+pub(crate) fn on_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false")
+}
+
+/// A test skips because `what` is missing: said where `cargo test` shows
+/// it, and a failure on CI, where .ci/run provides everything.
+pub(crate) fn skip_missing(what: &str) {
+    assert!(!on_ci(), "{what} is missing; .ci/run provides it on CI");
+    note(&format!("skipped: {what} is missing"));
+}
+
+/// The unprivileged user the tests run as (`JUDGE_TEST_UNPRIVILEGED_USER`),
+/// or `None` (said, and a failure on CI as root, where .ci/run sets it).
+pub(crate) fn unprivileged_user() -> Option<String> {
+    if let Ok(user) = std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") {
+        return Some(user);
+    }
+    let what = "JUDGE_TEST_UNPRIVILEGED_USER (set it, as .ci/run does, to run this as that user)";
+    if is_root() {
+        skip_missing(what);
+    } else {
+        note(&format!("skipped: {what} is missing"));
+    }
+    None
+}

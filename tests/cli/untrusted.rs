@@ -32,15 +32,15 @@ enum Who {
 /// root, which can switch to it).
 fn everyone() -> Vec<Who> {
     if !is_root() {
-        eprintln!("note: not root: these tests check the unprivileged level only");
+        crate::support::note("not root: these tests check the unprivileged level only");
         return vec![Who::User(String::new())];
     }
     let mut who = vec![Who::Root];
     match std::env::var("JUDGE_TEST_UNPRIVILEGED_USER") {
         Ok(user) => who.push(Who::User(user)),
-        Err(_) => eprintln!(
-            "note: set JUDGE_TEST_UNPRIVILEGED_USER (as .ci/run does) to run these as that user too"
-        ),
+        Err(_) => {
+            crate::support::unprivileged_user();
+        }
     }
     who
 }
@@ -196,7 +196,7 @@ fn package_programs_are_contained() {
 #[test]
 fn the_package_probe_does_detect_a_breach() {
     if !is_root() {
-        eprintln!("skipped: needs root (the probe looks for root's reach)");
+        crate::support::note("skipped: needs root (the probe looks for root's reach)");
         return;
     }
     let arena = Arena::new(&Who::Root);
@@ -677,7 +677,7 @@ fn du(dir: &Path) -> u64 {
 #[test]
 fn a_contest_folder_is_hidden_wherever_it_is() {
     if !is_root() {
-        eprintln!("skipped: needs root to make a folder in /opt");
+        crate::support::note("skipped: needs root to make a folder in /opt");
         return;
     }
     for who in everyone() {

@@ -331,7 +331,10 @@ fn rows_to_judge() -> Vec<&'static Case> {
     };
     let (rows, left): (Vec<&Case>, Vec<&Case>) = TABLE.iter().partition(|c| usable(c));
     for case in left {
-        eprintln!("not judged here (language not installed): {}", case.file);
+        crate::support::note(&format!(
+            "not judged here (language not installed): {}",
+            case.file
+        ));
     }
     rows
 }

@@ -168,6 +168,10 @@ pub(crate) struct JobResult {
     /// When it ended, on the system's monotonic clock (ns; 0: unknown).
     #[serde(default)]
     pub(crate) ended_ns: u64,
+    /// How long it was runnable but waited for a CPU, when the wall limit
+    /// stopped it.
+    #[serde(default)]
+    pub(crate) waited_for_cpu: Duration,
     /// Peak RSS (wait4), KiB.
     pub(crate) max_rss_kib: u64,
     /// The limit the keeper enforced, if it stopped the job.

@@ -133,16 +133,30 @@ impl Pids {
     /// The run's CPU time so far, from /proc (with the pid init reported,
     /// when it does).
     fn cpu_time(self, reported: Option<i32>) -> Duration {
-        let pid = match self {
-            Pids::Namespace => reported,
-            Pids::ChildrenOf(init) => {
-                std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
-                    .ok()
-                    .and_then(|list| list.split_whitespace().next()?.parse().ok())
-            }
-        };
-        pid.and_then(|pid: i32| sys::cpu_time_so_far(pid as u32))
+        self.pid(reported)
+            .and_then(|pid| sys::cpu_time_so_far(pid as u32))
             .unwrap_or_default()
+    }
+
+    /// How long the run has been runnable but waiting for a CPU so far.
+    fn run_queue_wait(self, reported: Option<i32>) -> Duration {
+        self.pid(reported)
+            .and_then(|pid| sys::run_queue_wait(pid as u32))
+            .unwrap_or_default()
+    }
+
+    /// The run's pid in this /proc: the one init reported, else init's
+    /// child (init is 1 in the namespace's /proc).
+    fn pid(self, reported: Option<i32>) -> Option<i32> {
+        let child_of = |init: i32| {
+            std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+                .ok()
+                .and_then(|list| list.split_whitespace().next()?.parse().ok())
+        };
+        match self {
+            Pids::Namespace => reported.or_else(|| child_of(1)),
+            Pids::ChildrenOf(init) => child_of(init),
+        }
     }
 }
 
@@ -271,6 +285,7 @@ fn run_job(
     }
     let tick = (job.cpu_limit / 10).clamp(Duration::from_millis(5), Duration::from_millis(50));
     let mut stopped = None;
+    let mut waited_for_cpu = Duration::ZERO;
     let mut message = [0u8; 16];
     let kill = || sys::send_with_fds(init.as_raw_fd(), KILL, &[]);
     loop {
@@ -300,6 +315,7 @@ fn run_job(
                 kill()?;
                 stopped = Some(Stopped::CpuTime);
             } else if start.elapsed() > job.wall_limit {
+                waited_for_cpu = pids.run_queue_wait(pid);
                 kill()?;
                 stopped = Some(Stopped::WallTime);
             }
@@ -329,6 +345,7 @@ fn run_job(
         cpu_time: ended.cpu_time,
         wall_time: ended.wall_time,
         ended_ns: ended.ended_ns,
+        waited_for_cpu,
         max_rss_kib: ended.max_rss_kib,
         stopped,
         usage,

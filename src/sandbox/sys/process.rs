@@ -78,6 +78,28 @@ pub(crate) fn cpu_time_so_far(pid: u32) -> Option<Duration> {
     ))
 }
 
+/// How long a live process's threads have been runnable but waiting for a
+/// CPU (the run-queue wait of /proc/PID/task/*/schedstat): high when the
+/// machine is overloaded, near zero when the process sleeps.
+pub(crate) fn run_queue_wait(pid: u32) -> Option<Duration> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut waited = 0u64;
+    for task in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) else {
+            continue;
+        };
+        // "on-CPU ns, run-queue wait ns, timeslices".
+        if let Some(ns) = stat
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+        {
+            waited += ns;
+        }
+    }
+    Some(Duration::from_nanos(waited))
+}
+
 fn clock_ticks_per_second() -> u64 {
     static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     // SAFETY: sysconf has no memory-safety preconditions.

@@ -4,14 +4,17 @@
 //! server acknowledges is committed first; ids and the event log are
 //! assigned inside the writing transaction. Changes are announced in the
 //! process ([`Changes`]) so the judging and the event feeds wake at once;
-//! they also poll, so a change made elsewhere is seen too.
+//! on PostgreSQL also to other processes (NOTIFY at commit, see
+//! [`postgres`]); the judges also poll, so nothing is missed for long.
 
 mod accounts;
+mod postgres;
 mod queue;
 mod records;
 mod schema;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use sqlx::any::{AnyPoolOptions, AnyRow};
@@ -21,7 +24,8 @@ use tokio::sync::{watch, Mutex, Notify};
 use crate::error::{Error, Result};
 
 pub(crate) use accounts::{AccountRow, SessionRow};
-pub(crate) use queue::{Claim, Finished};
+pub(crate) use postgres::{lock_key, PgLock};
+pub(crate) use queue::{Claim, Finished, Holder};
 pub(crate) use records::{ClockRow, NewClarification, NewSubmission};
 
 /// What the parts of one server tell each other: a new event, work queued.
@@ -34,6 +38,9 @@ pub(crate) struct Changes {
     /// One writing transaction at a time in this process (SQLite takes one
     /// writer; waiting here is cheaper than its busy loop).
     write: Mutex<()>,
+    /// Counts the clock's changes, each counted after its commit and before
+    /// its events are announced.
+    clock: AtomicU64,
 }
 
 impl Changes {
@@ -43,6 +50,7 @@ impl Changes {
             events: watch::channel(last_event).0,
             queue: Notify::new(),
             write: Mutex::new(()),
+            clock: AtomicU64::new(0),
         })
     }
 
@@ -56,6 +64,12 @@ impl Changes {
         *self.events.borrow()
     }
 
+    /// How many times the clock was changed in this process: what was read
+    /// of it before is current while this stays the same.
+    pub(crate) fn clock_version(&self) -> u64 {
+        self.clock.load(Ordering::SeqCst)
+    }
+
     /// A receiver of the latest event id.
     pub(crate) fn subscribe(&self) -> watch::Receiver<i64> {
         self.events.subscribe()
@@ -66,7 +80,7 @@ impl Changes {
         let _ = tokio::time::timeout(poll, self.queue.notified()).await;
     }
 
-    fn announce(&self, last_event: Option<i64>, queued: bool) {
+    pub(super) fn announce(&self, last_event: Option<i64>, queued: bool) {
         if let Some(id) = last_event {
             self.events.send_if_modified(|latest| {
                 let newer = id > *latest;
@@ -83,11 +97,74 @@ impl Changes {
     }
 }
 
+/// Where a live contest's state lives: an SQLite file (the default) or a
+/// PostgreSQL database, which judging hosts on other machines share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Database {
+    /// The file.
+    Sqlite(PathBuf),
+    /// A `postgres://` or `postgresql://` URL (libpq's keywords in the
+    /// query: `?host=/run/postgresql`, `sslmode=require`, ...).
+    Postgres(String),
+}
+
+impl Database {
+    /// A `--db` value: a PostgreSQL URL, else a path.
+    pub(crate) fn parse(text: &str) -> Database {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Database::Postgres(text.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(text))
+        }
+    }
+
+    /// For messages: the path, or the URL without its password.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => hide_password(url),
+        }
+    }
+}
+
+/// `postgres://user:secret@host/db` as `postgres://user:***@host/db`.
+fn hide_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (authority, path) = match rest.find('/') {
+        Some(at) => rest.split_at(at),
+        None => (rest, ""),
+    };
+    match authority.rsplit_once('@') {
+        Some((user, host)) => match user.split_once(':') {
+            Some((name, _)) => format!("{scheme}://{name}:***@{host}{path}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
 /// The lock that makes one server the only one on its database: held
-/// while the server runs, released by the system when it dies.
+/// while the server runs, released by the system when it dies (a lock
+/// file beside an SQLite database; an advisory lock on PostgreSQL).
 #[derive(Debug)]
-pub(crate) struct StoreLock {
-    _file: std::fs::File,
+pub(crate) enum StoreLock {
+    /// The lock file, locked (held, never read: closing it unlocks).
+    File(#[expect(dead_code, reason = "held for its lock")] std::fs::File),
+    /// PostgreSQL's advisory lock.
+    Postgres(PgLock),
+}
+
+impl StoreLock {
+    /// Waits until the lock is lost (PostgreSQL's connection dropped): why.
+    /// A file lock is never lost.
+    pub(crate) async fn lost(&mut self) -> String {
+        match self {
+            StoreLock::File(_) => std::future::pending().await,
+            StoreLock::Postgres(lock) => lock.lost().await,
+        }
+    }
 }
 
 /// A live contest's database.
@@ -97,14 +174,45 @@ pub(crate) struct Store {
     changes: Arc<Changes>,
     /// The database, for messages.
     shown: Arc<str>,
-    /// Whether it is PostgreSQL (claims then skip rows others hold).
-    postgres: bool,
+    /// PostgreSQL's URL (claims then skip rows others hold, and commits
+    /// notify the other processes).
+    postgres: Option<Arc<str>>,
 }
 
 impl Store {
+    /// Takes the lock of the judge named `holder` on `db`: the server's
+    /// (`server`) is the one-server-per-database lock; a host's says it is
+    /// alive. An error naming the database when another holds it.
+    pub(crate) fn lock(db: &Database, holder: &str) -> Result<StoreLock> {
+        match db {
+            Database::Sqlite(path) => Store::lock_file(path),
+            Database::Postgres(url) => {
+                let shown = db.shown();
+                match PgLock::take(url, &shown, lock_key(holder))? {
+                    Some(lock) => Ok(StoreLock::Postgres(lock)),
+                    None if holder == SERVER => Err(Error::Server {
+                        what: format!(
+                            "another `judge serve` is running on the database {shown}: two \
+                             servers on one database would judge submissions twice; stop the \
+                             other, or give this one its own --db"
+                        ),
+                        source: None,
+                    }),
+                    None => Err(Error::Server {
+                        what: format!(
+                            "a judging host named `{holder}` is already running on the database \
+                             {shown}: give this one another --name"
+                        ),
+                        source: None,
+                    }),
+                }
+            }
+        }
+    }
+
     /// Takes the lock beside the database file `db` (`DB.lock`): an error
     /// naming both when another server holds it.
-    pub(crate) fn lock(db: &Path) -> Result<StoreLock> {
+    fn lock_file(db: &Path) -> Result<StoreLock> {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| Error::Write {
                 path: dir.to_path_buf(),
@@ -133,12 +241,88 @@ impl Store {
                 source: None,
             });
         }
-        Ok(StoreLock { _file: file })
+        Ok(StoreLock::File(file))
+    }
+
+    /// Opens (creating if needed) the database and brings its schema up
+    /// to date.
+    pub(crate) async fn open(db: &Database, changes: Arc<Changes>) -> Result<Store> {
+        match db {
+            Database::Sqlite(path) => Store::open_sqlite(path, changes).await,
+            Database::Postgres(url) => Store::open_postgres(url, &db.shown(), changes).await,
+        }
+    }
+
+    /// Opens the PostgreSQL database at `url` (it must exist; its schema is
+    /// created or brought up to date).
+    async fn open_postgres(url: &str, shown: &str, changes: Arc<Changes>) -> Result<Store> {
+        sqlx::any::install_default_drivers();
+        let shown: Arc<str> = shown.into();
+        let pool = AnyPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(std::time::Duration::from_secs(60))
+            .connect(url)
+            .await
+            .map_err(|e| Error::server(format!("cannot connect to the database {shown}"), e))?;
+        let store = Store {
+            pool,
+            changes,
+            shown,
+            postgres: Some(url.into()),
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Tells this process's [`Changes`] what other processes queue and
+    /// write (PostgreSQL's LISTEN; nothing to do on SQLite, where one
+    /// process is the only writer). Called once per process, in a runtime
+    /// that lasts.
+    pub(crate) fn listen(&self) {
+        if let Some(url) = &self.postgres {
+            postgres::spawn_listener(
+                Arc::clone(url),
+                self.pool.clone(),
+                Arc::clone(&self.changes),
+            );
+        }
+    }
+
+    /// Whether this is PostgreSQL.
+    pub(crate) fn is_postgres(&self) -> bool {
+        self.postgres.is_some()
+    }
+
+    /// A value of the `meta` table.
+    pub(crate) async fn meta(&self, key: &str) -> Result<Option<String>> {
+        let row = sqlx::query("SELECT value FROM meta WHERE key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    /// Sets a value of the `meta` table.
+    pub(crate) async fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        let (_guard, mut tx) = self.begin().await?;
+        sqlx::query("DELETE FROM meta WHERE key = $1")
+            .bind(key)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        sqlx::query("INSERT INTO meta (key, value) VALUES ($1, $2)")
+            .bind(key)
+            .bind(value)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        self.commit(tx, None, false).await
     }
 
     /// Opens (creating if needed) the SQLite database `db` and brings its
     /// schema up to date.
-    pub(crate) async fn open_sqlite(db: &Path, changes: Arc<Changes>) -> Result<Store> {
+    async fn open_sqlite(db: &Path, changes: Arc<Changes>) -> Result<Store> {
         sqlx::any::install_default_drivers();
         let absolute = std::path::absolute(db).map_err(|e| Error::io(db, e))?;
         let Some(text) = absolute.to_str() else {
@@ -171,7 +355,7 @@ impl Store {
             pool,
             changes,
             shown,
-            postgres: false,
+            postgres: None,
         };
         store.migrate().await?;
         Ok(store)
@@ -228,7 +412,11 @@ impl Store {
     }
 
     /// An error of this database.
-    fn error(&self, what: &str, source: impl std::error::Error + Send + Sync + 'static) -> Error {
+    pub(crate) fn error(
+        &self,
+        what: &str,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Error {
         Error::server(format!("database {}: {what}", self.shown), source)
     }
 
@@ -237,6 +425,10 @@ impl Store {
         self.error("a query failed", source)
     }
 }
+
+/// The name of the server's own judge in the queue's claims (a judging
+/// host may not take it).
+pub(crate) const SERVER: &str = "server";
 
 /// A path as the sqlite URL takes it (`%`, `?`, `#` and spaces escaped).
 fn encode_path(path: &str) -> String {

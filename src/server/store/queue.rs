@@ -2,11 +2,13 @@
 //! judge for a lease it renews while it works, and finished by that judge
 //! alone (a judge whose lease ran out and was claimed by another writes
 //! nothing). The oldest queued judgement goes first. On PostgreSQL the
-//! claim skips rows another judge holds (`FOR UPDATE SKIP LOCKED`).
+//! claim skips rows another judge holds (`FOR UPDATE SKIP LOCKED`), and a
+//! claim whose holder's advisory lock is gone (its process died, its
+//! connection closed) is taken over at once, without waiting for the lease.
 
 use sqlx::Row;
 
-use super::records::submission_of;
+use super::records::{multi_insert, submission_of, INSERT_CHUNK};
 use super::{opt_i64, Store};
 use crate::contest::clock::EpochMs;
 use crate::error::Result;
@@ -15,6 +17,23 @@ use crate::server::model::{
     Audience, EventData, JudgementRecord, JudgementState, RunRecord, SubmissionRecord,
 };
 use crate::verdict::Verdict;
+
+/// A judge, as its claims name it.
+#[derive(Debug, Clone)]
+pub(crate) struct Holder {
+    /// Its name (`server`, or a judging host's `--name`).
+    pub(crate) name: String,
+    /// Its advisory lock's key (PostgreSQL), held while it runs.
+    pub(crate) key: Option<i64>,
+    /// The fingerprint of the problems and languages it judges with: a
+    /// claim is refused when the server's differs (it restarted with other
+    /// problems).
+    pub(crate) fingerprint: Option<String>,
+}
+
+/// A judging host's problems are not the server's any more.
+#[derive(Debug)]
+pub(crate) struct StaleHost;
 
 /// A judgement a judge has claimed, with what it needs to judge.
 #[derive(Debug, Clone)]
@@ -54,19 +73,38 @@ impl Store {
     /// for `owner` until `now + lease_ms`.
     pub(crate) async fn claim(
         &self,
-        owner: &str,
+        owner: &Holder,
         now: EpochMs,
         lease_ms: i64,
-    ) -> Result<Option<Claim>> {
+    ) -> Result<std::result::Result<Option<Claim>, StaleHost>> {
         let (_guard, mut tx) = self.begin().await?;
-        let lock = if self.postgres {
-            " FOR UPDATE SKIP LOCKED"
+        if let Some(mine) = &owner.fingerprint {
+            let theirs = sqlx::query("SELECT value FROM meta WHERE key = 'fingerprint'")
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(|e| self.query_error(e))?
+                .map(|row| row.get::<String, _>(0));
+            if theirs.as_deref() != Some(mine.as_str()) {
+                return Ok(Err(StaleHost));
+            }
+        }
+        // On PostgreSQL: rows another judge holds are skipped, and a claim
+        // whose holder's advisory lock is gone is free (a lock on one
+        // bigint key shows in pg_locks as classid * 2^32 + objid).
+        let (dead_holder, lock) = if self.postgres.is_some() {
+            (
+                " OR (claim_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_locks l \
+                 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 \
+                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+                 AND l.classid::bigint * 4294967296 + l.objid::bigint = judgements.claim_key))",
+                " FOR UPDATE SKIP LOCKED",
+            )
         } else {
-            ""
+            ("", "")
         };
         let row = sqlx::query(&format!(
             "SELECT id, submission, rejudge, start_ms FROM judgements \
-             WHERE state = 'queued' OR (state = 'running' AND claim_expires_ms < $1) \
+             WHERE state = 'queued' OR (state = 'running' AND (claim_expires_ms < $1{dead_holder})) \
              ORDER BY id LIMIT 1{lock}"
         ))
         .bind(now)
@@ -74,7 +112,7 @@ impl Store {
         .await
         .map_err(|e| self.query_error(e))?;
         let Some(row) = row else {
-            return Ok(None);
+            return Ok(Ok(None));
         };
         let judgement: i64 = row.get("id");
         let submission_id: i64 = row.get("submission");
@@ -83,11 +121,12 @@ impl Store {
         let start = first_start.unwrap_or(now);
         sqlx::query(
             "UPDATE judgements SET state = 'running', claimed_by = $1, claim_expires_ms = $2, \
-             start_ms = $3 WHERE id = $4",
+             start_ms = $3, claim_key = $4 WHERE id = $5",
         )
-        .bind(owner.to_string())
+        .bind(owner.name.clone())
         .bind(now + lease_ms)
         .bind(start)
+        .bind(owner.key)
         .bind(judgement)
         .execute(&mut *tx)
         .await
@@ -123,13 +162,13 @@ impl Store {
         };
         let last = self.append(&mut tx, events).await?;
         self.commit(tx, last, false).await?;
-        Ok(Some(Claim {
+        Ok(Ok(Some(Claim {
             judgement,
             start,
             submission,
             source,
             rejudge,
-        }))
+        })))
     }
 
     /// Extends `owner`'s claim on `judgement` to `until`; false when the
@@ -162,6 +201,7 @@ impl Store {
         let report = serde_json::to_string(&finished.report).expect("reports serialise");
         let done = sqlx::query(
             "UPDATE judgements SET state = 'done', claimed_by = NULL, claim_expires_ms = NULL, \
+             claim_key = NULL, judged_by = $7, \
              end_ms = $1, verdict = $2, score = $3, max_run_ms = $4, report = $5 \
              WHERE id = $6 AND claimed_by = $7 AND state = 'running'",
         )
@@ -183,30 +223,44 @@ impl Store {
         let mut events = Vec::new();
         let count = finished.runs.len() as i64;
         let first = self.next_ids(&mut tx, "runs", count.max(1)).await?;
-        for (i, (ordinal, verdict, run_time_ms, time)) in finished.runs.iter().enumerate() {
-            let run = RunRecord {
+        let runs: Vec<RunRecord> = finished
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, (ordinal, verdict, run_time_ms, time))| RunRecord {
                 id: first + i as i64,
                 judgement: claim.judgement,
                 ordinal: *ordinal,
                 verdict: *verdict,
                 time: *time,
                 run_time_ms: *run_time_ms,
-            };
-            sqlx::query(
-                "INSERT INTO runs (id, judgement, ordinal, verdict, time_ms, run_time_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(run.id)
-            .bind(run.judgement)
-            .bind(i64::from(run.ordinal))
-            .bind(run.verdict.as_str().to_string())
-            .bind(run.time)
-            .bind(run.run_time_ms as i64)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.query_error(e))?;
-            events.push((audience.clone(), EventData::Run(run)));
+            })
+            .collect();
+        for chunk in runs.chunks(INSERT_CHUNK) {
+            let sql = multi_insert(
+                "INSERT INTO runs (id, judgement, ordinal, verdict, time_ms, run_time_ms) VALUES ",
+                6,
+                chunk.len(),
+            );
+            let mut query = sqlx::query(&sql);
+            for run in chunk {
+                query = query
+                    .bind(run.id)
+                    .bind(run.judgement)
+                    .bind(i64::from(run.ordinal))
+                    .bind(run.verdict.as_str().to_string())
+                    .bind(run.time)
+                    .bind(run.run_time_ms as i64);
+            }
+            query
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.query_error(e))?;
         }
+        events.extend(
+            runs.into_iter()
+                .map(|run| (audience.clone(), EventData::Run(run))),
+        );
         events.push((
             audience,
             EventData::Judgement(JudgementRecord {
@@ -230,8 +284,8 @@ impl Store {
     pub(crate) async fn requeue_claims_of(&self, owner: &str) -> Result<u64> {
         let (_guard, mut tx) = self.begin().await?;
         let done = sqlx::query(
-            "UPDATE judgements SET state = 'queued', claimed_by = NULL, claim_expires_ms = NULL \
-             WHERE state = 'running' AND claimed_by = $1",
+            "UPDATE judgements SET state = 'queued', claimed_by = NULL, claim_expires_ms = NULL, \
+             claim_key = NULL WHERE state = 'running' AND claimed_by = $1",
         )
         .bind(owner.to_string())
         .execute(&mut *tx)

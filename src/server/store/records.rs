@@ -121,6 +121,28 @@ fn clarification_of(row: &AnyRow) -> Clarification {
     }
 }
 
+/// Rows written by one INSERT (SQLite takes at most 32 766 parameters).
+pub(super) const INSERT_CHUNK: usize = 100;
+
+/// `head` followed by `rows` groups of `columns` numbered parameters.
+pub(super) fn multi_insert(head: &str, columns: usize, rows: usize) -> String {
+    let mut sql = String::from(head);
+    for row in 0..rows {
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('(');
+        for column in 0..columns {
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", row * columns + column + 1));
+        }
+        sql.push(')');
+    }
+    sql
+}
+
 impl Store {
     /// The first of `n` new ids of `counter`, taken in the transaction.
     pub(super) async fn next_ids(
@@ -149,23 +171,30 @@ impl Store {
             return Ok(None);
         }
         let first = self.next_ids(tx, "events", events.len() as i64).await?;
-        let mut id = first;
-        for (audience, data) in &events {
-            let json = serde_json::to_string(data).expect("events serialise");
-            sqlx::query(
-                "INSERT INTO events (id, kind, object, audience, data) VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(id)
-            .bind(data.kind().to_string())
-            .bind(data.object_id())
-            .bind(audience.as_str().to_string())
-            .bind(json)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| self.query_error(e))?;
-            id += 1;
+        // Many rows a statement: one round trip per chunk, not per event
+        // (a judgement writes one event per test).
+        for (chunk_at, chunk) in events.chunks(INSERT_CHUNK).enumerate() {
+            let sql = multi_insert(
+                "INSERT INTO events (id, kind, object, audience, data) VALUES ",
+                5,
+                chunk.len(),
+            );
+            let mut query = sqlx::query(&sql);
+            for (i, (audience, data)) in chunk.iter().enumerate() {
+                let json = serde_json::to_string(data).expect("events serialise");
+                query = query
+                    .bind(first + (chunk_at * INSERT_CHUNK + i) as i64)
+                    .bind(data.kind().to_string())
+                    .bind(data.object_id())
+                    .bind(audience.as_str().to_string())
+                    .bind(json);
+            }
+            query
+                .execute(&mut **tx)
+                .await
+                .map_err(|e| self.query_error(e))?;
         }
-        Ok(Some(id - 1))
+        Ok(Some(first + events.len() as i64 - 1))
     }
 
     /// Begins a writing transaction (one at a time in this process).
@@ -184,7 +213,43 @@ impl Store {
         last_event: Option<i64>,
         queued: bool,
     ) -> Result<()> {
+        self.commit_as(tx, last_event, queued, false).await
+    }
+
+    /// Commits and announces what changed; `clock`: the clock changed,
+    /// counted before the events are announced, so whoever sees them reads
+    /// the new clock.
+    async fn commit_as(
+        &self,
+        mut tx: Transaction<'static, Any>,
+        last_event: Option<i64>,
+        queued: bool,
+        clock: bool,
+    ) -> Result<()> {
+        if self.postgres.is_some() {
+            // Delivered to the other processes' listeners at commit.
+            if queued {
+                sqlx::query("SELECT pg_notify($1, '')")
+                    .bind(super::postgres::QUEUE_CHANNEL)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.query_error(e))?;
+            }
+            if let Some(id) = last_event {
+                sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(super::postgres::EVENTS_CHANNEL)
+                    .bind(id.to_string())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.query_error(e))?;
+            }
+        }
         tx.commit().await.map_err(|e| self.query_error(e))?;
+        if clock {
+            self.changes
+                .clock
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
         self.changes.announce(last_event, queued);
         Ok(())
     }
@@ -499,7 +564,7 @@ impl Store {
         .await
         .map_err(|e| self.query_error(e))?;
         let last = self.append(&mut tx, events).await?;
-        self.commit(tx, last, false).await
+        self.commit_as(tx, last, false, true).await
     }
 
     /// The latest event of each object of these kinds (to tell what

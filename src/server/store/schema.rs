@@ -11,7 +11,16 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType};
 
 /// The migrations, in order. A released migration is never edited: a
 /// change is a new one.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "contest server", INITIAL)];
+const MIGRATIONS: &[(i64, &str, &str)] =
+    &[(1, "contest server", INITIAL), (2, "judging hosts", HOSTS)];
+
+/// Judging hosts on other machines: a claim names its holder's advisory
+/// lock (PostgreSQL), so a dead holder's claims are taken over at once; a
+/// finished judgement names the judge that wrote it.
+const HOSTS: &str = r#"
+ALTER TABLE judgements ADD COLUMN claim_key BIGINT;
+ALTER TABLE judgements ADD COLUMN judged_by TEXT;
+"#;
 
 const INITIAL: &str = r#"
 CREATE TABLE meta (

@@ -23,7 +23,7 @@ pub(crate) fn cell_text(scoring: Scoring, cell: &Cell) -> String {
 
 /// The scoreboard as text.
 pub(crate) fn render_text(results: &Results) -> String {
-    use super::printable_line as shown;
+    use crate::printable::printable_line as shown;
     let c = &results.contest;
     let mut out = String::new();
     let mode = match c.scoring {
@@ -100,7 +100,7 @@ pub(crate) fn render_text(results: &Results) -> String {
 /// HTML-escaped, with control characters shown escaped as in the text
 /// renderers (the file may be printed on a terminal too).
 fn esc(s: &str) -> String {
-    super::printable(s)
+    crate::printable::printable(s)
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -297,7 +297,7 @@ fn attempt_html(out: &mut String, e: &Entry, scoring: Scoring) {
 /// What `judge batch` shows as each file is judged: the file (or the
 /// contestant) and its verdict.
 pub(crate) fn progress_message(entry: &Entry) -> String {
-    let what = super::printable_line(if entry.file.is_empty() {
+    let what = crate::printable::printable_line(if entry.file.is_empty() {
         &entry.contestant
     } else {
         &entry.file

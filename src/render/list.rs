@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::printable_line;
 use crate::config::Language;
 use crate::export::Exported;
+use crate::printable::printable_line;
 use crate::problem::Problem;
 use crate::units::{format_kib, format_ms};
 

@@ -1,7 +1,7 @@
 //! JSON lines: one [`SubmissionReport`] object per line, schema in
 //! `docs/json-report.md`.
 
-use super::SubmissionReport;
+use crate::report::SubmissionReport;
 
 /// Renders one report as a single JSON line (with the trailing newline).
 pub(crate) fn render(report: &SubmissionReport) -> String {

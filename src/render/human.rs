@@ -4,10 +4,11 @@
 
 use anstyle::{AnsiColor, Style};
 
-use super::{printable, printable_line, ShownInput, SubmissionReport, TestReport};
 use crate::compile::CompileStatus;
 use crate::config::Language;
+use crate::printable::{printable, printable_line};
 use crate::problem::ProblemLimits;
+use crate::report::{ShownInput, SubmissionReport, TestReport};
 use crate::units::{format_kib, format_ms};
 use crate::verdict::Verdict;
 

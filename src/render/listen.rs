@@ -2,7 +2,7 @@
 //! received with the command that judges a file on it, and a line per
 //! request refused. Pure functions of the events.
 
-use super::printable_line;
+use crate::printable::printable_line;
 use crate::problem::companion::Task;
 use crate::units::{format_kib, format_ms};
 

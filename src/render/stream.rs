@@ -7,7 +7,9 @@ use std::io::Write;
 
 use super::human::Human;
 use super::junit::{self, JunitSubmission};
-use super::{json, printable, Format, SubmissionReport, TestReport};
+use super::{json, Format};
+use crate::printable::printable;
+use crate::report::{SubmissionReport, TestReport};
 
 /// Prints a `judge run` to `out` in `format`.
 #[derive(Debug)]

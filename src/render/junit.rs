@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-use super::SubmissionReport;
 use crate::compile::CompileStatus;
+use crate::report::SubmissionReport;
 use crate::verdict::Verdict;
 
 /// One submission to put in the report, with what it was expected to get
