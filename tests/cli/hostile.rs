@@ -437,6 +437,21 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
     let _heavy = crate::support::cpu_heavy();
     let workspace = Workspace::with_limits("wall_factor = 30\n");
     let problem = crate::support::problem("many");
+    // The builds first (one test): compilers run in the sandbox too, and a
+    // compile under load lasts long enough for three of the kills below to
+    // land on it, after which its retries rightly give up (exit 2). This
+    // test is about the runs of a judging.
+    workspace
+        .judge([
+            "--isolation",
+            "strict",
+            "run",
+            &problem,
+            &format!("{problem}/echo.c"),
+            "--tests",
+            "t-1",
+        ])
+        .expect_code(0);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
         .current_dir(repo())
         .arg("--config")
