@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::command::{fill, Paths};
-use super::executable::{Build, CompileReport, CompileStatus, Executable, EXE_NAME};
+use super::executable::{set_mode, Build, CompileReport, CompileStatus, Executable, EXE_NAME};
 use super::pch::{Headers, Needs};
 use super::underway::Underway;
 use crate::cache::{Cache, Key, Kind};
@@ -720,12 +720,6 @@ fn version_memo_key(argv: &[String]) -> Option<Key> {
         argv.join("\0").as_bytes(),
         identity.as_bytes(),
     ]))
-}
-
-pub(super) fn set_mode(path: &Path, mode: u32) -> Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
-        .map_err(|e| Error::io(path, e))
 }
 
 fn none_report() -> CompileReport {

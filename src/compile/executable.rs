@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::command::{fill, Paths};
 use crate::cache::Key;
 use crate::config::Language;
+use crate::error::{Error, Result};
 
 /// Name of the produced executable inside a build directory.
 pub(super) const EXE_NAME: &str = "prog";
@@ -95,4 +96,12 @@ pub(crate) enum Build {
     Ready(Box<Executable>, CompileReport),
     /// A compile error.
     Failed(CompileReport),
+}
+
+/// Gives `path` the permission bits `mode` (a build's files must be readable,
+/// its programs runnable, by the sandbox's user).
+pub(super) fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| Error::io(path, e))
 }

@@ -274,7 +274,7 @@ fn identity_of(path: &Path) -> Option<String> {
 }
 
 fn set_mode(path: &Path, mode: u32) -> Option<()> {
-    super::compiler::set_mode(path, mode).ok()
+    super::executable::set_mode(path, mode).ok()
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The judge's side of a keeper: starting it and running a job through it.
-//! The main type is [`Keeper`]; the pool of keepers is in [`super::pool`].
+//! The main type is [`Keeper`]; the idle keepers a sandbox shares are in
+//! [`super::shared`].
 
 use crate::sandbox::StartError;
 use std::os::fd::{AsRawFd, OwnedFd};

@@ -12,8 +12,8 @@ use std::time::Duration;
 use super::drain::Drains;
 use super::named_files::{self, OutputFile, RunFiles};
 use super::plain::{open_stdin, output_pipe, stdout_end};
-use super::pool::Shared;
 use super::program::{env_entry, minimal_env};
+use super::shared::Shared;
 use super::types::{exit_of, Keep, COMPILE_PROCESSES, PACKAGE_PROCESSES};
 use super::{
     address_space_backstop, cgroup, find_in_user_path, isolated, keeper, resolve_program, sys,
@@ -24,7 +24,7 @@ use super::{
 impl Shared {
     pub(crate) fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, StartError> {
         let Some(runtime) = &self.runtime else {
-            return isolated::Keeper::start(&Self::spawner_config(), None, None, None, None);
+            return Self::start_spawner();
         };
         let index = self
             .next_index

@@ -8,8 +8,9 @@
 //! - [`types`]: the data of a run;
 //! - [`plain`]: the plain runner ([`run`]), for trusted programs and the
 //!   `rlimit-only` level;
-//! - [`pool`]: the [`Sandbox`], its pool of keepers (or spawners) and a run
-//!   through one;
+//! - [`pool`]: the [`Sandbox`] and a run through it; [`shared`]: its keepers
+//!   (or spawners) idle between runs; [`keepers`]: starting a keeper and a
+//!   run through one;
 //! - [`keeper`]: the keeper process (namespaces, view, cleanup) and
 //!   [`isolated`]: the judge's side of it; [`cgroup`]: slots and counters;
 //! - [`drain`]: reading a run's output; [`cpu`]: one job, one CPU;
@@ -33,6 +34,7 @@ mod named_files;
 mod plain;
 mod pool;
 mod program;
+mod shared;
 #[expect(
     unsafe_code,
     reason = "the raw system calls of the judge, each behind a safe function"

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::drain::Drains;
-use super::pool::Shared;
 use super::program::{c_string, env_entry, find_in_user_path, minimal_env, resolve_program};
+use super::shared::{Shared, Spawned};
 use super::types::{address_space_backstop, exit_of};
 use super::{
     isolated, keeper, sys, Environment, Exit, LimitHit, RunError, RunOutcome, RunRequest, Stdin,
@@ -358,12 +358,6 @@ fn killed_before_exec(pid: u32) -> bool {
         && std::fs::read(format!("/proc/{pid}/comm"))
             .is_ok_and(|name| name.strip_suffix(b"\n").unwrap_or(&name) == spawner.as_slice())
 }
-
-/// A started child, with the report pipe of a spawner if one started it;
-/// or the error that kept it from exec'ing, with the child if there is one
-/// (which must still be reaped).
-pub(crate) type Spawned =
-    Result<(u32, Option<tokio::net::unix::pipe::Receiver>), (Option<u32>, io::Error)>;
 
 /// Starts the program from the judge itself: the plain runner without a
 /// spawner. Returns the child, or the error that kept it from exec'ing (with

@@ -6,13 +6,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::harness::{Evaluation, Failure, Harness};
-use super::search::{IterationPlan, MAX_SHRINK_TRIES, SHOWN_MAX};
+use super::harness::{Evaluation, Failure, Harness, SHOWN_MAX};
+use super::schedule::IterationPlan;
 use super::shrink;
 use crate::error::{Error, Result};
 use crate::problem::StressSpec;
 use crate::report::stress::{Counterexample, InputSummary, Progress, ShrinkSummary};
 use crate::verdict::Verdict;
+
+/// Candidates evaluated at most while shrinking (the result then says it
+/// may not be minimal).
+const MAX_SHRINK_TRIES: usize = 20_000;
 
 /// Shrinks a failing input to a minimal one that fails the same way.
 pub(super) async fn shrink_failure(

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::search::SHOWN_MAX;
 use crate::cache::Key;
 use crate::check::Checker;
 use crate::compile::Executable;
@@ -16,6 +15,9 @@ use crate::problem::Problem;
 use crate::report::TestReport;
 use crate::testset::TestCase;
 use crate::verdict::Verdict;
+
+/// Output kept per shown stream (expected, actual) in the report.
+pub(super) const SHOWN_MAX: usize = 64 << 10;
 
 /// How one input went.
 #[derive(Debug)]

@@ -10,6 +10,18 @@ pub(super) const LINEAR_SIZES: u64 = 10;
 /// No size is larger (the schedule stops growing there).
 pub(super) const MAX_SIZE: u64 = 1 << 40;
 
+/// One iteration: which it is, and what its generator is given.
+pub(super) struct IterationPlan {
+    /// From 0.
+    pub(super) index: u64,
+    /// Its seed (see [`iteration_seed`]).
+    pub(super) seed: u64,
+    /// Its size.
+    pub(super) size: u64,
+    /// The generator's arguments.
+    pub(super) args: Vec<String>,
+}
+
 /// The seed of iteration `i` (from 0): a mix of `seed` and `i`, below 2^31
 /// so that any generator can parse it.
 pub(crate) fn iteration_seed(seed: u64, i: u64) -> u64 {

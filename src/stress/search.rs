@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::counterexample::shrink_failure;
 use super::harness::{Evaluation, Failure, Harness};
-use super::schedule::{iteration_seed, Sizes};
+use super::schedule::{iteration_seed, IterationPlan, Sizes};
 use crate::compile::{Build, Executable};
 use crate::engine::{AnswerProgram, Judge, Submission};
 use crate::error::{Error, Needed, PackageError, Result};
@@ -19,13 +19,6 @@ use crate::report::SCHEMA_VERSION;
 
 /// Iterations run when neither `--iterations` nor `--time` is given.
 pub(crate) const DEFAULT_ITERATIONS: u64 = 1000;
-
-/// Candidates evaluated at most while shrinking (the result then says it
-/// may not be minimal).
-pub(crate) const MAX_SHRINK_TRIES: usize = 20_000;
-
-/// Output kept per shown stream (expected, actual) in the report.
-pub(super) const SHOWN_MAX: usize = 64 << 10;
 
 /// Where the expected answers come from.
 #[derive(Debug, Clone)]
@@ -55,17 +48,6 @@ pub(crate) struct StressOptions {
 pub(super) enum Stop {
     Failed(Box<Failure>, Vec<u8>),
     Error(Error),
-}
-
-pub(super) struct IterationPlan {
-    /// From 0.
-    pub(super) index: u64,
-    /// Its seed (see [`super::schedule::iteration_seed`]).
-    pub(super) seed: u64,
-    /// Its size.
-    pub(super) size: u64,
-    /// The generator's arguments.
-    pub(super) args: Vec<String>,
 }
 
 /// Stresses `submission` on `problem`; see the module documentation.

@@ -23,8 +23,8 @@ use axum::Json;
 use base64::Engine;
 use serde_json::Value;
 
-use super::app::{message_of, status_of, App};
 use super::auth::{basic, Account, Denied};
+use super::state::{message_of, status_of, App};
 use crate::contest::clock::{now_ms, parse_time};
 use crate::render::ccs::{self, Context};
 use crate::server::live::{Refusal, View};

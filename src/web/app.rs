@@ -1,9 +1,7 @@
-//! The HTTP application: the shared state ([`App`]), the routes of the
-//! pages, the Contest API and the feeds, the limits every request meets
-//! (body size), and the headers every response carries (no framing, no
-//! sniffing, scripts only from this server).
-
-use std::sync::Arc;
+//! The HTTP application: the routes of the pages, the Contest API and the
+//! feeds, the limits every request meets (body size), and the headers every
+//! response carries (no framing, no sniffing, scripts only from this server).
+//! The main function is [`router`].
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -11,49 +9,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-use super::auth::Failures;
+use super::state::App;
 use super::{api, feed, pages};
 use crate::render::web::assets;
-use crate::server::live::LiveContest;
-
-/// What every handler shares.
-#[derive(Debug, Clone)]
-pub(crate) struct App {
-    /// The contest.
-    pub(crate) live: Arc<LiveContest>,
-    /// Failed logins.
-    pub(crate) failures: Arc<Failures>,
-    /// Scoreboards as last rendered, by what was rendered (an API view, a
-    /// page's table), with the board they show: rendered again only when
-    /// the board changed.
-    pub(crate) rendered: Arc<std::sync::Mutex<RenderedBoards>>,
-}
-
-/// Rendered scoreboards, by kind.
-pub(crate) type RenderedBoards =
-    std::collections::HashMap<&'static str, (Arc<crate::server::live::Board>, axum::body::Bytes)>;
-
-impl App {
-    /// `board` rendered by `render`, or the bytes rendered for it before.
-    pub(crate) fn rendered(
-        &self,
-        kind: &'static str,
-        board: &Arc<crate::server::live::Board>,
-        render: impl FnOnce() -> String,
-    ) -> axum::body::Bytes {
-        if let Some((b, bytes)) = self.rendered.lock().expect("not poisoned").get(kind) {
-            if Arc::ptr_eq(b, board) {
-                return bytes.clone();
-            }
-        }
-        let bytes = axum::body::Bytes::from(render());
-        self.rendered
-            .lock()
-            .expect("not poisoned")
-            .insert(kind, (Arc::clone(board), bytes.clone()));
-        bytes
-    }
-}
 
 /// The server's routes.
 pub(crate) fn router(app: App) -> Router {
@@ -255,33 +213,4 @@ async fn api_headers(mut response: Response) -> Response {
         HeaderValue::from_static("*"),
     );
     response
-}
-
-/// The HTTP status of a refusal.
-pub(crate) fn status_of(refusal: &crate::server::live::Refusal) -> StatusCode {
-    use crate::server::live::Refusal;
-    match refusal {
-        Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
-        Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
-        Refusal::NotFound(_) => StatusCode::NOT_FOUND,
-        Refusal::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-        Refusal::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
-        Refusal::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
-    }
-}
-
-/// What a refusal says (a server failure is logged, and said vaguely).
-pub(crate) fn message_of(refusal: &crate::server::live::Refusal) -> String {
-    use crate::server::live::Refusal;
-    match refusal {
-        Refusal::Invalid(m)
-        | Refusal::Forbidden(m)
-        | Refusal::NotFound(m)
-        | Refusal::TooLarge(m)
-        | Refusal::TooMany(m) => m.clone(),
-        Refusal::Failed(e) => {
-            eprintln!("{}", crate::error::render_chain(e));
-            "the server failed to do this; the jury can see why in its log".into()
-        }
-    }
 }

@@ -4,14 +4,11 @@
 //! API: a team's id and password, or `jury`). Failed logins are limited
 //! per login name. The main type is [`Account`].
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
-
 use axum::http::{header, HeaderMap};
 use base64::Engine;
 
-use super::app::App;
-use crate::contest::clock::{now_ms, EpochMs};
+use super::state::App;
+use crate::contest::clock::now_ms;
 use crate::server::auth::{random_token, token_hash};
 use crate::server::store::SessionRow;
 
@@ -19,9 +16,6 @@ use crate::server::store::SessionRow;
 pub(crate) const COOKIE: &str = "judge_session";
 /// How long a session lasts.
 const SESSION_MS: i64 = 24 * 3_600_000;
-/// Failed logins allowed per login name per window.
-const FAILURES_ALLOWED: usize = 10;
-const FAILURE_WINDOW_MS: i64 = 5 * 60_000;
 
 /// A logged-in account.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,34 +45,6 @@ pub(crate) struct Session {
     pub(crate) csrf: String,
     /// Its token's hash (to end it).
     pub(crate) token_hash: String,
-}
-
-/// Failed logins per login name.
-#[derive(Debug, Default)]
-pub(crate) struct Failures {
-    recent: Mutex<HashMap<String, VecDeque<EpochMs>>>,
-}
-
-impl Failures {
-    /// Whether `login` may try now.
-    pub(crate) fn allowed(&self, login: &str) -> bool {
-        let now = now_ms();
-        let mut recent = self.recent.lock().expect("not poisoned");
-        let times = recent.entry(login.to_string()).or_default();
-        while times.front().is_some_and(|t| now - t > FAILURE_WINDOW_MS) {
-            times.pop_front();
-        }
-        times.len() < FAILURES_ALLOWED
-    }
-
-    /// Counts a failed try.
-    pub(crate) fn failed(&self, login: &str) {
-        let mut recent = self.recent.lock().expect("not poisoned");
-        recent
-            .entry(login.to_string())
-            .or_default()
-            .push_back(now_ms());
-    }
 }
 
 /// Why credentials were refused.

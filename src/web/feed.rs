@@ -16,8 +16,8 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream};
 
 use super::api::{context, error, viewer, Viewer};
-use super::app::App;
 use super::auth::{session, Account};
+use super::state::App;
 use crate::render::ccs;
 use crate::server::model::{Audience, Event};
 

@@ -1,6 +1,7 @@
 //! `judge serve`'s HTTP layer (axum): routes and the limits and headers of
-//! every request ([`app`]), who is asking ([`auth`]), the pages' handlers
-//! ([`pages`]), the Contest API ([`api`]) and the streams ([`feed`]). It
+//! every request ([`app`]), what every handler shares ([`state`]), who is
+//! asking ([`auth`]), the pages' handlers ([`pages`]), the Contest API
+//! ([`api`]) and the streams ([`feed`]). It
 //! turns requests into calls to `crate::server::live::LiveContest` and its
 //! answers into responses through `crate::render`.
 
@@ -9,7 +10,8 @@ pub(crate) mod app;
 pub(crate) mod auth;
 pub(crate) mod feed;
 pub(crate) mod pages;
+pub(crate) mod state;
 
-pub(crate) use app::{router, App};
-pub(crate) use auth::Failures;
+pub(crate) use app::router;
 pub(crate) use feed::keep_time;
+pub(crate) use state::{App, Failures};

@@ -15,8 +15,8 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
 
-use super::app::{message_of, status_of, App};
 use super::auth::{self, csrf_ok, session, Account, Denied, Session};
+use super::state::{message_of, status_of, App};
 use crate::contest::clock::now_ms;
 use crate::render::web::{self, board, jury, team, Chrome, Who};
 use crate::server::live::{Refusal, Statement, SubmissionRow, View};

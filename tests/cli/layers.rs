@@ -1,6 +1,7 @@
-//! Layers look only down: reads the `crate::` paths of `src/` (the `use`
-//! lines and paths written inline, not comments or test modules) and fails
-//! on any loop between top-level modules, naming the files of each step.
+//! Layers look only down: reads the `crate::` and `super::` paths of `src/`
+//! (the `use` lines and paths written inline, not comments or test modules)
+//! and fails on any loop between top-level modules, or between the files of
+//! one module, naming the files of each step.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -30,6 +31,73 @@ fn no_loop_between_top_level_modules() {
             steps.join("\n")
         );
     }
+}
+
+/// No two files (or folders) of one module import each other, directly or
+/// through others of that module: a module's files are layered too.
+#[test]
+fn no_loop_between_the_files_of_a_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graph = file_graph(&src);
+    assert!(
+        graph.len() > 10,
+        "too few files read from {}",
+        src.display()
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        let steps: Vec<String> = cycle
+            .windows(2)
+            .map(|w| {
+                let files = &graph[&w[0]][&w[1]];
+                format!("  {} -> {} (in {})", w[0], w[1], join(files))
+            })
+            .collect();
+        panic!(
+            "a loop between the files of a module (each may import only those below it):\n{}",
+            steps.join("\n")
+        );
+    }
+}
+
+/// Paths are resolved from the file that writes them, and a step between
+/// two files of one module is found however deep either side is.
+#[test]
+fn a_file_loop_is_found() {
+    let modules: BTreeSet<Vec<String>> = [
+        "sandbox",
+        "sandbox::plain",
+        "sandbox::pool",
+        "sandbox::cgroup",
+        "sandbox::cgroup::place",
+        "verdict",
+    ]
+    .iter()
+    .map(|m| m.split("::").map(String::from).collect())
+    .collect();
+    let module = |m: &str| m.split("::").map(String::from).collect::<Vec<_>>();
+    let mut paths = Vec::new();
+    full_paths(
+        "use super::pool::Shared;\nuse crate::{verdict::Verdict, sandbox::cgroup::place};\n",
+        &mut paths,
+    );
+    let steps: Vec<_> = paths
+        .iter()
+        .filter_map(|p| step(&module("sandbox::plain"), p, &modules))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("sandbox::plain".to_string(), "sandbox::pool".to_string()),
+            ("sandbox".into(), "verdict".into()),
+            ("sandbox::plain".into(), "sandbox::cgroup".into()),
+        ]
+    );
+    let mut paths = Vec::new();
+    full_paths("let x = super::super::plain::run();\n", &mut paths);
+    assert_eq!(
+        step(&module("sandbox::cgroup::place"), &paths[0], &modules),
+        Some(("sandbox::cgroup".into(), "sandbox::plain".into()))
+    );
 }
 
 /// The finder finds a loop where there is one, and none in a chain.
@@ -106,6 +174,173 @@ fn graph_of(src: &Path) -> Graph {
         }
     }
     graph
+}
+
+/// Which file (or folder) of a module imports which of the same module,
+/// and in which files; named by their module paths.
+fn file_graph(src: &Path) -> Graph {
+    let files: Vec<(PathBuf, Vec<String>)> = rust_files(src)
+        .into_iter()
+        .map(|file| {
+            let rel = file.strip_prefix(src).unwrap().to_path_buf();
+            let mut module: Vec<String> = rel
+                .with_extension("")
+                .iter()
+                .map(|c| c.to_str().unwrap().to_string())
+                .collect();
+            if module.last().is_some_and(|m| m == "mod") {
+                module.pop();
+            }
+            if module == ["lib"] || module == ["main"] {
+                module.clear();
+            }
+            (rel, module)
+        })
+        .collect();
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(_, m)| m.clone()).collect();
+    let mut graph = Graph::new();
+    for (rel, module) in &files {
+        if is_test_file(rel) {
+            continue;
+        }
+        let text = std::fs::read_to_string(src.join(rel)).unwrap();
+        let mut paths = Vec::new();
+        full_paths(&without_test_module(&text), &mut paths);
+        for path in &paths {
+            if let Some((from, to)) = step(module, path, &modules) {
+                graph
+                    .entry(from)
+                    .or_default()
+                    .entry(to)
+                    .or_default()
+                    .insert(rel.display().to_string());
+            }
+        }
+    }
+    graph
+}
+
+/// The step between two files of one module that `path`, written in the
+/// file of `module`, makes: the two children of their closest common
+/// module that hold either side; `None` within one file or for a path to
+/// a module above.
+fn step(
+    module: &[String],
+    path: &[String],
+    modules: &BTreeSet<Vec<String>>,
+) -> Option<(String, String)> {
+    let mut absolute: Vec<String> = Vec::new();
+    let mut segments = path.iter();
+    match segments.next()?.as_str() {
+        "crate" => {}
+        "super" => {
+            absolute = module.to_vec();
+            absolute.pop()?;
+            for s in segments.by_ref() {
+                if s != "super" {
+                    absolute.push(s.clone());
+                    break;
+                }
+                absolute.pop()?;
+            }
+        }
+        _ => return None,
+    }
+    absolute.extend(segments.cloned());
+    let target = (1..=absolute.len())
+        .rev()
+        .map(|n| &absolute[..n])
+        .find(|m| modules.contains(*m))?;
+    let common = module
+        .iter()
+        .zip(target)
+        .take_while(|(a, b)| a == b)
+        .count();
+    if module.len() <= common || target.len() <= common {
+        return None;
+    }
+    Some((module[..=common].join("::"), target[..=common].join("::")))
+}
+
+/// Every `crate::` and `super::` path in code (not comments), as its
+/// segments, a `{...}` group giving one path per member.
+fn full_paths(text: &str, paths: &mut Vec<Vec<String>>) {
+    let code: String = text
+        .lines()
+        .map(|line| line.find("//").map_or(line, |i| &line[..i]))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let root = ["crate::", "super::"]
+            .into_iter()
+            .find(|r| rest.starts_with(r));
+        let after_ident = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        match root {
+            Some(r) if !after_ident => {
+                let prefix = vec![r.trim_end_matches(':').to_string()];
+                i += r.len() + read_path(&code[i + r.len()..], prefix, paths);
+            }
+            _ => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+}
+
+/// Reads the rest of a path after `prefix::` (a name, more segments, or a
+/// group); returns how many bytes it read.
+fn read_path(text: &str, mut prefix: Vec<String>, paths: &mut Vec<Vec<String>>) -> usize {
+    let mut at = 0;
+    loop {
+        let rest = &text[at..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut read = 1;
+            let mut member = group;
+            loop {
+                let skipped = member.len() - member.trim_start().len();
+                member = member.trim_start();
+                read += skipped;
+                if member.starts_with('}') {
+                    return at + read + 1;
+                }
+                if member.is_empty() {
+                    return at + read;
+                }
+                let n = read_path(member, prefix.clone(), paths).max(1);
+                member = &member[n..];
+                read += n;
+                // `name as alias`: the alias is no path.
+                let trimmed = member.trim_start();
+                if let Some(alias) = trimmed.strip_prefix("as ") {
+                    let alias = alias.trim_start();
+                    let skip = member.len() - alias.len() + ident(alias).len();
+                    member = &member[skip..];
+                    read += skip;
+                }
+                if let Some(after) = member.strip_prefix(',') {
+                    member = after;
+                    read += 1;
+                }
+            }
+        }
+        let name = ident(rest);
+        if name.is_empty() {
+            if prefix.len() > 1 {
+                paths.push(prefix);
+            }
+            return at;
+        }
+        prefix.push(name.to_string());
+        at += name.len();
+        if text[at..].starts_with("::") {
+            at += 2;
+        } else {
+            // `super::x as y`, `super::x;`, `crate::x::f(...)`: the path ends.
+            paths.push(prefix);
+            return at;
+        }
+    }
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
