@@ -61,28 +61,8 @@ impl Judge {
             }
         };
         let play = self.play(run, interactive, scratch.path(), false).await?;
-        let mut report = TestReport {
-            name: run.test.name.clone(),
-            group: run.test.group.clone(),
-            verdict: Verdict::AC,
-            time_ms: play.submission.cpu_time.as_millis() as u64,
-            wall_ms: play.submission.wall_time.as_millis() as u64,
-            memory_kib: play.submission.peak_memory_kib,
-            message: String::new(),
-            diff: None,
-            exit_code: None,
-            signal: None,
-            output: None,
-            cached: false,
-            score: None,
-            interaction: None,
-            unchecked: false,
-            input: None,
-        };
-        match play.submission.exit {
-            Exit::Code(c) => report.exit_code = Some(c),
-            Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
-        }
+        let mut report = TestReport::of(run.test);
+        report.measured(&play.submission);
         let limits = &super::programs::package_of(&interactive.interactor).limits;
         let said = interactor_result(
             interactive.protocol,
@@ -236,7 +216,7 @@ impl Judge {
                     keep: vec![OUTPUT.into()],
                 }
             }
-            InteractorProtocol::Icpc => {
+            InteractorProtocol::Kattis => {
                 let mut dir = feedback.clone().into_os_string();
                 dir.push("/");
                 args.extend([test.input.clone().into(), answer.into(), dir]);

@@ -24,7 +24,7 @@ use crate::report::{
     overall_verdict, LimitsReport, SkipReason, SubmissionReport, Summary, TestReport,
     SCHEMA_VERSION,
 };
-use crate::sandbox::{self, Environment, Exit, Profile, RunError, RunRequest, Stdin};
+use crate::sandbox::{self, Environment, Profile, RunError, RunRequest, Stdin};
 use crate::testset::{TestCase, TestSet};
 use crate::verdict::Verdict;
 
@@ -522,24 +522,7 @@ impl Judge {
             },
             exchange: Default::default(),
         };
-        let mut report = TestReport {
-            name: test.name.clone(),
-            group: test.group.clone(),
-            verdict: Verdict::AC,
-            time_ms: 0,
-            wall_ms: 0,
-            memory_kib: 0,
-            message: String::new(),
-            diff: None,
-            exit_code: None,
-            signal: None,
-            output: None,
-            cached: false,
-            score: None,
-            interaction: None,
-            unchecked: false,
-            input: None,
-        };
+        let mut report = TestReport::of(test);
         let profile = Profile::Submission;
         let outcome = match slot {
             SlotUse::Held => {
@@ -595,13 +578,7 @@ impl Judge {
             sandbox::Captured::File { path, .. } => Some(RemoveOnDrop(path.clone())),
             sandbox::Captured::Memory(_) => None,
         };
-        report.time_ms = outcome.cpu_time.as_millis() as u64;
-        report.wall_ms = outcome.wall_time.as_millis() as u64;
-        report.memory_kib = outcome.peak_memory_kib;
-        match outcome.exit {
-            Exit::Code(c) => report.exit_code = Some(c),
-            Exit::Signal(s) => report.signal = Some(sandbox::signal_name(s)),
-        }
+        report.measured(&outcome);
         let classified = classify(&outcome, &limits, run.wall, exe.address_space_limit());
         // The output: stdout, or the file the problem names.
         let (output, missing) = output_to_check(run.files, outcome.stdout, output_file);

@@ -5,6 +5,8 @@
 use serde::Serialize;
 
 use crate::compile::CompileReport;
+use crate::sandbox::{self, Exit, RunOutcome};
+use crate::testset::TestCase;
 use crate::verdict::Verdict;
 
 /// Version of the JSON report schema; bumped on any incompatible change.
@@ -133,6 +135,42 @@ pub(crate) struct TestReport {
     /// On a failed test, where its input is and how it begins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) input: Option<ShownInput>,
+}
+
+impl TestReport {
+    /// The report of `test` before it is judged: accepted, nothing measured.
+    pub(crate) fn of(test: &TestCase) -> TestReport {
+        TestReport {
+            name: test.name.clone(),
+            group: test.group.clone(),
+            verdict: Verdict::AC,
+            time_ms: 0,
+            wall_ms: 0,
+            memory_kib: 0,
+            message: String::new(),
+            diff: None,
+            exit_code: None,
+            signal: None,
+            output: None,
+            cached: false,
+            score: None,
+            interaction: None,
+            unchecked: false,
+            input: None,
+        }
+    }
+
+    /// Takes what a run of the program measured: its CPU and wall time, its
+    /// peak memory and how it ended.
+    pub(crate) fn measured(&mut self, outcome: &RunOutcome) {
+        self.time_ms = outcome.cpu_time.as_millis() as u64;
+        self.wall_ms = outcome.wall_time.as_millis() as u64;
+        self.memory_kib = outcome.peak_memory_kib;
+        match outcome.exit {
+            Exit::Code(c) => self.exit_code = Some(c),
+            Exit::Signal(s) => self.signal = Some(sandbox::signal_name(s)),
+        }
+    }
 }
 
 /// The input of a failed test, shown so that it can be read and run again.
