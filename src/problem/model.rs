@@ -90,6 +90,52 @@ impl FileIo {
 }
 
 impl Problem {
+    /// What every loader starts from: a problem of `format` in `dir`, named
+    /// after it, its tests under `testdata_dir`, with judge.toml's limits, the token
+    /// checker, standard input and output, and no programs, tests, solutions
+    /// nor notes. A loader sets what its format says over it.
+    pub(crate) fn base(
+        dir: PathBuf,
+        format: Format,
+        testdata_dir: PathBuf,
+        config: &crate::config::Config,
+    ) -> Problem {
+        let id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Problem {
+            title: id.clone(),
+            id,
+            source: None,
+            dir,
+            format,
+            testdata_dir,
+            limits: ProblemLimits {
+                time: config.limits.time,
+                memory: config.limits.memory,
+                output: config.limits.output,
+            },
+            program_limits: ProgramLimits::defaults(config),
+            checker_limits: ProgramLimits::defaults(config),
+            time_rule: TimeRule::Fixed,
+            checker: CheckerSpec::Tokens {
+                case_sensitive: true,
+            },
+            interactor: None,
+            reference: None,
+            generator: None,
+            generators: BTreeMap::new(),
+            validators: Vec::new(),
+            brute: None,
+            stress: None,
+            groups: Vec::new(),
+            solutions: Vec::new(),
+            notes: Vec::new(),
+            files: FileIo::default(),
+        }
+    }
+
     /// The folders the package may read from: its directory and its test
     /// data folder.
     pub(crate) fn root(&self) -> std::io::Result<super::PackageRoot> {

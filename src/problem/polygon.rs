@@ -13,8 +13,8 @@ use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
     CheckerSpec, Format, GroupSource, InteractorProtocol, InteractorSpec, PackageRoot, Problem,
-    ProblemLimits, ProgramLimits, ProgramSpec, SolutionSpec, TestGroup, TestSource, TestSpec,
-    TimeRule, ValidatorSpec, MAX_TESTS,
+    ProblemLimits, ProgramSpec, SolutionSpec, TestGroup, TestSource, TestSpec, ValidatorSpec,
+    MAX_TESTS,
 };
 use crate::verdict::Verdict;
 
@@ -177,24 +177,19 @@ impl Reader<'_> {
             id,
             title,
             source: root.attribute("url").map(str::to_string),
-            dir: self.dir.to_path_buf(),
-            format: Format::Polygon,
-            testdata_dir: self.dir.join("tests"),
             limits,
-            program_limits: ProgramLimits::defaults(self.config),
-            checker_limits: ProgramLimits::defaults(self.config),
-            time_rule: TimeRule::Fixed,
             checker,
             reference,
-            generator: None,
             generators: generators.into_iter().collect(),
             validators,
-            brute: None,
-            stress: None,
             groups,
             solutions,
-            notes: Vec::new(),
-            files: Default::default(),
+            ..Problem::base(
+                self.dir.to_path_buf(),
+                Format::Polygon,
+                self.dir.join("tests"),
+                self.config,
+            )
         })
     }
 

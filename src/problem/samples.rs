@@ -19,10 +19,7 @@ use std::path::{Path, PathBuf};
 use super::companion::Task;
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
-use crate::problem::{
-    CheckerSpec, FileIo, Format, GroupSource, Problem, ProblemLimits, ProgramLimits, TestGroup,
-    TestSource, TestSpec, TimeRule, MAX_TESTS,
-};
+use crate::problem::{Format, GroupSource, Problem, TestGroup, TestSource, TestSpec, MAX_TESTS};
 
 /// What `judge listen` keeps of Competitive Companion's request beside the
 /// samples.
@@ -169,34 +166,13 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
             vec![format!("{} samples: at most {MAX_TESTS}", samples.len())],
         ));
     }
+    let testdata_dir = samples[0]
+        .input
+        .parent()
+        .map_or_else(|| dir.clone(), Path::to_path_buf);
     let mut problem = Problem {
         id: id.clone(),
         title: id,
-        source: None,
-        dir: dir.clone(),
-        format: Format::Samples,
-        testdata_dir: samples[0]
-            .input
-            .parent()
-            .map_or_else(|| dir.clone(), Path::to_path_buf),
-        limits: ProblemLimits {
-            time: config.limits.time,
-            memory: config.limits.memory,
-            output: config.limits.output,
-        },
-        program_limits: ProgramLimits::defaults(config),
-        checker_limits: ProgramLimits::defaults(config),
-        time_rule: TimeRule::Fixed,
-        checker: CheckerSpec::Tokens {
-            case_sensitive: true,
-        },
-        interactor: None,
-        reference: None,
-        generator: None,
-        generators: Default::default(),
-        validators: Vec::new(),
-        brute: None,
-        stress: None,
         groups: vec![TestGroup {
             name: "samples".into(),
             source: GroupSource::Tests(
@@ -217,9 +193,7 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
             validator_args: Vec::new(),
             checker_args: Vec::new(),
         }],
-        solutions: Vec::new(),
-        notes: Vec::new(),
-        files: FileIo::default(),
+        ..Problem::base(dir.clone(), Format::Samples, testdata_dir, config)
     };
     if let Some(task) = task {
         apply_companion(&mut problem, &task);

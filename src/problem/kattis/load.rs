@@ -259,24 +259,15 @@ fn read(
         id,
         title,
         source,
-        dir: dir.to_path_buf(),
-        format: Format::Kattis,
-        testdata_dir: dir.join("data"),
         limits,
-        program_limits: ProgramLimits::defaults(config),
         checker_limits,
         time_rule,
         checker,
         reference,
-        generator: None,
-        generators: Default::default(),
         validators,
-        brute: None,
-        stress: None,
         groups,
         solutions,
-        notes: Vec::new(),
-        files: Default::default(),
+        ..Problem::base(dir.to_path_buf(), Format::Kattis, dir.join("data"), config)
     })
 }
 
