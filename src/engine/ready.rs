@@ -27,16 +27,29 @@ pub(crate) struct Ready {
     pub(crate) time_note: Option<String>,
 }
 
+/// A problem with its time limit settled, how it was inferred, and the
+/// tests and checker made to infer it.
+type Settled = (
+    Arc<Problem>,
+    Option<String>,
+    Option<(Arc<TestSet>, Checker)>,
+);
+
 impl Judge {
     /// Makes `problem` ready: the time limit settled, the tests `filter`
     /// selects made, the checker built.
     pub(crate) async fn ready(&self, problem: &Arc<Problem>, filter: &TestFilter) -> Result<Ready> {
-        let (problem, time_note) = self.settle_time_limit(problem).await?;
-        let tests = Arc::new(
-            self.materialise(&problem, filter, super::Validation::BestEffort)
-                .await?,
-        );
-        let checker = self.prepare_checker(&problem).await?;
+        let (problem, time_note, made) = self.settle(problem).await?;
+        // Inferring the limit made every test and the checker (neither
+        // depends on the time limit): not made again.
+        let (tests, checker) = match made {
+            Some((tests, checker)) if filter.selects_all() => (tests, checker),
+            Some((_, checker)) => (self.tests(&problem, filter).await?, checker),
+            None => (
+                self.tests(&problem, filter).await?,
+                self.prepare_checker(&problem).await?,
+            ),
+        };
         Ok(Ready {
             problem,
             tests,
@@ -45,18 +58,33 @@ impl Judge {
         })
     }
 
+    /// The tests `filter` selects, made.
+    async fn tests(&self, problem: &Arc<Problem>, filter: &TestFilter) -> Result<Arc<TestSet>> {
+        let tests = self
+            .materialise(problem, filter, super::Validation::BestEffort)
+            .await?;
+        Ok(Arc::new(tests))
+    }
+
     /// The problem with its time limit settled, and how it was inferred.
     pub(crate) async fn settle_time_limit(
         &self,
         problem: &Arc<Problem>,
     ) -> Result<(Arc<Problem>, Option<String>)> {
+        let (problem, note, _) = self.settle(problem).await?;
+        Ok((problem, note))
+    }
+
+    /// The problem with its time limit settled, how it was inferred, and,
+    /// when it was, every test and the checker the inference made.
+    async fn settle(&self, problem: &Arc<Problem>) -> Result<Settled> {
         let TimeRule::Inferred {
             multiplier,
             resolution,
             minimum,
         } = problem.time_rule
         else {
-            return Ok((Arc::clone(problem), None));
+            return Ok((Arc::clone(problem), None, None));
         };
         let accepted: Vec<_> = problem
             .solutions
@@ -66,14 +94,7 @@ impl Judge {
         if accepted.is_empty() {
             return Err(Error::package(&problem.id, PackageError::NoTimeLimit));
         }
-        let tests = Arc::new(
-            self.materialise(
-                problem,
-                &TestFilter::default(),
-                super::Validation::BestEffort,
-            )
-            .await?,
-        );
+        let tests = self.tests(problem, &TestFilter::default()).await?;
         let checker = self.prepare_checker(problem).await?;
         let mut jobs = Vec::new();
         for solution in &accepted {
@@ -110,7 +131,7 @@ impl Judge {
                 .detect_language(std::path::Path::new("x.py"))
                 .map_or_else(|_| "no language".into(), |l| l.name)
         );
-        Ok((Arc::new(settled), Some(note)))
+        Ok((Arc::new(settled), Some(note), Some((tests, checker))))
     }
 }
 

@@ -11,6 +11,11 @@ pub(crate) struct TestFilter {
 }
 
 impl TestFilter {
+    /// Whether it selects every test (no patterns).
+    pub(crate) fn selects_all(&self) -> bool {
+        self.set.is_none()
+    }
+
     /// A filter from glob patterns over test names.
     pub(crate) fn new(patterns: &[String]) -> Result<TestFilter> {
         if patterns.is_empty() {
