@@ -259,6 +259,10 @@ pub(crate) enum PackageError {
     /// The time limit is to be inferred and nothing to infer it from.
     #[error("has no time limit (no limits.time_limit) and no accepted submission to infer one from; give one with --time-limit")]
     NoTimeLimit,
+    /// No test was selected to be made (the command line checks its
+    /// `--tests` patterns before the engine is asked).
+    #[error("no test is selected")]
+    NoTests,
     /// A test needs an answer and nothing can give one.
     #[error("test `{test}` has no answer file and the problem has no [reference] to compute one")]
     NoReference {

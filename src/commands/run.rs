@@ -40,6 +40,15 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         submissions.push(submission_of(config, file, args.lang.as_deref())?);
     }
     let filter = TestFilter::new(&args.tests)?;
+    if args.input.is_none() && !filter.selects_all() {
+        let planned = crate::testset::plan(&problem)?;
+        if !planned.iter().any(|t| filter.matches(&t.name)) {
+            return Err(Error::Usage(format!(
+                "no test of problem {} matches the --tests patterns",
+                problem.id
+            )));
+        }
+    }
     // `--input -`: standard input, kept in a file for the run.
     let stdin_input = match &args.input {
         Some(input) if input.as_os_str() == "-" => Some(read_stdin(config.limits.package_output)?),

@@ -56,10 +56,7 @@ impl Judge {
             .filter(|t| filter.matches(&t.name))
             .collect();
         if planned.is_empty() {
-            return Err(Error::Usage(format!(
-                "no test of problem {} matches the --tests patterns",
-                problem.id
-            )));
+            return Err(Error::package(&problem.id, PackageError::NoTests));
         }
         let used: BTreeSet<Option<&String>> = planned
             .iter()

@@ -157,3 +157,24 @@ fn could_not_judge_exits_2_and_says_why() {
         assert!(judged.stdout.is_empty(), "judge {args:?}: {judged:#?}");
     }
 }
+
+/// `--tests` patterns that match no test are a usage error, said before
+/// anything is built.
+#[test]
+fn tests_patterns_matching_no_test_exit_2() {
+    let workspace = Workspace::new();
+    let judged = workspace.judge([
+        "run",
+        "acwing-891",
+        &submission("acwing-891/ac.c"),
+        "--tests",
+        "no-such-test-*",
+    ]);
+    judged.expect_code(2);
+    assert!(
+        judged
+            .stderr
+            .contains("no test of problem acwing-891 matches the --tests patterns"),
+        "{judged:#?}"
+    );
+}
