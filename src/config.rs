@@ -7,6 +7,7 @@
 //! current directory is the workspace.
 
 use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -95,7 +96,7 @@ pub(crate) struct Config {
     /// The workspace root: the directory of judge.toml.
     pub(crate) root: PathBuf,
     /// Tests run at once.
-    pub(crate) jobs: usize,
+    pub(crate) jobs: NonZeroUsize,
     /// Whether a one-job judging keeps to one CPU (`cpu`).
     pub(crate) cpu: CpuChoice,
     /// Where builds, generated inputs and answers are cached.
@@ -460,9 +461,13 @@ impl Config {
                 id,
             });
         }
-        if raw.jobs == Some(0) {
-            problems.push("jobs: must be at least 1 (leave it out to use every CPU)".into());
-        }
+        let jobs = match raw.jobs {
+            None => default_jobs(),
+            Some(n) => NonZeroUsize::new(n).unwrap_or_else(|| {
+                problems.push("jobs: must be at least 1 (leave it out to use every CPU)".into());
+                NonZeroUsize::MIN
+            }),
+        };
         let cpu = match raw.cpu {
             None => CpuChoice::Auto,
             Some(CpuDeserialize::Number(n)) => CpuChoice::Cpu(n),
@@ -474,7 +479,6 @@ impl Config {
         if !problems.is_empty() {
             return Err(SpecError { problems });
         }
-        let jobs = raw.jobs.unwrap_or_else(default_jobs);
         let join =
             |p: Option<PathBuf>, default: &str| root.join(p.unwrap_or_else(|| default.into()));
         Ok(Config {
@@ -560,8 +564,8 @@ impl Config {
     }
 }
 
-fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+fn default_jobs() -> NonZeroUsize {
+    std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN)
 }
 
 /// Splits a command template on whitespace (no shell is involved).

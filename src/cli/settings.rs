@@ -27,10 +27,8 @@ impl Settings {
         let cwd = std::env::current_dir().map_err(|e| Error::io(".", e))?;
         let mut config = Config::discover(cli.config.as_deref(), &cwd)?;
         if let Some(jobs) = cli.jobs {
-            if jobs == 0 {
-                return Err(Error::Usage("--jobs must be at least 1".into()));
-            }
-            config.jobs = jobs;
+            config.jobs = std::num::NonZeroUsize::new(jobs)
+                .ok_or_else(|| Error::Usage("--jobs must be at least 1".into()))?;
         }
         if let Some(cpu) = cli.cpu {
             config.cpu = cpu;

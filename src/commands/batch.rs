@@ -13,7 +13,7 @@ use crate::error::{exit_code, Error, Result};
 use crate::render::junit::{self, JunitSubmission};
 use crate::render::scoreboard;
 
-pub(super) fn batch(mut settings: Settings, args: BatchArgs) -> Result<i32> {
+pub(super) fn batch(settings: Settings, args: BatchArgs) -> Result<i32> {
     if !args.dir.is_dir() {
         let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
         return Err(Error::io(&args.dir, source));
@@ -29,8 +29,6 @@ pub(super) fn batch(mut settings: Settings, args: BatchArgs) -> Result<i32> {
     }
     let discovered = contest_run::discover(&args.dir, &spec, &settings.config)?;
     let info = contest_run::contest_info(&spec, &discovered);
-    // Several submissions are judged at once; each test still takes a slot.
-    settings.config.jobs = settings.config.jobs.max(1);
     let options = RunOptions {
         no_cache: settings.no_cache,
         fail_fast: !args.all_tests,

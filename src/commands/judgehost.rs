@@ -61,7 +61,7 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
     let mut lock = Store::lock(&db, &name)?;
     let mut problems = load_problems(&spec, &args.dir, &settings)?;
     let no_cache = settings.no_cache;
-    let jobs = settings.config.jobs;
+    let jobs = settings.config.jobs.get();
     // No run sees the contest folder (contest.toml holds password hashes).
     let judge = start_judge(settings, &problems, &[Hide::Required(args.dir.clone())])?;
     let ioi = spec.scoring == Scoring::Ioi;

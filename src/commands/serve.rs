@@ -153,7 +153,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     // More submissions in hand than slots, so a slot never waits while a
     // judging writes its outcome or starts the next (the slots still bound
     // what runs at once, first come first served).
-    let parallel = judge.config().jobs * 2;
+    let parallel = judge.config().jobs.get() * 2;
     let gone = || {
         Error::server(
             "the web server's thread stopped",

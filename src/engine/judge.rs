@@ -57,7 +57,7 @@ impl Judge {
     pub(crate) fn new(config: Config, isolation: IsolationMode, hide: &[Hide]) -> Result<Judge> {
         let cache = Cache::new(config.cache_dir.clone());
         let compiler = Compiler::new(cache.clone(), config.limits, config.pch_dir.clone());
-        let config_jobs = config.jobs.max(1);
+        let config_jobs = config.jobs.get();
         let slots = Semaphore::new(config_jobs);
         let staging = cache.tmp_dir()?;
         // What judges killed meanwhile (kill -9) left behind: their scratch

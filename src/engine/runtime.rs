@@ -23,7 +23,7 @@ impl Judge {
             self.inner.home_thread,
             "a judging runs on the thread that made its judge (the one kept to its CPU)"
         );
-        let jobs = self.config().jobs;
+        let jobs = self.config().jobs.get();
         // One test at a time needs no second thread: waking one per test
         // costs more than the judge's own work for it.
         let mut builder = if jobs <= 1 {

@@ -31,7 +31,7 @@ pub(super) async fn shrink_failure(
     let failures: Arc<Mutex<BTreeMap<String, Failure>>> = Arc::default();
     let (minimal, steps, tried, complete) = match String::from_utf8(original.clone()) {
         Ok(text) => {
-            let batch = harness.judge.config().jobs.max(1);
+            let batch = harness.judge.config().jobs.get();
             let smallest = Arc::new(AtomicU64::new(text.len() as u64));
             let mut tried = 0usize;
             let mut last_progress = Instant::now();

@@ -127,7 +127,7 @@ pub(crate) async fn stress(
         (None, Some(_)) => u64::MAX,
         (None, None) => DEFAULT_ITERATIONS,
     };
-    let window = judge.config().jobs.max(1) * 2;
+    let window = judge.config().jobs.get() * 2;
     let grows = spec.grows();
     let mut sizes = Sizes::default();
     let mut tasks = tokio::task::JoinSet::new();
