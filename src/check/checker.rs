@@ -175,7 +175,7 @@ impl Checker {
             },
             Checker::External(program) | Checker::Kattis(program) => {
                 let protocol = match self {
-                    Checker::Kattis(_) => Protocol::Icpc,
+                    Checker::Kattis(_) => Protocol::Kattis,
                     _ => Protocol::Testlib,
                 };
                 let run = Run {

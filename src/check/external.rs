@@ -29,8 +29,8 @@ const MAX_MESSAGE: usize = 500;
 pub(super) enum Protocol {
     /// testlib's.
     Testlib,
-    /// The ICPC package format's.
-    Icpc,
+    /// The ICPC/Kattis package format's.
+    Kattis,
 }
 
 /// One output for a checker program.
@@ -91,7 +91,7 @@ pub(super) async fn check(
                 },
             )
         }
-        Protocol::Icpc => {
+        Protocol::Kattis => {
             let feedback = fresh_feedback_dir(run.scratch)?;
             let mut dir = feedback.clone().into_os_string();
             dir.push("/");
@@ -120,7 +120,7 @@ pub(super) async fn check(
     let outcome = sandbox.run(&request, profile).await?;
     Ok(match feedback {
         None => testlib_result(&outcome, &package.limits),
-        Some(feedback) => icpc_result(&outcome, &feedback, &package.limits),
+        Some(feedback) => kattis_result(&outcome, &feedback, &package.limits),
     })
 }
 
@@ -158,7 +158,7 @@ pub(crate) fn interactor_result(
 ) -> CheckResult {
     let mut result = match protocol {
         crate::problem::InteractorProtocol::Testlib => testlib_result(outcome, limits),
-        crate::problem::InteractorProtocol::Icpc => icpc_result(outcome, feedback, limits),
+        crate::problem::InteractorProtocol::Kattis => kattis_result(outcome, feedback, limits),
     };
     if result.verdict == Verdict::IE {
         result.message = result
@@ -210,7 +210,7 @@ fn testlib_result(outcome: &RunOutcome, limits: &sandbox::Limits) -> CheckResult
     }
 }
 
-fn icpc_result(outcome: &RunOutcome, feedback: &Path, limits: &sandbox::Limits) -> CheckResult {
+fn kattis_result(outcome: &RunOutcome, feedback: &Path, limits: &sandbox::Limits) -> CheckResult {
     // What the program left there may be anything (at the rlimit-only
     // level it writes there itself): read without following a link, and
     // only the start of it.

@@ -363,7 +363,7 @@ fn output_validator(
     if let Some(interactor) = &problem.interactor {
         let target = place("interactor");
         match interactor.protocol {
-            crate::problem::InteractorProtocol::Icpc => {
+            crate::problem::InteractorProtocol::Kattis => {
                 copy_program(problem, &interactor.program, &target)?
             }
             crate::problem::InteractorProtocol::Testlib => wrap(

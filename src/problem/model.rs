@@ -166,9 +166,10 @@ pub(crate) enum InteractorProtocol {
     /// a file it writes, which the problem's checker (when it has its own)
     /// then checks.
     Testlib,
-    /// The ICPC package format's: `validator INPUT ANSWER FEEDBACK_DIR/`;
-    /// exit 42 accepted, 43 wrong answer, else failed.
-    Icpc,
+    /// The ICPC/Kattis package format's (`icpc` in problem.toml):
+    /// `validator INPUT ANSWER FEEDBACK_DIR/`; exit 42 accepted, 43 wrong
+    /// answer, else failed.
+    Kattis,
 }
 
 impl InteractorProtocol {
@@ -176,7 +177,7 @@ impl InteractorProtocol {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             InteractorProtocol::Testlib => "testlib",
-            InteractorProtocol::Icpc => "icpc",
+            InteractorProtocol::Kattis => "icpc",
         }
     }
 }

@@ -234,7 +234,7 @@ fn validate(
     let interactor = raw.interactor.map(|i| {
         let protocol = match i.protocol.as_deref() {
             None | Some("testlib") => InteractorProtocol::Testlib,
-            Some("icpc") => InteractorProtocol::Icpc,
+            Some("icpc") => InteractorProtocol::Kattis,
             Some(other) => {
                 problems.push(format!(
                     "interactor.protocol: unknown protocol `{other}` (known: testlib, icpc)"

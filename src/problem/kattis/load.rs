@@ -198,7 +198,7 @@ fn read(
             Some(program) if interactive => {
                 interactor = Some(InteractorSpec {
                     program,
-                    protocol: InteractorProtocol::Icpc,
+                    protocol: InteractorProtocol::Kattis,
                 });
                 CheckerSpec::KattisDefault
             }
