@@ -93,6 +93,12 @@ fn check_contest(app: &App, cid: &str) -> Result<(), Response> {
     }
 }
 
+/// The viewer of a request about contest `cid`: 404 for another contest.
+async fn contest_viewer(app: &App, cid: &str, headers: &HeaderMap) -> Result<Viewer, Response> {
+    check_contest(app, cid)?;
+    viewer(app, headers).await
+}
+
 /// The rendering context.
 pub(crate) async fn context(app: &App) -> Result<Context<'_>, Response> {
     Ok(Context {
@@ -147,8 +153,7 @@ pub(crate) async fn access(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         Ok::<_, Response>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
     };
     result.await.into_response()
@@ -172,8 +177,7 @@ pub(crate) async fn scoreboard(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         let (view, kind) = if viewer.is_jury() {
             (View::Jury, "api-jury")
         } else {
@@ -305,45 +309,44 @@ pub(crate) async fn collection(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
-        let objects = visible(&app, &viewer, &collection).await?;
-        Ok::<_, Response>(Json(filter(objects, &query)))
-    };
-    result.await.into_response()
+    listed(&app, &cid, &collection, &query, &headers).await
 }
 
-/// `GET /api/contests/{cid}/submissions`.
+/// `GET /api/contests/{cid}/submissions` (a route of its own: it has a `POST`).
 pub(crate) async fn submissions(
     State(app): State<App>,
     Path(cid): Path<String>,
-    query: Query<HashMap<String, String>>,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    collection(
-        State(app),
-        Path((cid, "submissions".into())),
-        query,
-        headers,
-    )
-    .await
+    listed(&app, &cid, "submissions", &query, &headers).await
 }
 
-/// `GET /api/contests/{cid}/clarifications`.
+/// `GET /api/contests/{cid}/clarifications` (a route of its own: it has a
+/// `POST`).
 pub(crate) async fn clarifications(
     State(app): State<App>,
     Path(cid): Path<String>,
-    query: Query<HashMap<String, String>>,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    collection(
-        State(app),
-        Path((cid, "clarifications".into())),
-        query,
-        headers,
-    )
-    .await
+    listed(&app, &cid, "clarifications", &query, &headers).await
+}
+
+/// The objects of `collection` this viewer may see that match `query`.
+async fn listed(
+    app: &App,
+    cid: &str,
+    collection: &str,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Response {
+    let result = async {
+        let viewer = contest_viewer(app, cid, headers).await?;
+        let objects = visible(app, &viewer, collection).await?;
+        Ok::<_, Response>(Json(filter(objects, query)))
+    };
+    result.await.into_response()
 }
 
 /// `GET /api/contests/{cid}/{collection}/{id}`: 404 for what this viewer
@@ -354,8 +357,7 @@ pub(crate) async fn object(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         let objects = visible(&app, &viewer, &collection).await?;
         objects
             .into_iter()
@@ -373,8 +375,7 @@ pub(crate) async fn submission_files(
     headers: HeaderMap,
 ) -> Response {
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
         let number: i64 = id.parse().map_err(|_| not_found())?;
         let submission = app
@@ -475,8 +476,7 @@ pub(crate) async fn post_submission(
 ) -> Response {
     let headers = request.headers().clone();
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         let team = match &viewer {
             Viewer::Public => {
                 return Err(error(
@@ -660,8 +660,7 @@ pub(crate) async fn post_clarification(
     body: Bytes,
 ) -> Response {
     let result = async {
-        check_contest(&app, &cid)?;
-        let viewer = viewer(&app, &headers).await?;
+        let viewer = contest_viewer(&app, &cid, &headers).await?;
         let value: Value = serde_json::from_slice(&body).map_err(|e| {
             error(
                 StatusCode::BAD_REQUEST,

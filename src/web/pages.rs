@@ -97,6 +97,113 @@ async fn jury_session(app: &App, headers: &HeaderMap) -> Result<Session, Respons
     }
 }
 
+/// A whole page, or a fragment a page refreshes: a fragment answers 404,
+/// never a redirect, to anyone it is not for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Page,
+    Fragment,
+}
+
+impl Part {
+    /// The answer to someone the page is not for.
+    fn refused(self, answer: Response) -> Response {
+        match self {
+            Part::Page => answer,
+            Part::Fragment => not_found_response(),
+        }
+    }
+}
+
+/// The frame of a team's pages: the team's session (see [`team_session`]),
+/// the page's chrome, then `content` made with them.
+async fn team_page(
+    app: &App,
+    headers: &HeaderMap,
+    part: Part,
+    content: impl AsyncFnOnce(&Chrome<'_>, &str) -> PageResult,
+) -> Response {
+    let page = async {
+        let (s, team) = team_session(app, headers)
+            .await
+            .map_err(|r| part.refused(r))?;
+        let c = chrome(app, Some(&s)).await?;
+        content(&c, &team).await
+    };
+    finish(page.await)
+}
+
+/// The frame of the jury's pages: the jury's session (see
+/// [`jury_session`]), the page's chrome, then `content` made with it.
+async fn jury_page(
+    app: &App,
+    headers: &HeaderMap,
+    part: Part,
+    content: impl AsyncFnOnce(&Chrome<'_>) -> PageResult,
+) -> Response {
+    let page = async {
+        let s = jury_session(app, headers)
+            .await
+            .map_err(|r| part.refused(r))?;
+        let c = chrome(app, Some(&s)).await?;
+        content(&c).await
+    };
+    finish(page.await)
+}
+
+/// Why a form was not done: the contest refused (said on a page with a
+/// way back), or an answer as it is.
+enum NotDone {
+    Refused(Refusal),
+    Answer(Response),
+}
+
+impl From<Refusal> for NotDone {
+    fn from(refusal: Refusal) -> Self {
+        NotDone::Refused(refusal)
+    }
+}
+
+/// The way of the jury's forms: the jury's session, the form's origin and
+/// token checked, then `act`, which says where to go next; a refusal is
+/// shown on a page that leads `back`.
+async fn jury_form(
+    app: &App,
+    headers: &HeaderMap,
+    csrf: Option<&str>,
+    back: &str,
+    act: impl AsyncFnOnce() -> Result<String, NotDone>,
+) -> Response {
+    let done = async {
+        let s = jury_session(app, headers).await?;
+        check_form(&s, headers, csrf)?;
+        match act().await {
+            Ok(next) => Ok(Redirect::to(&next).into_response()),
+            Err(NotDone::Answer(r)) => Err(r),
+            Err(NotDone::Refused(r)) => Err(refused_page(app, Some(&s), r, back).await),
+        }
+    };
+    finish(done.await)
+}
+
+/// A scoreboard page (`view`), its table refreshed from `fragment`.
+async fn scoreboard(app: &App, c: &Chrome<'_>, view: View, fragment: &str) -> PageResult {
+    let b = app.live.scoreboard(view).await.map_err(server_error)?;
+    Ok(Html(board::page(c, &b, fragment, "/updates")).into_response())
+}
+
+/// A scoreboard's table (`view`) for its page to refresh; 404 unless
+/// `allowed`.
+async fn scoreboard_table(app: &App, allowed: bool, view: View) -> Response {
+    if !allowed {
+        return not_found_response();
+    }
+    match app.live.scoreboard(view).await {
+        Ok(b) => Html(board::table(&app.live.config, &b).into_string()).into_response(),
+        Err(e) => server_error(e),
+    }
+}
+
 /// Refuses a form posted from another site (its `Origin` is not ours).
 fn same_origin(headers: &HeaderMap) -> Result<(), Response> {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
@@ -234,12 +341,7 @@ pub(crate) async fn public_scoreboard(State(app): State<App>, headers: HeaderMap
     finish(
         async {
             let c = chrome(&app, s.as_ref()).await?;
-            let b = app
-                .live
-                .scoreboard(View::Public)
-                .await
-                .map_err(server_error)?;
-            Ok(Html(board::page(&c, &b, "/scoreboard/fragment", "/updates")).into_response())
+            scoreboard(&app, &c, View::Public, "/scoreboard/fragment").await
         }
         .await,
     )
@@ -270,22 +372,10 @@ pub(crate) async fn team_home(
     headers: HeaderMap,
     Query(notice): Query<Notice>,
 ) -> Response {
-    finish(
-        async {
-            let (s, team) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let rows = app
-                .live
-                .submission_rows(Some(&team))
-                .await
-                .map_err(server_error)?;
-            let notice = notice
-                .submitted
-                .map(|id| format!("Submission {id} received; its verdict appears below."));
-            Ok(Html(team::home(&c, &rows, notice.as_deref())).into_response())
-        }
-        .await,
-    )
+    let notice = notice
+        .submitted
+        .map(|id| format!("Submission {id} received; its verdict appears below."));
+    team_submissions(&app, &headers, Part::Page, notice.as_deref()).await
 }
 
 /// `GET /team/fragment/submissions`.
@@ -293,21 +383,29 @@ pub(crate) async fn team_submissions_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(
-        async {
-            let (s, team) = team_session(&app, &headers)
-                .await
-                .map_err(|_| not_found_response())?;
-            let c = chrome(&app, Some(&s)).await?;
-            let rows = app
-                .live
-                .submission_rows(Some(&team))
-                .await
-                .map_err(server_error)?;
-            Ok(Html(team::submissions_table(&c, &rows).into_string()).into_response())
+    team_submissions(&app, &headers, Part::Fragment, None).await
+}
+
+/// The team's submissions: its home page (with `notice`), or their table.
+async fn team_submissions(
+    app: &App,
+    headers: &HeaderMap,
+    part: Part,
+    notice: Option<&str>,
+) -> Response {
+    team_page(app, headers, part, async |c, team| {
+        let rows = app
+            .live
+            .submission_rows(Some(team))
+            .await
+            .map_err(server_error)?;
+        Ok(match part {
+            Part::Page => Html(team::home(c, &rows, notice)),
+            Part::Fragment => Html(team::submissions_table(c, &rows).into_string()),
         }
-        .await,
-    )
+        .into_response())
+    })
+    .await
 }
 
 /// `POST /team/submit`: the submit form (a file upload).
@@ -393,18 +491,14 @@ pub(crate) async fn team_problem(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(
-        async {
-            let (s, _) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-            if c.state.started.is_none() {
-                return Err(not_found_response());
-            }
-            Ok(Html(team::problem(&c, &id, page)).into_response())
+    team_page(&app, &headers, Part::Page, async |c, _| {
+        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+        if c.state.started.is_none() {
+            return Err(not_found_response());
         }
-        .await,
-    )
+        Ok(Html(team::problem(c, &id, page)).into_response())
+    })
+    .await
 }
 
 /// `GET /team/problems/{id}/statement.pdf`.
@@ -413,22 +507,16 @@ pub(crate) async fn team_statement_pdf(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(
-        async {
-            let (s, _) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-            match (&page.statement, c.state.started) {
-                (Statement::Pdf(bytes), Some(_)) => Ok((
-                    [(header::CONTENT_TYPE, "application/pdf")],
-                    bytes.clone(),
-                )
-                    .into_response()),
-                _ => Err(not_found_response()),
+    team_page(&app, &headers, Part::Page, async |c, _| {
+        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+        match (&page.statement, c.state.started) {
+            (Statement::Pdf(bytes), Some(_)) => {
+                Ok(([(header::CONTENT_TYPE, "application/pdf")], bytes.clone()).into_response())
             }
+            _ => Err(not_found_response()),
         }
-        .await,
-    )
+    })
+    .await
 }
 
 /// `GET /team/problems/{id}/samples/{name}.in|.ans`.
@@ -437,42 +525,38 @@ pub(crate) async fn team_sample(
     headers: HeaderMap,
     Path((id, file)): Path<(String, String)>,
 ) -> Response {
-    finish(
-        async {
-            let (s, _) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            if c.state.started.is_none() {
-                return Err(not_found_response());
-            }
-            let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
-            let (name, ext) = file.rsplit_once('.').ok_or_else(not_found_response)?;
-            let sample = page
-                .samples
-                .iter()
-                .find(|s| s.name == name)
-                .ok_or_else(not_found_response)?;
-            let bytes = match ext {
-                "in" => sample.input.clone(),
-                "ans" => sample.answer.clone(),
-                _ => return Err(not_found_response()),
-            };
-            Ok((
-                [
-                    (
-                        header::CONTENT_TYPE,
-                        "text/plain; charset=utf-8".to_string(),
-                    ),
-                    (
-                        header::CONTENT_DISPOSITION,
-                        format!("attachment; filename=\"{id}-{file}\""),
-                    ),
-                ],
-                bytes,
-            )
-                .into_response())
+    team_page(&app, &headers, Part::Page, async |c, _| {
+        if c.state.started.is_none() {
+            return Err(not_found_response());
         }
-        .await,
-    )
+        let page = app.live.pages.get(&id).ok_or_else(not_found_response)?;
+        let (name, ext) = file.rsplit_once('.').ok_or_else(not_found_response)?;
+        let sample = page
+            .samples
+            .iter()
+            .find(|s| s.name == name)
+            .ok_or_else(not_found_response)?;
+        let bytes = match ext {
+            "in" => sample.input.clone(),
+            "ans" => sample.answer.clone(),
+            _ => return Err(not_found_response()),
+        };
+        Ok((
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{id}-{file}\""),
+                ),
+            ],
+            bytes,
+        )
+            .into_response())
+    })
+    .await
 }
 
 async fn row_of(app: &App, id: i64) -> Result<Option<SubmissionRow>, Response> {
@@ -498,30 +582,26 @@ pub(crate) async fn team_submission(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(
-        async {
-            let (s, team) = team_session(&app, &headers).await?;
-            let id: i64 = id.parse().map_err(|_| not_found_response())?;
-            let row = row_of(&app, id)
-                .await?
-                .filter(|r| r.submission.team == team)
-                .ok_or_else(not_found_response)?;
-            let report = match &row.judgement {
-                Some(j) => app
-                    .live
-                    .store
-                    .judgement(j.id)
-                    .await
-                    .map_err(server_error)?
-                    .and_then(|(_, r)| r),
-                None => None,
-            };
-            let c = chrome(&app, Some(&s)).await?;
-            let page = app.live.pages.get(&row.submission.problem);
-            Ok(Html(team::submission(&c, &row, report.as_ref(), page)).into_response())
-        }
-        .await,
-    )
+    team_page(&app, &headers, Part::Page, async |c, team| {
+        let id: i64 = id.parse().map_err(|_| not_found_response())?;
+        let row = row_of(&app, id)
+            .await?
+            .filter(|r| r.submission.team == team)
+            .ok_or_else(not_found_response)?;
+        let report = match &row.judgement {
+            Some(j) => app
+                .live
+                .store
+                .judgement(j.id)
+                .await
+                .map_err(server_error)?
+                .and_then(|(_, r)| r),
+            None => None,
+        };
+        let page = app.live.pages.get(&row.submission.problem);
+        Ok(Html(team::submission(c, &row, report.as_ref(), page)).into_response())
+    })
+    .await
 }
 
 /// `GET /team/submission/{id}`: where DOMjudge's submit client says to look.
@@ -531,19 +611,7 @@ pub(crate) async fn team_submission_domjudge(Path(id): Path<String>) -> Response
 
 /// `GET /team/clarifications`.
 pub(crate) async fn team_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(
-        async {
-            let (s, team) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let list = app
-                .live
-                .clarifications(Some(&team))
-                .await
-                .map_err(server_error)?;
-            Ok(Html(team::clarifications(&c, &list)).into_response())
-        }
-        .await,
-    )
+    team_clarifications_part(&app, &headers, Part::Page).await
 }
 
 /// `GET /team/fragment/clarifications`.
@@ -551,21 +619,24 @@ pub(crate) async fn team_clarifications_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(
-        async {
-            let (s, team) = team_session(&app, &headers)
-                .await
-                .map_err(|_| not_found_response())?;
-            let c = chrome(&app, Some(&s)).await?;
-            let list = app
-                .live
-                .clarifications(Some(&team))
-                .await
-                .map_err(server_error)?;
-            Ok(Html(team::clarification_list(&c, &list).into_string()).into_response())
+    team_clarifications_part(&app, &headers, Part::Fragment).await
+}
+
+/// The team's clarifications: their page, or their list.
+async fn team_clarifications_part(app: &App, headers: &HeaderMap, part: Part) -> Response {
+    team_page(app, headers, part, async |c, team| {
+        let list = app
+            .live
+            .clarifications(Some(team))
+            .await
+            .map_err(server_error)?;
+        Ok(match part {
+            Part::Page => Html(team::clarifications(c, &list)),
+            Part::Fragment => Html(team::clarification_list(c, &list).into_string()),
         }
-        .await,
-    )
+        .into_response())
+    })
+    .await
 }
 
 /// The question form.
@@ -601,19 +672,10 @@ pub(crate) async fn team_ask(
 
 /// `GET /team/scoreboard`: frozen as for everyone but the jury.
 pub(crate) async fn team_scoreboard(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(
-        async {
-            let (s, _) = team_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let b = app
-                .live
-                .scoreboard(View::Public)
-                .await
-                .map_err(server_error)?;
-            Ok(Html(board::page(&c, &b, "/team/fragment/scoreboard", "/updates")).into_response())
-        }
-        .await,
-    )
+    team_page(&app, &headers, Part::Page, async |c, _| {
+        scoreboard(&app, c, View::Public, "/team/fragment/scoreboard").await
+    })
+    .await
 }
 
 /// `GET /team/fragment/scoreboard`.
@@ -621,20 +683,8 @@ pub(crate) async fn team_scoreboard_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(
-        async {
-            team_session(&app, &headers)
-                .await
-                .map_err(|_| not_found_response())?;
-            let b = app
-                .live
-                .scoreboard(View::Public)
-                .await
-                .map_err(server_error)?;
-            Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
-        }
-        .await,
-    )
+    let allowed = team_session(&app, &headers).await.is_ok();
+    scoreboard_table(&app, allowed, View::Public).await
 }
 
 /// The notice on the jury's page after an action.
@@ -649,23 +699,19 @@ pub(crate) async fn jury_home(
     headers: HeaderMap,
     Query(notice): Query<JuryNotice>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let count = app
-                .live
-                .store
-                .submissions(None)
-                .await
-                .map_err(server_error)?
-                .len();
-            let unfinished = app.live.store.unfinished().await.map_err(server_error)?;
-            let notice = notice.done.map(|d| format!("Done: {d}."));
-            Ok(Html(jury::home(&c, count, unfinished, notice.as_deref())).into_response())
-        }
-        .await,
-    )
+    jury_page(&app, &headers, Part::Page, async |c| {
+        let count = app
+            .live
+            .store
+            .submissions(None)
+            .await
+            .map_err(server_error)?
+            .len();
+        let unfinished = app.live.store.unfinished().await.map_err(server_error)?;
+        let notice = notice.done.map(|d| format!("Done: {d}."));
+        Ok(Html(jury::home(c, count, unfinished, notice.as_deref())).into_response())
+    })
+    .await
 }
 
 /// `POST /jury/clock/{start|freeze|thaw|finalize}`.
@@ -675,37 +721,22 @@ pub(crate) async fn jury_clock(
     Path(action): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            check_form(&s, &headers, form.csrf.as_deref())?;
-            let result = match action.as_str() {
-                "start" => app.live.start_now().await,
-                "freeze" => app.live.freeze_now().await,
-                "thaw" => app.live.thaw_now().await,
-                "finalize" => app.live.finalize().await,
-                _ => return Err(not_found_response()),
-            };
-            match result {
-                Ok(()) => Ok(Redirect::to(&format!("/jury?done={action}")).into_response()),
-                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
-            }
+    jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
+        match action.as_str() {
+            "start" => app.live.start_now().await?,
+            "freeze" => app.live.freeze_now().await?,
+            "thaw" => app.live.thaw_now().await?,
+            "finalize" => app.live.finalize().await?,
+            _ => return Err(NotDone::Answer(not_found_response())),
         }
-        .await,
-    )
+        Ok(format!("/jury?done={action}"))
+    })
+    .await
 }
 
 /// `GET /jury/submissions`.
 pub(crate) async fn jury_submissions(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let rows = app.live.submission_rows(None).await.map_err(server_error)?;
-            Ok(Html(jury::submissions(&c, &rows)).into_response())
-        }
-        .await,
-    )
+    jury_submissions_part(&app, &headers, Part::Page).await
 }
 
 /// `GET /jury/fragment/submissions`.
@@ -713,17 +744,20 @@ pub(crate) async fn jury_submissions_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers)
-                .await
-                .map_err(|_| not_found_response())?;
-            let c = chrome(&app, Some(&s)).await?;
-            let rows = app.live.submission_rows(None).await.map_err(server_error)?;
-            Ok(Html(jury::submissions_table(&c, &rows).into_string()).into_response())
+    jury_submissions_part(&app, &headers, Part::Fragment).await
+}
+
+/// Every submission: their page, or their table.
+async fn jury_submissions_part(app: &App, headers: &HeaderMap, part: Part) -> Response {
+    jury_page(app, headers, part, async |c| {
+        let rows = app.live.submission_rows(None).await.map_err(server_error)?;
+        Ok(match part {
+            Part::Page => Html(jury::submissions(c, &rows)),
+            Part::Fragment => Html(jury::submissions_table(c, &rows).into_string()),
         }
-        .await,
-    )
+        .into_response())
+    })
+    .await
 }
 
 /// `GET /jury/submissions/{id}`.
@@ -732,36 +766,32 @@ pub(crate) async fn jury_submission(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            let id: i64 = id.parse().map_err(|_| not_found_response())?;
-            let row = row_of(&app, id).await?.ok_or_else(not_found_response)?;
-            let source = app
-                .live
-                .store
-                .source(id)
-                .await
-                .map_err(server_error)?
-                .unwrap_or_default();
-            let mut judgements = Vec::new();
-            for j in app
-                .live
-                .store
-                .judgements(Some(id))
-                .await
-                .map_err(server_error)?
-            {
-                if let Some(full) = app.live.store.judgement(j.id).await.map_err(server_error)? {
-                    judgements.push(full);
-                }
+    jury_page(&app, &headers, Part::Page, async |c| {
+        let id: i64 = id.parse().map_err(|_| not_found_response())?;
+        let row = row_of(&app, id).await?.ok_or_else(not_found_response)?;
+        let source = app
+            .live
+            .store
+            .source(id)
+            .await
+            .map_err(server_error)?
+            .unwrap_or_default();
+        let mut judgements = Vec::new();
+        for j in app
+            .live
+            .store
+            .judgements(Some(id))
+            .await
+            .map_err(server_error)?
+        {
+            if let Some(full) = app.live.store.judgement(j.id).await.map_err(server_error)? {
+                judgements.push(full);
             }
-            let c = chrome(&app, Some(&s)).await?;
-            let source = String::from_utf8_lossy(&source);
-            Ok(Html(jury::submission(&c, &row, &source, &judgements)).into_response())
         }
-        .await,
-    )
+        let source = String::from_utf8_lossy(&source);
+        Ok(Html(jury::submission(c, &row, &source, &judgements)).into_response())
+    })
+    .await
 }
 
 /// `POST /jury/submissions/{id}/rejudge`.
@@ -771,18 +801,20 @@ pub(crate) async fn jury_rejudge_one(
     Path(id): Path<String>,
     Form(form): Form<TokenForm>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            check_form(&s, &headers, form.csrf.as_deref())?;
-            let id: i64 = id.parse().map_err(|_| not_found_response())?;
-            match app.live.rejudge(Some(id), None).await {
-                Ok(_) => Ok(Redirect::to(&format!("/jury/submissions/{id}")).into_response()),
-                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/submissions").await),
-            }
-        }
-        .await,
+    jury_form(
+        &app,
+        &headers,
+        form.csrf.as_deref(),
+        "/jury/submissions",
+        async || {
+            let id: i64 = id
+                .parse()
+                .map_err(|_| NotDone::Answer(not_found_response()))?;
+            app.live.rejudge(Some(id), None).await?;
+            Ok(format!("/jury/submissions/{id}"))
+        },
     )
+    .await
 }
 
 /// The rejudge form.
@@ -798,34 +830,23 @@ pub(crate) async fn jury_rejudge_problem(
     headers: HeaderMap,
     Form(form): Form<RejudgeForm>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            check_form(&s, &headers, form.csrf.as_deref())?;
-            match app.live.rejudge(None, Some(&form.problem)).await {
-                Ok(n) => Ok(Redirect::to(&format!(
-                    "/jury?done=rejudging+{n}+submissions+of+{}",
-                    form.problem
-                ))
-                .into_response()),
-                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury").await),
-            }
-        }
-        .await,
-    )
+    jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
+        let n = app.live.rejudge(None, Some(&form.problem)).await?;
+        Ok(format!(
+            "/jury?done=rejudging+{n}+submissions+of+{}",
+            form.problem
+        ))
+    })
+    .await
 }
 
 /// `GET /jury/clarifications`.
 pub(crate) async fn jury_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let list = app.live.clarifications(None).await.map_err(server_error)?;
-            Ok(Html(jury::clarifications(&c, &list)).into_response())
-        }
-        .await,
-    )
+    jury_page(&app, &headers, Part::Page, async |c| {
+        let list = app.live.clarifications(None).await.map_err(server_error)?;
+        Ok(Html(jury::clarifications(c, &list)).into_response())
+    })
+    .await
 }
 
 /// The answer (or announcement) form.
@@ -845,39 +866,28 @@ pub(crate) async fn jury_answer(
     headers: HeaderMap,
     Form(form): Form<AnswerForm>,
 ) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            check_form(&s, &headers, form.csrf.as_deref())?;
+    jury_form(
+        &app,
+        &headers,
+        form.csrf.as_deref(),
+        "/jury/clarifications",
+        async || {
             let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
-            match app
-                .live
+            app.live
                 .answer(form.reply_to, to_team, form.problem.as_deref(), &form.text)
-                .await
-            {
-                Ok(_) => Ok(Redirect::to("/jury/clarifications").into_response()),
-                Err(r) => Err(refused_page(&app, Some(&s), r, "/jury/clarifications").await),
-            }
-        }
-        .await,
+                .await?;
+            Ok("/jury/clarifications".into())
+        },
     )
+    .await
 }
 
 /// `GET /jury/scoreboard`: everything, also during the freeze.
 pub(crate) async fn jury_scoreboard(State(app): State<App>, headers: HeaderMap) -> Response {
-    finish(
-        async {
-            let s = jury_session(&app, &headers).await?;
-            let c = chrome(&app, Some(&s)).await?;
-            let b = app
-                .live
-                .scoreboard(View::Jury)
-                .await
-                .map_err(server_error)?;
-            Ok(Html(board::page(&c, &b, "/jury/fragment/scoreboard", "/updates")).into_response())
-        }
-        .await,
-    )
+    jury_page(&app, &headers, Part::Page, async |c| {
+        scoreboard(&app, c, View::Jury, "/jury/fragment/scoreboard").await
+    })
+    .await
 }
 
 /// `GET /jury/fragment/scoreboard`.
@@ -885,18 +895,6 @@ pub(crate) async fn jury_scoreboard_fragment(
     State(app): State<App>,
     headers: HeaderMap,
 ) -> Response {
-    finish(
-        async {
-            jury_session(&app, &headers)
-                .await
-                .map_err(|_| not_found_response())?;
-            let b = app
-                .live
-                .scoreboard(View::Jury)
-                .await
-                .map_err(server_error)?;
-            Ok(Html(board::table(&app.live.config, &b).into_string()).into_response())
-        }
-        .await,
-    )
+    let allowed = jury_session(&app, &headers).await.is_ok();
+    scoreboard_table(&app, allowed, View::Jury).await
 }
