@@ -19,9 +19,7 @@ that only serves (`judge serve --no-judging`):
    host, (hosts' time - batch's time) / submissions.
 Writes target/bench-judgehosts.json and prints a Markdown table.
 """
-import base64
 import glob
-import io
 import json
 import os
 import pwd
@@ -31,43 +29,18 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-import zipfile
+
+from common import ACCEPTED_PY, ROOT, config, files_of, request, write_contest, zip_b64
 
 JUDGE = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WS = os.path.join(ROOT, "target", "bench-judgehosts")
 TEAMS = 12 if QUICK else 30
 HOSTS = [1, 2, 3]
 
-ACCEPTED_PY = 'a, b = map(int, input().split())\nprint("Yes" if a != b else "No")\n'
-WRONG_PY = 'a, b = map(int, input().split())\nprint("Yes" if (a + b) % 2 else "No")\n'
-ACCEPTED_C = ('#include <stdio.h>\nint main(void){long a,b;if(scanf("%ld %ld",&a,&b)!=2)return 1;'
-              'puts(a!=b?"Yes":"No");return 0;}\n')
-
 
 def note(*a):
     print("bench judgehosts:", *a, file=sys.stderr, flush=True)
-
-
-def pct(values, p):
-    values = sorted(values)
-    if not values:
-        return None
-    k = (len(values) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
-
-
-def files_of(team, tag):
-    mark = f"run {tag} team {team}"
-    return [
-        ("nim.c", "c", f"/* {mark} */\n" + ACCEPTED_C),
-        ("nim.py", "python", f"# {mark}\n" + WRONG_PY),
-        ("nim2.py", "python", f"# {mark}\n" + ACCEPTED_PY),
-    ]
 
 
 class Postgres:
@@ -106,46 +79,6 @@ class Postgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def request(url, auth, body):
-    req = urllib.request.Request(url, data=body, method="POST")
-    req.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
-    req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
-def zip_b64(name, text):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(name, text)
-    return base64.b64encode(buf.getvalue()).decode()
-
-
-def write_contest(dir_):
-    mini = os.path.join(ROOT, "tests/fixtures/problems/mini-nim")
-    from datetime import datetime, timezone, timedelta
-    start = (datetime.now(timezone.utc) - timedelta(seconds=60)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    teams = "".join(f'\n[[teams]]\nid = "team{i}"\nname = "Team {i}"\npassword = "pw{i}"\n' for i in range(TEAMS))
-    os.makedirs(dir_, exist_ok=True)
-    with open(os.path.join(dir_, "contest.toml"), "w") as f:
-        f.write(f'title = "Bench"\nid = "bench"\nproblems = ["{mini}"]\nstart = {start}\n'
-                f'languages = ["c", "python"]\n[server]\nsubmissions_per_minute = 100\n'
-                f'[jury]\npassword = "jury"\n{teams}')
-
-
-def config():
-    path = os.path.join(WS, "judge.toml")
-    with open(os.path.join(ROOT, "judge.toml")) as f:
-        text = f.read()
-    text = re.sub(r'(?m)^cache_dir\s*=.*$', '', text)
-    with open(path, "w") as f:
-        f.write(f'cache_dir = "{os.path.join(WS, "cache")}"\n' + text)
-    return path
-
-
 def wait_line(proc, pattern, what):
     for line in proc.stderr:
         m = re.search(pattern, line)
@@ -168,7 +101,7 @@ def drain(proc, keep=None):
 
 def batch(cfg, jobs, tag):
     d = os.path.join(WS, f"batch-{tag}")
-    write_contest(d)
+    write_contest(d, TEAMS, -60)
     for t in range(TEAMS):
         td = os.path.join(d, f"team{t}")
         os.makedirs(td)
@@ -186,7 +119,7 @@ def batch(cfg, jobs, tag):
 def hosts_run(cfg, pg, n, tag):
     url = pg.create(f"bench{n}")
     d = os.path.join(WS, f"live-{n}")
-    write_contest(d)
+    write_contest(d, TEAMS, -60)
     server = subprocess.Popen([JUDGE, "--config", cfg, "-j", "1", "serve", d, "--db", url, "--no-judging",
                                "--listen", "127.0.0.1:0"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                               text=True, cwd=ROOT)
@@ -250,10 +183,10 @@ def hosts_run(cfg, pg, n, tag):
 def main():
     shutil.rmtree(WS, ignore_errors=True)
     os.makedirs(WS)
-    cfg = config()
+    cfg = config(WS)
     # A warm-up: the problem made ready once (shared build cache).
     warm = os.path.join(WS, "warm")
-    write_contest(warm)
+    write_contest(warm, TEAMS, -60)
     os.makedirs(os.path.join(warm, "w"))
     with open(os.path.join(warm, "w", "mini-nim.py"), "w") as f:
         f.write("# warm\n" + ACCEPTED_PY)

@@ -19,98 +19,35 @@
    programs it judges; target under 100 MiB).
 Writes target/bench-serve.json and prints a Markdown table.
 """
-import base64
-import io
 import json
 import os
 import re
 import shutil
-import socket
-import statistics
 import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-import zipfile
+
+from common import ACCEPTED_PY, ROOT, config, files_of, pct, request, write_contest, zip_b64
 
 JUDGE = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WS = os.path.join(ROOT, "target", "bench-serve")
 TEAMS = 30 if QUICK else 100
 WRK_SECONDS = 5 if QUICK else 10
 JOBS = 2
-
-ACCEPTED_PY = 'a, b = map(int, input().split())\nprint("Yes" if a != b else "No")\n'
-WRONG_PY = 'a, b = map(int, input().split())\nprint("Yes" if (a + b) % 2 else "No")\n'
-ACCEPTED_C = ('#include <stdio.h>\nint main(void){long a,b;if(scanf("%ld %ld",&a,&b)!=2)return 1;'
-              'puts(a!=b?"Yes":"No");return 0;}\n')
 
 
 def note(*a):
     print("bench serve:", *a, file=sys.stderr, flush=True)
 
 
-def files_of(team, tag):
-    """A team's three submissions: C accepted, Python wrong, Python accepted."""
-    mark = f"run {tag} team {team}"
-    return [
-        ("nim.c", "c", f"/* {mark} */\n" + ACCEPTED_C),
-        ("nim.py", "python", f"# {mark}\n" + WRONG_PY),
-        ("nim2.py", "python", f"# {mark}\n" + ACCEPTED_PY),
-    ]
-
-
-def pct(values, p):
-    values = sorted(values)
-    if not values:
-        return None
-    k = (len(values) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
-
-
-def request(url, auth=None, body=None, method=None):
-    req = urllib.request.Request(url, data=body, method=method)
-    if auth:
-        req.add_header("Authorization", "Basic " + base64.b64encode(auth.encode()).decode())
-    if body is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
 def parse_time(text):
     # 2026-11-25T17:04:13.107+00:00
     from datetime import datetime
     return datetime.fromisoformat(text).timestamp()
-
-
-def write_contest(dir_, start_offset):
-    mini = os.path.join(ROOT, "tests/fixtures/problems/mini-nim")
-    from datetime import datetime, timezone, timedelta
-    start = (datetime.now(timezone.utc) + timedelta(seconds=start_offset)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    teams = "".join(f'\n[[teams]]\nid = "team{i}"\nname = "Team {i}"\npassword = "pw{i}"\n' for i in range(TEAMS))
-    os.makedirs(dir_, exist_ok=True)
-    with open(os.path.join(dir_, "contest.toml"), "w") as f:
-        f.write(f'title = "Bench"\nid = "bench"\nproblems = ["{mini}"]\nstart = {start}\n'
-                f'languages = ["c", "python"]\n[server]\nsubmissions_per_minute = 100\n'
-                f'[jury]\npassword = "jury"\n{teams}')
-
-
-def config():
-    path = os.path.join(WS, "judge.toml")
-    with open(os.path.join(ROOT, "judge.toml")) as f:
-        text = f.read()
-    text = re.sub(r'(?m)^cache_dir\s*=.*$', '', text)
-    with open(path, "w") as f:
-        f.write(f'cache_dir = "{os.path.join(WS, "cache")}"\n' + text)
-    return path
 
 
 def start_server(cfg, contest_dir):
@@ -145,13 +82,6 @@ def vm_rss_kib(pid):
     return vm_field_kib(pid, "VmRSS")
 
 
-def zip_b64(name, text):
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        z.writestr(name, text)
-    return base64.b64encode(buf.getvalue()).decode()
-
-
 POLL_SCRIPT = os.path.join(WS, "poll.lua")
 
 
@@ -183,12 +113,12 @@ def main():
         note("wrk is missing (apt-get install wrk): the polling figures are skipped")
     shutil.rmtree(WS, ignore_errors=True)
     os.makedirs(WS)
-    cfg = config()
+    cfg = config(WS)
     res = {"teams": TEAMS, "submissions": TEAMS * 3, "jobs": JOBS}
 
     # 2 first, batch: a warm-up prepares the problem (shared build cache).
     batch_dir = os.path.join(WS, "batch")
-    write_contest(batch_dir, -60)
+    write_contest(batch_dir, TEAMS, -60)
     os.makedirs(os.path.join(batch_dir, "warm"))
     with open(os.path.join(batch_dir, "warm", "mini-nim.py"), "w") as f:
         f.write("# warm\n" + ACCEPTED_PY)
@@ -213,7 +143,7 @@ def main():
 
     # 1, the server.
     live_dir = os.path.join(WS, "live")
-    write_contest(live_dir, -60)
+    write_contest(live_dir, TEAMS, -60)
     proc, base = start_server(cfg, live_dir)
     api = f"{base}/api/contests/bench"
     latencies, ids, errors, logins = [], [], [], []
