@@ -174,7 +174,12 @@ impl Judge {
                 time_ms: 0,
                 cached: false,
             },
-            limits: LimitsReport::of(&limits, wall),
+            limits: LimitsReport {
+                time_ms: limits.time.as_millis() as u64,
+                wall_ms: wall.as_millis() as u64,
+                memory_kib: limits.memory / 1024,
+                output_kib: limits.output / 1024,
+            },
             isolation: self.sandbox().isolation().as_str().into(),
             isolation_gaps: self.sandbox().gaps().map(str::to_string),
             tests: Vec::new(),
@@ -211,7 +216,12 @@ impl Judge {
                 time_ms: 0,
                 cached: false,
             },
-            limits: LimitsReport::of(&limits, wall),
+            limits: LimitsReport {
+                time_ms: limits.time.as_millis() as u64,
+                wall_ms: wall.as_millis() as u64,
+                memory_kib: limits.memory / 1024,
+                output_kib: limits.output / 1024,
+            },
             isolation: self.sandbox().isolation().as_str().into(),
             isolation_gaps: self.sandbox().gaps().map(str::to_string),
             tests: Vec::new(),
@@ -501,7 +511,15 @@ impl Judge {
             stdout_to: None,
             environment: Environment::Minimal(exe.env().to_vec()),
             program_dir: Some(exe.dir().to_path_buf()),
-            limits: run.sandbox_limits(),
+            limits: sandbox::Limits {
+                cpu_time: limits.time,
+                wall_time: run.wall,
+                memory: Some(limits.memory),
+                address_space: exe.address_space_limit(),
+                stdout: limits.output,
+                stderr: STDERR_KEPT,
+                file_size: limits.output,
+            },
             exchange: Default::default(),
         };
         let mut report = TestReport::of(test);
@@ -618,22 +636,6 @@ pub(super) struct TestRun<'a> {
     pub(super) keep_output: bool,
     /// Whether it reads and writes files instead of stdin and stdout.
     pub(super) files: &'a FileIo,
-}
-
-impl TestRun<'_> {
-    /// The limits the program runs under: the problem's for its language,
-    /// the wall limit, its build's address space.
-    pub(super) fn sandbox_limits(&self) -> sandbox::Limits {
-        sandbox::Limits {
-            cpu_time: self.limits.time,
-            wall_time: self.wall,
-            memory: Some(self.limits.memory),
-            address_space: self.exe.address_space_limit(),
-            stdout: self.limits.output,
-            stderr: STDERR_KEPT,
-            file_size: self.limits.output,
-        }
-    }
 }
 
 /// This judge's version and the identity of its binary (size and change

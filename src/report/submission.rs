@@ -2,12 +2,9 @@
 //! per test (the JSON of `judge run --format json`, schema
 //! [`SCHEMA_VERSION`], documented in docs/json-report.md).
 
-use std::time::Duration;
-
 use serde::Serialize;
 
 use crate::compile::CompileReport;
-use crate::problem::ProblemLimits;
 use crate::sandbox::{self, Exit, RunOutcome};
 use crate::testset::TestCase;
 use crate::verdict::Verdict;
@@ -138,18 +135,6 @@ pub(crate) struct TestReport {
     /// On a failed test, where its input is and how it begins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) input: Option<ShownInput>,
-}
-
-impl LimitsReport {
-    /// The report of a submission's limits: `limits` and the wall limit.
-    pub(crate) fn of(limits: &ProblemLimits, wall: Duration) -> LimitsReport {
-        LimitsReport {
-            time_ms: limits.time.as_millis() as u64,
-            wall_ms: wall.as_millis() as u64,
-            memory_kib: limits.memory / 1024,
-            output_kib: limits.output / 1024,
-        }
-    }
 }
 
 impl TestReport {

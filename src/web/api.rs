@@ -99,16 +99,6 @@ async fn contest_viewer(app: &App, cid: &str, headers: &HeaderMap) -> Result<Vie
     viewer(app, headers).await
 }
 
-/// `201 Created`: where the new object is, and the object.
-fn created(location: String, object: impl serde::Serialize) -> Response {
-    (
-        StatusCode::CREATED,
-        [(header::LOCATION, location)],
-        Json(object),
-    )
-        .into_response()
-}
-
 /// The rendering context.
 pub(crate) async fn context(app: &App) -> Result<Context<'_>, Response> {
     Ok(Context {
@@ -532,7 +522,14 @@ pub(crate) async fn post_submission(
             .map_err(refused)?;
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/submissions/{}", record.id);
-        Ok::<_, Response>(created(location, ccs::submission(&record, &cx)))
+        Ok::<_, Response>(
+            (
+                StatusCode::CREATED,
+                [(header::LOCATION, location)],
+                Json(ccs::submission(&record, &cx)),
+            )
+                .into_response(),
+        )
     };
     result.await.unwrap_or_else(|r| r)
 }
@@ -726,7 +723,14 @@ pub(crate) async fn post_clarification(
         };
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/clarifications/{}", clarification.id);
-        Ok::<_, Response>(created(location, ccs::clarification(&clarification, &cx)))
+        Ok::<_, Response>(
+            (
+                StatusCode::CREATED,
+                [(header::LOCATION, location)],
+                Json(ccs::clarification(&clarification, &cx)),
+            )
+                .into_response(),
+        )
     };
     result.await.unwrap_or_else(|r| r)
 }
