@@ -219,6 +219,8 @@ fn overrides(
             "language",
             "entrypoint",
             "author",
+            "authors",
+            "model_solution",
         ]);
         let mut list = |key: &str| -> Option<Vec<Verdict>> {
             match table.words(key) {
