@@ -428,7 +428,7 @@ fn decide(
             {
                 of(Verdict::RE, message)
             }
-            None => Decided {
+            _ => Decided {
                 verdict: Verdict::AC,
                 message: said.message,
                 score: said.score,
