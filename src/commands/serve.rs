@@ -134,9 +134,10 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                     let _ = web_ready.send(Ok(()));
                     tokio::spawn(crate::web::keep_time(app.clone(), feed_file));
                     let router = crate::web::router(app);
-                    if let Err(e) = axum::serve(listener, router).await {
-                        let _ = web_failed.send(Error::server("the web server stopped", e));
-                    }
+                    crate::web::serve(listener, router).await;
+                    // Serving ends only with the process; a panic of this
+                    // thread drops the sender, which stops the server.
+                    drop(web_failed);
                 });
             })
             .map_err(|e| Error::server("cannot start the web server's thread", e))?

@@ -111,6 +111,8 @@ pub(crate) fn parse_time(text: &str) -> Result<EpochMs, String> {
     };
     let millis = if fraction.is_empty() {
         0
+    } else if !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
     } else {
         let digits: String = fraction.chars().chain("000".chars()).take(3).collect();
         digits.parse::<i64>().map_err(|_| bad())?
@@ -120,13 +122,20 @@ pub(crate) fn parse_time(text: &str) -> Result<EpochMs, String> {
         _ => {
             let sign = if zone.starts_with('-') { -1 } else { 1 };
             let (oh, om) = zone[1..].split_once(':').unwrap_or((&zone[1..], "0"));
-            let (Ok(oh), Ok(om)) = (oh.parse::<i64>(), om.parse::<i64>()) else {
+            let (Ok(oh @ 0..=23), Ok(om @ 0..=59)) = (oh.parse::<i64>(), om.parse::<i64>()) else {
                 return Err(bad());
             };
             sign * (oh * 60 + om)
         }
     };
-    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
+    // Years of four digits, as the API writes them (and no overflow).
+    if !(1..=9999).contains(&y)
+        || !(1..=12).contains(&mo)
+        || !(1..=31).contains(&d)
+        || !(0..=23).contains(&h)
+        || !(0..=59).contains(&mi)
+        || !(0..=60).contains(&s)
+    {
         return Err(bad());
     }
     let seconds = days_from_civil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset_minutes * 60;
@@ -211,6 +220,18 @@ mod tests {
             .contains("not a date and time"));
         assert!(parse_time("yesterday").is_err());
         assert!(parse_time("2026-13-01T09:00:00Z").is_err());
+        // What a client may send: refused, never an overflow.
+        for odd in [
+            "99999999999999999-01-01T00:00:00Z",
+            "2027-01-01T00:00:00+99999999999999999:00",
+            "2027-01-01T00:00:00+01:99",
+            "2027-01-01T00:00:00.-5Z",
+            "10000-01-01T00:00:00Z",
+            "0-01-01T00:00:00Z",
+        ] {
+            assert!(parse_time(odd).is_err(), "{odd}");
+        }
+        assert!(parse_time("9999-12-31T23:59:60.999+23:59").is_ok());
     }
 
     #[test]

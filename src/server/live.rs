@@ -204,25 +204,39 @@ impl LiveContest {
         let row = self.clock_row().await?;
         let state = state_of(&self.config, &row, now_ms());
         let last = *self.published.lock().expect("not poisoned");
-        let last = match last {
-            Some(last) => last,
+        // A fresh database has no state yet: its problems were just
+        // written, and need no second copy at the start.
+        let (last, fresh) = match last {
+            Some(last) => (last, false),
             None => {
                 let latest = self.store.latest_of_kinds(&["state"]).await?;
                 match latest.into_iter().next() {
-                    Some(EventData::State(s)) => s,
-                    _ => StateSnapshot::default(),
+                    Some(EventData::State(s)) => (s, false),
+                    _ => (StateSnapshot::default(), true),
                 }
             }
         };
         if state != last || self.published.lock().expect("not poisoned").is_none() {
             if state != last {
-                self.store
-                    .publish(vec![(Audience::Public, EventData::State(state))])
-                    .await?;
+                let mut events = vec![(Audience::Public, EventData::State(state))];
+                if state.started.is_some() && last.started.is_none() && !fresh {
+                    events.extend(self.problem_events());
+                }
+                self.store.publish(events).await?;
             }
             *self.published.lock().expect("not poisoned") = Some(state);
         }
         Ok(())
+    }
+
+    /// The problems again, for the feed's public and team readers, who do
+    /// not see them before the start.
+    fn problem_events(&self) -> Vec<(Audience, EventData)> {
+        self.config
+            .problems
+            .iter()
+            .map(|p| (Audience::Public, EventData::Problem(p.clone())))
+            .collect()
     }
 
     /// Changes the clock as the jury asks; `events` also publish the new
@@ -236,6 +250,10 @@ impl LiveContest {
             events.push((Audience::Public, EventData::Contest(contest)));
         }
         events.push((Audience::Public, EventData::State(state)));
+        let before = *self.published.lock().expect("not poisoned");
+        if state.started.is_some() && before.is_none_or(|b| b.started.is_none()) {
+            events.extend(self.problem_events());
+        }
         self.store.set_clock(row, events).await?;
         *self.published.lock().expect("not poisoned") = Some(state);
         Ok(())

@@ -216,6 +216,27 @@ impl Clarification {
             || self.to_team.as_deref() == Some(team)
             || (self.from_team.is_none() && self.to_team.is_none())
     }
+
+    /// Whether `team` (`None`: the public) may read it.
+    pub(crate) fn readable_by(&self, team: Option<&str>) -> bool {
+        match team {
+            Some(team) => self.visible_to(team),
+            None => self.from_team.is_none() && self.to_team.is_none(),
+        }
+    }
+
+    /// It as `team` (`None`: the public) sees it: an answer to everyone of
+    /// a question that only its team reads refers to no question (the
+    /// others would hold the id of an object they never see).
+    pub(crate) fn seen_by(&self, team: Option<&str>, all: &[Clarification]) -> Clarification {
+        let mut seen = self.clone();
+        if let Some(question) = self.reply_to {
+            if !all.iter().any(|c| c.id == question && c.readable_by(team)) {
+                seen.reply_to = None;
+            }
+        }
+        seen
+    }
 }
 
 /// Who an event (and the object it carries) may be shown to, besides the

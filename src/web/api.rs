@@ -260,13 +260,16 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
         }
         "clarifications" => {
             let all = app.live.store.clarifications().await.map_err(failed)?;
+            let jury = viewer.is_jury();
             all.iter()
-                .filter(|c| match viewer {
-                    Viewer::Public => c.from_team.is_none() && c.to_team.is_none(),
-                    Viewer::Account(Account::Jury) => true,
-                    Viewer::Account(Account::Team(t)) => c.visible_to(t),
+                .filter(|c| jury || c.readable_by(team))
+                .map(|c| {
+                    if jury {
+                        ccs::clarification(c, &cx)
+                    } else {
+                        ccs::clarification(&c.seen_by(team, &all), &cx)
+                    }
                 })
-                .map(|c| ccs::clarification(c, &cx))
                 .collect()
         }
         _ => {

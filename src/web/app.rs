@@ -192,8 +192,13 @@ async fn refuse_wrong_credentials(
     next.run(request).await
 }
 
+/// How long a request's body may take to arrive, once its head has.
+const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A request that announces a body over the limit is answered 413 at once,
-/// before anything of the body is read or waited for.
+/// before anything of the body is read or waited for; any other body is
+/// read here, in at most [`BODY_TIMEOUT`] (a client that sends it a byte at
+/// a time gets 408 instead of holding its connection for ever).
 async fn refuse_announced_excess(
     request: axum::extract::Request,
     next: axum::middleware::Next,
@@ -205,20 +210,55 @@ async fn refuse_announced_excess(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if announced.is_some_and(|n| n > limit as u64) {
-        let mut response = (
+        return closing(
             StatusCode::PAYLOAD_TOO_LARGE,
-            axum::Json(crate::render::ccs::error(
-                413,
-                &format!("the request's body is over {limit} bytes"),
-            )),
-        )
-            .into_response();
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-        return response;
+            &format!("the request's body is over {limit} bytes"),
+        );
     }
-    next.run(request).await
+    let (parts, body) = request.into_parts();
+    let read = http_body_util::BodyExt::collect(http_body_util::Limited::new(body, limit));
+    let body = match tokio::time::timeout(BODY_TIMEOUT, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) => {
+            let (status, message) = if e.is::<http_body_util::LengthLimitError>() {
+                (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the request's body is over {limit} bytes"),
+                )
+            } else {
+                (
+                    StatusCode::BAD_REQUEST,
+                    format!("the request's body could not be read: {e}"),
+                )
+            };
+            return closing(status, &message);
+        }
+        Err(_) => {
+            return closing(
+                StatusCode::REQUEST_TIMEOUT,
+                &format!(
+                    "the request's body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            )
+        }
+    };
+    next.run(axum::extract::Request::from_parts(parts, body.into()))
+        .await
+}
+
+/// An error answer that ends the connection (what is left of the request
+/// is not read).
+fn closing(status: StatusCode, message: &str) -> Response {
+    let mut response = (
+        status,
+        axum::Json(crate::render::ccs::error(status.as_u16(), message)),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 fn static_file(mime: &'static str, body: &'static str) -> Response {

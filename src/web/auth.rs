@@ -2,7 +2,8 @@
 //! token the database keeps only as a hash, plus a form token every
 //! changing form must carry), or HTTP basic authentication (the Contest
 //! API: a team's id and password, or `jury`). Failed logins are limited
-//! per login name. The main type is [`Account`].
+//! per login name (a password that matched before still passes). The main
+//! type is [`Account`].
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -64,7 +65,9 @@ impl Failures {
     pub(crate) fn allowed(&self, login: &str) -> bool {
         let now = now_ms();
         let mut recent = self.recent.lock().expect("not poisoned");
-        let times = recent.entry(login.to_string()).or_default();
+        let Some(times) = recent.get_mut(login) else {
+            return true;
+        };
         while times.front().is_some_and(|t| now - t > FAILURE_WINDOW_MS) {
             times.pop_front();
         }
@@ -92,10 +95,14 @@ pub(crate) enum Denied {
 
 /// Checks a login and password (Argon2 runs off the request threads).
 pub(crate) async fn check(app: &App, login: &str, password: &str) -> Result<Account, Denied> {
-    if !app.failures.allowed(login) {
+    // Credentials that matched before pass even while the login is locked:
+    // anyone can fail ten times as `jury`, which must not lock the jury's
+    // feed client or a team's logged-in tools out of the contest.
+    let known = app.live.verifier.known(login, password);
+    if !known && !app.failures.allowed(login) {
         return Err(Denied::TooMany);
     }
-    let ok = app.live.verifier.known(login, password) || {
+    let ok = known || {
         let live = std::sync::Arc::clone(&app.live);
         let (l, p) = (login.to_string(), password.to_string());
         tokio::task::spawn_blocking(move || live.verifier.check(&l, &p))
@@ -109,7 +116,11 @@ pub(crate) async fn check(app: &App, login: &str, password: &str) -> Result<Acco
             Account::Team(login.to_string())
         })
     } else {
-        app.failures.failed(login);
+        // Only accounts that exist are counted: made-up names (which can
+        // never log in) would grow the table without end.
+        if login == "jury" || app.live.config.team(login).is_some() {
+            app.failures.failed(login);
+        }
         Err(Denied::Wrong)
     }
 }

@@ -19,7 +19,7 @@ use super::api::{context, error, viewer, Viewer};
 use super::app::App;
 use super::auth::{session, Account};
 use crate::render::ccs;
-use crate::server::model::{Audience, Event};
+use crate::server::model::{Audience, Event, EventData};
 
 /// How long the feed may be quiet before a keep-alive newline.
 const KEEP_ALIVE: Duration = Duration::from_secs(120);
@@ -51,8 +51,38 @@ async fn next_lines(
         scoring: app.live.config.contest.scoring,
         start: app.live.start().await?,
     };
+    // Before the start only the jury sees the problems, here as in
+    // `GET problems`; they are published again at the start.
+    let jury = matches!(viewer, Viewer::Account(Account::Jury));
+    let before_start = !jury && app.live.state().await?.started.is_none();
+    // Answers refer only to questions this viewer reads.
+    let replies = events.iter().any(|e| match &e.data {
+        EventData::Clarification(c) => c.reply_to.is_some(),
+        _ => false,
+    });
+    let clarifications = if replies && !jury {
+        app.live.store.clarifications().await?
+    } else {
+        Vec::new()
+    };
+    let team = match viewer {
+        Viewer::Account(Account::Team(t)) => Some(t.as_str()),
+        _ => None,
+    };
     let mut text = String::new();
-    for event in events.iter().filter(|e| visible(e, viewer)) {
+    for event in events
+        .iter()
+        .filter(|e| visible(e, viewer) && !(before_start && e.data.kind() == "problems"))
+    {
+        if let (EventData::Clarification(c), false) = (&event.data, jury) {
+            let seen = Event {
+                data: EventData::Clarification(c.seen_by(team, &clarifications)),
+                ..event.clone()
+            };
+            text.push_str(&ccs::event_line(&seen, &cx));
+            text.push('\n');
+            continue;
+        }
         text.push_str(&ccs::event_line(event, &cx));
         text.push('\n');
     }

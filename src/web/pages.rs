@@ -526,7 +526,12 @@ pub(crate) async fn team_submission(
 
 /// `GET /team/submission/{id}`: where DOMjudge's submit client says to look.
 pub(crate) async fn team_submission_domjudge(Path(id): Path<String>) -> Response {
-    Redirect::to(&format!("/team/submissions/{}", id.trim_start_matches('s'))).into_response()
+    // Only a number goes into the `Location` header (a decoded `%0A` in
+    // it would be no header value at all).
+    match id.trim_start_matches('s').parse::<u64>() {
+        Ok(n) => Redirect::to(&format!("/team/submissions/{n}")).into_response(),
+        Err(_) => not_found_response(),
+    }
 }
 
 /// `GET /team/clarifications`.

@@ -45,6 +45,7 @@ mod real_packages;
 mod reports;
 mod sandbox;
 mod serve;
+mod serve_review;
 mod serve_support;
 mod snapshots;
 mod stress;
