@@ -241,12 +241,11 @@ impl Compiler {
             environment: Environment::Minimal(env),
             limits: sandbox::Limits {
                 cpu_time: compile_time,
-                // A package program's wall time is twice its CPU time, as
-                // its runs' (a loaded machine must not fail a package).
-                wall_time: match remember_failure {
-                    true => compile_time,
-                    false => compile_time * 2,
-                },
+                // The limit is of CPU time; the wall may run three times
+                // as long (a compiler's children, e.g. `kotlinc`'s JVM or
+                // gcc's cc1plus, wait for a CPU on a loaded machine, and
+                // that must not fail a build).
+                wall_time: compile_time * 3,
                 memory: None,
                 address_space: false,
                 stdout: self.limits.compile_output,
@@ -277,9 +276,15 @@ impl Compiler {
         let message = trim_message(&text.replace(&prefix, "").replace(&inner, ""));
         let stopped = match outcome.limit_hit {
             _ if outcome.success() && outcome.keep_error.is_some() => outcome.keep_error.clone(),
-            Some(LimitHit::CpuTime | LimitHit::WallTime) => Some(format!(
+            Some(LimitHit::CpuTime) => Some(format!(
                 "compilation exceeded the compile time limit of {}",
                 humantime::format_duration(compile_time)
+            )),
+            Some(LimitHit::WallTime) => Some(format!(
+                "compilation exceeded the compile time limit of {} (wall time {} with {} ms of CPU time: the compiler slept, or the machine is overloaded)",
+                humantime::format_duration(compile_time),
+                humantime::format_duration(compile_time * 3),
+                outcome.cpu_time.as_millis()
             )),
             Some(LimitHit::Output) => Some(format!(
                 "compiler output exceeded the limit of {} bytes",

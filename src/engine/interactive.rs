@@ -339,7 +339,9 @@ struct Decided {
 /// 3. the interactor rejecting is WA (or PE), even if the submission then
 ///    died, unless the submission crashed first (before the interactor
 ///    decided): RE;
-/// 4. the interactor accepting is AC, unless the submission crashed: RE.
+/// 4. the interactor accepting is AC, unless the submission crashed: RE
+///    (SIGPIPE after the interactor ended is no crash: it wrote more once
+///    the play was over, which BAPCtools accepts, e.g. its `guessnoeofcheck`).
 fn decide(
     play: &Play,
     said: CheckResult,
@@ -397,8 +399,16 @@ fn decide(
     match said.verdict {
         Verdict::IE => of(Verdict::IE, said.message),
         Verdict::AC => match crashed {
-            Some((_, message)) => of(Verdict::RE, message),
-            None => Decided {
+            Some((_, message))
+                if !(play.submission.broken_pipe()
+                    && match order {
+                        Order::Clocked => play.interactor.ended_ns <= play.submission.ended_ns,
+                        Order::Seen(first) => first == Side::Interactor,
+                    }) =>
+            {
+                of(Verdict::RE, message)
+            }
+            _ => Decided {
                 verdict: Verdict::AC,
                 message: said.message,
                 score: said.score,
@@ -534,6 +544,12 @@ mod tests {
         // Accepted: AC, unless the submission crashed.
         assert_eq!(verdict(&play(clean, true), Verdict::AC), Verdict::AC);
         assert_eq!(verdict(&play(crash, false), Verdict::AC), Verdict::RE);
+        // ... but not by writing after an accepting interactor had ended
+        // (SIGPIPE): AC, as BAPCtools; SIGPIPE before it ended is RE.
+        let late_pipe = outcome(Exit::Signal(13), None);
+        assert_eq!(verdict(&play(late_pipe, false), Verdict::AC), Verdict::AC);
+        let early_pipe = outcome(Exit::Signal(13), None);
+        assert_eq!(verdict(&play(early_pipe, true), Verdict::AC), Verdict::RE);
         // The interactor killed by SIGPIPE (the submission stopped reading):
         // the submission's verdict, never IE.
         for exit in [Exit::Signal(13), Exit::Code(141)] {

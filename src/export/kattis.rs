@@ -33,6 +33,8 @@ pub(crate) struct Written {
     pub(crate) submissions: usize,
     /// What the format cannot hold, one line each.
     pub(crate) left_out: Vec<String>,
+    /// The version of the format written.
+    pub(crate) version: KattisVersion,
 }
 
 /// What `judge export` owns in the package directory (replaced by --force).
@@ -75,6 +77,7 @@ pub(crate) fn write_package(
         validators: 0,
         submissions: 0,
         left_out: Vec::new(),
+        version,
     };
     let (validation, flags) = output_validator(problem, config, dir, version, &mut written)?;
     match version {

@@ -158,8 +158,12 @@ pub(crate) fn render_exported(written: &[Exported], problem: &str, dir: &Path) -
 
 /// What `judge export` wrote, and what the format could not hold.
 pub(crate) fn render_written_package(problem: &str, written: &crate::export::Written) -> String {
+    let version = match written.version {
+        crate::export::KattisVersion::Current => "format version 2025-09",
+        crate::export::KattisVersion::Legacy => "legacy format",
+    };
     let mut out = format!(
-        "wrote {problem} as an ICPC package (legacy format) to {}: {} tests, {} input validators, {} submissions\n",
+        "wrote {problem} as an ICPC package ({version}) to {}: {} tests, {} input validators, {} submissions\n",
         written.dir.display(),
         written.tests,
         written.validators,

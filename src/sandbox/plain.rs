@@ -259,7 +259,7 @@ async fn run_plain_once<T>(
         Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());
     // One timer for both the CPU time checks and the wall deadline, made
     // once and moved on: registering a timer wakes the runtime's driver.
-    let deadline = tokio::time::Instant::from_std(start + limits.wall_time);
+    let mut deadline = tokio::time::Instant::from_std(start + limits.wall_time);
     let poll = (limits.cpu_time / 10).clamp(Duration::from_millis(10), Duration::from_millis(100));
     let timer = tokio::time::sleep_until((tokio::time::Instant::now() + poll).min(deadline));
     tokio::pin!(timer);
@@ -280,8 +280,16 @@ async fn run_plain_once<T>(
                 let now = tokio::time::Instant::now();
                 if now >= deadline {
                     waited_for_cpu = sys::run_queue_wait(pid).unwrap_or_default();
-                    sys::kill_group(pid);
-                    limit_hit = Some(LimitHit::WallTime);
+                    // Time spent waiting for a CPU does not count.
+                    let grace = sys::starved_grace(limits.wall_time, waited_for_cpu);
+                    let extended = tokio::time::Instant::from_std(start + limits.wall_time + grace);
+                    if extended > now {
+                        deadline = extended;
+                        timer.as_mut().reset((now + poll).min(deadline));
+                    } else {
+                        sys::kill_group(pid);
+                        limit_hit = Some(LimitHit::WallTime);
+                    }
                 } else if sys::cpu_time_so_far(pid).is_some_and(|t| t > limits.cpu_time) {
                     sys::kill_group(pid);
                     limit_hit = Some(LimitHit::CpuTime);

@@ -126,6 +126,15 @@ fn problemtools(
     )
     .unwrap();
     let mut command = std::process::Command::new(tool);
+    // As an activated virtualenv: its python3 first on the PATH, so that
+    // problemtools' own `#!/usr/bin/env python3` scripts (the default grader,
+    // run once per test) skip a version manager's shims, slow under load.
+    if let Some(bin) = tool.parent() {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![bin.to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(dirs).unwrap());
+    }
     command.arg(package).args([
         "-p",
         "config",
@@ -446,6 +455,11 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
             package.as_os_str(),
         ]);
         exported.expect_code(0);
+        assert!(
+            exported.stdout.contains("(legacy format)"),
+            "{}",
+            exported.stdout
+        );
         let limit = std::fs::read_to_string(package.join(".timelimit")).unwrap();
         let (theirs, errors, log) = problemtools(&tool, &package, Some(limit.trim()));
         assert_eq!(errors, 0, "{id}: verifyproblem found errors:\n{log}");
@@ -466,13 +480,18 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         // (a Rust validator calls `rustc`, which rustup keeps out of the
         // system's PATH) and all.
         let current = scratch.path().join(format!("{name}-current"));
-        ws.judge([
+        let exported = ws.judge([
             "export".as_ref(),
             id.as_ref(),
             "--out".as_ref(),
             current.as_os_str(),
-        ])
-        .expect_code(0);
+        ]);
+        exported.expect_code(0);
+        assert!(
+            exported.stdout.contains("(format version 2025-09)"),
+            "{}",
+            exported.stdout
+        );
         let yaml = std::fs::read_to_string(current.join("problem.yaml")).unwrap();
         assert!(yaml.contains("problem_format_version: 2025-09"), "{yaml}");
         assert!(!current.join(".timelimit").exists());

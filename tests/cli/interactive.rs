@@ -170,6 +170,33 @@ fn an_interactive_icpc_package_talks_through_its_output_validator() {
 }
 
 #[test]
+fn writing_after_an_accepting_interactor_ended_is_ac_not_a_crash() {
+    // BAPCtools' `guessnoeofcheck` declares such a submission accepted: it
+    // guesses right, then writes on after the interactor has exited, and
+    // dies of SIGPIPE (as a C++ program does: SIGPIPE left at its default).
+    let package = repo().join("tests/fixtures/kattis/guess");
+    let scratch = tempfile::tempdir().unwrap();
+    let player = scratch.path().join("extra-output.py");
+    let binary = std::fs::read_to_string(package.join("submissions/accepted/binary.py")).unwrap();
+    std::fs::write(
+        &player,
+        format!(
+            "import signal, sys, time\nsignal.signal(signal.SIGPIPE, signal.SIG_DFL)\n{binary}\n\
+             time.sleep(0.2)\nsys.stdout.write(\"0\\n\" * 500000)\nsys.stdout.flush()\n"
+        ),
+    )
+    .unwrap();
+    let ws = Workspace::new();
+    let report = run_json(&ws, &package, &player);
+    assert_eq!(report["verdict"], "AC", "{report:#}");
+    let tests = report["tests"].as_array().unwrap();
+    assert!(
+        tests.iter().any(|t| t["signal"] == "SIGPIPE"),
+        "the player did not die of SIGPIPE: {report:#}"
+    );
+}
+
+#[test]
 fn an_interactor_protocol_judge_does_not_know_is_named() {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("guess");

@@ -48,6 +48,7 @@ mod serve;
 mod serve_review;
 mod serve_support;
 mod snapshots;
+mod starved;
 mod stress;
 mod support;
 mod untrusted;

@@ -4,7 +4,8 @@
 //! validators that cannot run (`run` and `batch` go on, `verify` fails), an
 //! interactor killed by SIGPIPE, a Polygon package downloaded for Windows,
 //! the time-limit rule, and programs of several files in `run`, `verify`
-//! and `batch`. Each fixture is one class of what real packages do.
+//! and `batch`, and `submissions.yaml` as BAPCtools reads it. Each fixture
+//! is one class of what real packages do.
 
 use std::path::{Path, PathBuf};
 
@@ -225,4 +226,29 @@ fn batch_judges_a_contestant_folder_of_several_files() {
     let entry = &results["entries"][0];
     assert_eq!(entry["file"], "alice/acwing-891", "{results:#}");
     assert_eq!(entry["report"]["verdict"], "AC", "{results:#}");
+}
+
+#[test]
+fn submissions_yaml_globs_match_through_directories_and_name_directories_of_their_own() {
+    let (_scratch, package) = fixture("kattis/submissionsyaml");
+    let ws = Workspace::new();
+    let (code, report) = verify(&ws, &package);
+    // `accepted:` replaces the directory's rule (plus-two.py must be WA),
+    // `ac_or_wa/` is judged as a directory of its own, `*.py` reaches no
+    // submission (`*` stays within a name) and braces expand.
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    for (path, verdict) in [
+        ("ac_or_wa/double.py", "AC"),
+        ("ac_or_wa/small-wrong.py", "WA"),
+        ("accepted/plus-two.py", "WA"),
+    ] {
+        assert!(got.contains(&(path.into(), verdict.into())), "{got:?}");
+    }
+    // What judge does not do is named: `constants` are not substituted.
+    assert!(
+        notes(&report).contains("constants: not substituted"),
+        "{report:#}"
+    );
 }

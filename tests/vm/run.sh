@@ -20,6 +20,15 @@ for l in sys.stdin:
     if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "cli" and m.get("executable"):
         print(m["executable"])')}"
 [ -x "$cli" ] || { echo "vm: no test binary (cargo test --no-run)" >&2; exit 2; }
+# Under emulation the guest's clock is the host's, and a vCPU the host keeps
+# waiting is still running for the guest (TCG has no steal time): a run's CPU
+# time there grows with the host's load. The slowdown (limits that decide TLE,
+# the tests' deadlines) is 5 on a quiet host, as in CI where the VM runs alone,
+# and grows with the host's load at boot (up to 20, the largest time_factor).
+if [ -z "${JUDGE_TEST_SLOWDOWN:-}" ]; then
+  JUDGE_TEST_SLOWDOWN=$(awk -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
+    'BEGIN { s = int(5 * load / cpus + 0.999); print (s < 5 ? 5 : (s > 20 ? 20 : s)) }')
+fi
 out="$vm/out-$want-${suite//,/+}"
 rm -rf "$out"
 mkdir -p "$out"
@@ -28,10 +37,10 @@ REPO=$PWD
 CLI=$cli
 SUITE=$suite
 FILTER="$filter"
-JUDGE_TEST_SLOWDOWN=${JUDGE_TEST_SLOWDOWN:-5}
+JUDGE_TEST_SLOWDOWN=$JUDGE_TEST_SLOWDOWN
 JOB
 started=$(date +%s)
-echo "vm: booting ${kernel##*/} for the $suite suite (software emulation, 2 CPUs)"
+echo "vm: booting ${kernel##*/} for the $suite suite (software emulation, 2 CPUs, slowdown $JUDGE_TEST_SLOWDOWN)"
 status=0
 timeout "${JUDGE_VM_TIMEOUT:-3000}" qemu-system-x86_64 \
   -machine q35,accel=tcg -cpu max -smp 2 -m 4096 \

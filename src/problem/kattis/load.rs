@@ -109,6 +109,12 @@ fn read(
         "constants",
         "grading",
     ]);
+    if root.get("constants").is_some() {
+        notes.push(
+            "constants: not substituted (`{{name}}` in the package's programs and files stays as written)"
+                .into(),
+        );
+    }
     let dir = package.dir();
     let id = dir
         .file_name()

@@ -315,9 +315,13 @@ fn run_job(
                 kill()?;
                 stopped = Some(Stopped::CpuTime);
             } else if start.elapsed() > job.wall_limit {
+                // Time spent waiting for a CPU does not count.
                 waited_for_cpu = pids.run_queue_wait(pid);
-                kill()?;
-                stopped = Some(Stopped::WallTime);
+                let grace = sys::starved_grace(job.wall_limit, waited_for_cpu);
+                if start.elapsed() > job.wall_limit + grace {
+                    kill()?;
+                    stopped = Some(Stopped::WallTime);
+                }
             }
         }
     }

@@ -100,6 +100,13 @@ pub(crate) fn run_queue_wait(pid: u32) -> Option<Duration> {
     Some(Duration::from_nanos(waited))
 }
 
+/// How far past its wall limit a run may go: the time it waited for a CPU
+/// the machine did not give it (not the program's doing), at most three
+/// more wall limits, so that every run still ends.
+pub(crate) fn starved_grace(wall_limit: Duration, waited_for_cpu: Duration) -> Duration {
+    waited_for_cpu.min(wall_limit.saturating_mul(3))
+}
+
 fn clock_ticks_per_second() -> u64 {
     static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     // SAFETY: sysconf has no memory-safety preconditions.
