@@ -450,6 +450,7 @@ fn write_submissions(
     }
     programs.extend(problem.solutions.iter().cloned());
     let mut used = std::collections::BTreeSet::new();
+    let mut folders = std::collections::BTreeSet::new();
     let mut permits = String::new();
     for SolutionSpec {
         program,
@@ -499,6 +500,7 @@ fn write_submissions(
         copy_program(problem, program, &target)?;
         written.submissions += 1;
         if version == KattisVersion::Current && folder != "accepted" {
+            folders.insert(folder);
             let relative = target
                 .strip_prefix(dir.join("submissions"))
                 .expect("written under submissions/")
@@ -519,11 +521,25 @@ fn write_submissions(
         }
     }
     if !permits.is_empty() {
+        // A key naming a folder replaces the folder's default rule (which
+        // a solution's own key would only narrow): any verdict per test,
+        // the folder's verdict on at least one.
+        let mut rules = String::new();
+        for folder in folders {
+            let required = match folder {
+                "wrong_answer" => "WA",
+                "time_limit_exceeded" => "TLE",
+                _ => "RTE",
+            };
+            rules.push_str(&format!(
+                "{folder}:\n  permitted: [AC, WA, TLE, RTE]\n  required: [{required}]\n"
+            ));
+        }
         write(
             dir.join("submissions").join("submissions.yaml"),
             &format!(
                 "# Written by `judge export`: each solution's source expects its overall verdict\n\
-                 # (the first failing test's), not a verdict on every test.\n{permits}"
+                 # (the first failing test's), not a verdict on every test.\n{rules}{permits}"
             ),
         )?;
     }
