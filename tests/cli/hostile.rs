@@ -329,9 +329,16 @@ fn sigterm_kills_everything_and_exits_130() {
         .spawn()
         .expect("start judge");
     let pid = child.id();
-    // Wait until sleepers run, then interrupt.
-    let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(60));
+    // Wait until sleepers run (after three Rust builds of the package:
+    // minutes under emulation), then interrupt. A judge that ended first
+    // failed; the bound only keeps a stuck judge from hanging the suite.
+    let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(600));
     while named("sleeper4711").is_empty() && Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            let mut stderr = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+            panic!("the judge ended before the sleepers started: {stderr}");
+        }
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(
@@ -549,7 +556,11 @@ fn contained_as_an_unprivileged_user() {
         &root.join("hostile"),
     );
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
-    std::fs::write(root.join("judge.toml"), "").unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        crate::support::default_judge_toml(),
+    )
+    .unwrap();
     let chown = std::process::Command::new("chown")
         .args(["-R", &user])
         .arg(root)
