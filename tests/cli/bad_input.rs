@@ -9,8 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{assert_none_named, isolation, problem, repo, str_field, Workspace};
-use crate::verify::copy_dir;
+use crate::support::{assert_none_named, copy_dir, isolation, problem, repo, str_field, Workspace};
 
 /// A copy of the mini-nim fixture package in `workspace`, to break.
 fn mini_nim(workspace: &Workspace, name: &str) -> PathBuf {
@@ -452,10 +451,8 @@ fn control_characters_from_submissions_are_shown_escaped() {
 #[test]
 fn the_next_judge_removes_what_a_killed_judge_left() {
     let workspace = Workspace::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args([
             "--isolation",
             isolation(),

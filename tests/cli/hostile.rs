@@ -311,10 +311,8 @@ fn compilation_is_limited_too() {
 #[test]
 fn sigterm_kills_everything_and_exits_130() {
     let workspace = Workspace::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args([
             "--isolation",
             isolation(),
@@ -376,10 +374,8 @@ fn a_thousand_runs_leave_nothing_behind() {
     // echo into a wall-time TLE (seen once in CI: 101 TLEs).
     let workspace = Workspace::with_limits("wall_factor = 30\n");
     let problem = crate::support::problem("many");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args(["--isolation", isolation(), "run", &problem])
         .arg(format!("{problem}/echo.c"))
         .arg(hostile("many-sometimes-hang.c"))
@@ -460,10 +456,8 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
             "t-1",
         ])
         .expect_code(0);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args(["--isolation", "strict", "run", &problem, "-j", "2"])
         .arg(format!("{problem}/echo.c"))
         .args(["--format", "json"])
@@ -540,11 +534,11 @@ fn contained_as_an_unprivileged_user() {
     let root = dir.path();
     // A package with Python programs only: the user has gcc and python3 but
     // no Rust toolchain (rustup lives in root's home). Its sample-2 answers Yes.
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/problems/mini-nim"),
         &root.join("mini-nim"),
     );
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/hostile"),
         &root.join("hostile"),
     );

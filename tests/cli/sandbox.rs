@@ -248,7 +248,7 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
         .tempdir()
         .unwrap();
     let root = dir.path();
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/problems/open-view"),
         &root.join("open-view"),
     );

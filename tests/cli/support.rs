@@ -91,6 +91,18 @@ impl Workspace {
         &self.root
     }
 
+    /// `judge --config WORKSPACE/judge.toml`, to run from the repository
+    /// root, for a test that needs the running child itself (to signal it,
+    /// or to read it while it runs).
+    pub(crate) fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_judge"));
+        command
+            .current_dir(repo())
+            .arg("--config")
+            .arg(&self.config);
+        command
+    }
+
     /// `judge --config WORKSPACE/judge.toml --color never ARGS...`, run from
     /// the repository root.
     pub(crate) fn judge<I, S>(&self, args: I) -> Judged
@@ -121,6 +133,19 @@ impl Workspace {
             code: output.status.code(),
             stdout: String::from_utf8(output.stdout).expect("judge prints UTF-8"),
             stderr: String::from_utf8(output.stderr).expect("judge prints UTF-8"),
+        }
+    }
+}
+
+/// Copies the folder `from` (a fixture) to `to`, with all it holds.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
         }
     }
 }

@@ -73,7 +73,7 @@ impl Arena {
     /// Copies a fixture folder into the arena.
     fn copy(&self, from: &Path, to: &str) -> PathBuf {
         let target = self.path().join(to);
-        crate::verify::copy_dir(from, &target);
+        crate::support::copy_dir(from, &target);
         target
     }
 
