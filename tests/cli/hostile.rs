@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::support::{
-    assert_none_named, is_root, isolation, named, processes_matching, repo, str_field, tests_of,
-    u64_field, HostSockets, Workspace,
+    assert_none_named, is_root, isolation, judging_sleepers, named, processes_matching, repo,
+    str_field, tests_of, u64_field, HostSockets, Workspace,
 };
 
 fn hostile(name: &str) -> String {
@@ -311,27 +311,9 @@ fn compilation_is_limited_too() {
 #[test]
 fn sigterm_kills_everything_and_exits_130() {
     let workspace = Workspace::new();
-    let mut child = workspace
-        .command()
-        .args([
-            "--isolation",
-            isolation(),
-            "run",
-            "acwing-891",
-            &hostile("sleeper.c"),
-            "--jobs",
-            "2",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start judge");
+    let mut child = judging_sleepers(&workspace, std::process::Stdio::piped());
     let pid = child.id();
-    // Wait until sleepers run, then interrupt.
-    let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(60));
-    while named("sleeper4711").is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    // The sleepers run: interrupt.
     assert!(
         !named("sleeper4711").is_empty(),
         "the sleepers never started"

@@ -339,6 +339,35 @@ pub(crate) fn processes_matching(marker: &str) -> Vec<String> {
         .collect()
 }
 
+/// A judge judging the sleeper fixture (`sleeper4711`) on acwing-891 with
+/// two jobs, its stderr to `stderr`, once the sleepers run (or after a
+/// minute, scaled: the caller asserts what it needs).
+pub(crate) fn judging_sleepers(
+    workspace: &Workspace,
+    stderr: std::process::Stdio,
+) -> std::process::Child {
+    let child = workspace
+        .command()
+        .args([
+            "--isolation",
+            isolation(),
+            "run",
+            "acwing-891",
+            "tests/fixtures/hostile/sleeper.c",
+            "--jobs",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("start judge");
+    let deadline = std::time::Instant::now() + scaled(Duration::from_secs(60));
+    while named("sleeper4711").is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
 /// Whether the tests run as root (then the judge must reach full isolation).
 pub(crate) fn is_root() -> bool {
     std::process::Command::new("id")
