@@ -526,17 +526,7 @@ fn contained_as_an_unprivileged_user() {
     );
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
     std::fs::write(root.join("judge.toml"), "").unwrap();
-    let chown = std::process::Command::new("chown")
-        .args(["-R", &user])
-        .arg(root)
-        .status()
-        .unwrap();
-    assert!(chown.success());
-    std::process::Command::new("chmod")
-        .args(["755"])
-        .arg(root)
-        .status()
-        .unwrap();
+    crate::support::hand_over(root, Some(&user));
     // The host's listeners, named for this run; the fixtures are aimed at
     // them (rewritten in place: their owner stays the user).
     let sockets = HostSockets::bind();

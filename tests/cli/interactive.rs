@@ -312,14 +312,7 @@ fn interactive_runs_work_as_an_unprivileged_user() {
     copy_dir(&guess(), &root.join("guess"));
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
     std::fs::write(root.join("judge.toml"), "").unwrap();
-    for (command, args) in [("chown", vec!["-R", user.as_str()]), ("chmod", vec!["755"])] {
-        let done = std::process::Command::new(command)
-            .args(args)
-            .arg(root)
-            .status()
-            .unwrap();
-        assert!(done.success());
-    }
+    crate::support::hand_over(root, Some(&user));
     let output = std::process::Command::new("runuser")
         .args(["-u", &user, "--"])
         .arg(root.join("judge"))

@@ -498,6 +498,25 @@ pub(crate) fn skip_missing(what: &str) {
     note(&format!("skipped: {what} is missing"));
 }
 
+/// Gives the folder `root` and all it holds to `user` (none: it stays
+/// root's), and lets everyone enter and read it.
+pub(crate) fn hand_over(root: &Path, user: Option<&str>) {
+    if let Some(user) = user {
+        let chown = std::process::Command::new("chown")
+            .args(["-R", user])
+            .arg(root)
+            .status()
+            .unwrap();
+        assert!(chown.success(), "chown -R {user} {}", root.display());
+    }
+    let chmod = std::process::Command::new("chmod")
+        .arg("755")
+        .arg(root)
+        .status()
+        .unwrap();
+    assert!(chmod.success(), "chmod 755 {}", root.display());
+}
+
 /// The unprivileged user the tests run as (`JUDGE_TEST_UNPRIVILEGED_USER`),
 /// or `None` (said, and a failure on CI as root, where .ci/run sets it).
 pub(crate) fn unprivileged_user() -> Option<String> {
