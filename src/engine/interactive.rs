@@ -192,15 +192,7 @@ impl Judge {
             stdout_to: Some(sub_out),
             environment: Environment::Minimal(exe.env().to_vec()),
             program_dir: Some(exe.dir().to_path_buf()),
-            limits: sandbox::Limits {
-                cpu_time: limits.time,
-                wall_time: run.wall,
-                memory: Some(limits.memory),
-                address_space: exe.address_space_limit(),
-                stdout: limits.output,
-                stderr: super::submission::STDERR_KEPT,
-                file_size: limits.output,
-            },
+            limits: run.sandbox_limits(),
             exchange: Exchange::default(),
         };
         let interactor = &interactive.interactor;

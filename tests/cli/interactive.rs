@@ -8,23 +8,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{repo, Workspace};
+use crate::support::{copy_dir, repo, Workspace};
 
 fn guess() -> std::path::PathBuf {
     repo().join("tests/fixtures/problems/guess")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 fn run_json(ws: &Workspace, problem: &Path, player: &Path) -> Value {
@@ -119,7 +106,7 @@ fn a_failed_test_shows_the_last_lines_of_the_interaction() {
 fn an_interactor_that_fails_is_an_internal_error_never_accepted() {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("guess");
-    copy_tree(&guess(), &package);
+    copy_dir(&guess(), &package);
     let ws = Workspace::new();
     for (body, why) in [
         // It plays along, then exits with a code outside the protocol.
@@ -200,7 +187,7 @@ fn writing_after_an_accepting_interactor_ended_is_ac_not_a_crash() {
 fn an_interactor_protocol_judge_does_not_know_is_named() {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("guess");
-    copy_tree(&guess(), &package);
+    copy_dir(&guess(), &package);
     let spec = std::fs::read_to_string(package.join("problem.toml")).unwrap();
     let spec = spec.replace(
         "source = \"interactor.py\"",
@@ -322,17 +309,10 @@ fn interactive_runs_work_as_an_unprivileged_user() {
         .tempdir()
         .unwrap();
     let root = dir.path();
-    copy_tree(&guess(), &root.join("guess"));
+    copy_dir(&guess(), &root.join("guess"));
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
     std::fs::write(root.join("judge.toml"), "").unwrap();
-    for (command, args) in [("chown", vec!["-R", user.as_str()]), ("chmod", vec!["755"])] {
-        let done = std::process::Command::new(command)
-            .args(args)
-            .arg(root)
-            .status()
-            .unwrap();
-        assert!(done.success());
-    }
+    crate::support::hand_over(root, Some(&user));
     let output = std::process::Command::new("runuser")
         .args(["-u", &user, "--"])
         .arg(root.join("judge"))
