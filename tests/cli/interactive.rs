@@ -325,3 +325,46 @@ fn interactive_runs_work_as_an_unprivileged_user() {
         .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
     assert_eq!(report["ok"], true, "{report:#}");
 }
+
+#[test]
+fn a_wall_clock_verdict_that_a_second_play_does_not_repeat_is_not_given() {
+    // An interactor that, on its first play only, starts answering after the
+    // player's wall limit (as one started late on a busy machine does): the
+    // player is stopped idle. The second play goes normally: the verdict is
+    // the second play's, AC, and says why. Without isolation, so that the
+    // interactor can leave itself a mark between plays.
+    let ws = Workspace::new();
+    let problem = ws.path().join("guess");
+    copy_dir(&guess(), &problem);
+    let mark = ws.path().join("first-play-done");
+    let interactor = std::fs::read_to_string(guess().join("interactor.py")).unwrap();
+    let late = crate::support::scaled(std::time::Duration::from_secs(7)).as_secs();
+    let prelude = format!(
+        "import os, time\nif not os.path.exists({mark:?}):\n    open({mark:?}, 'w').close()\n    time.sleep({late})\n",
+        mark = mark.to_str().unwrap(),
+    );
+    std::fs::write(problem.join("interactor.py"), prelude + &interactor).unwrap();
+    let judged = ws.judge([
+        "--isolation".as_ref(),
+        "none".as_ref(),
+        "run".as_ref(),
+        problem.as_os_str(),
+        problem.join("players/binary.py").as_os_str(),
+        "--tests".as_ref(),
+        "sample-1".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let report: Value = serde_json::from_str(judged.stdout.lines().next().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
+    let test = &report["tests"][0];
+    assert_eq!(test["verdict"], "AC", "{report:#}");
+    let message = test["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(
+            "judged on a second play: the first play was stopped by the wall clock (TLE)"
+        ),
+        "{report:#}"
+    );
+    assert!(mark.exists(), "the first play ran the late interactor");
+}
