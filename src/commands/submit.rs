@@ -16,6 +16,7 @@ use crate::cli::args::{PasswordsArgs, SubmitArgs};
 use crate::contest::{ContestSpec, CONTEST_FILE};
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::server::auth::{generate_password, Argon};
+use crate::server::files::zip_one;
 
 pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
     let base = args.server.trim_end_matches('/').to_string();
@@ -209,17 +210,6 @@ impl Client {
             .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
         self.answer(&url, response)
     }
-}
-
-fn zip_one(name: &str, content: &[u8]) -> Vec<u8> {
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut out);
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    zip.start_file(name, options).expect("a zip in memory");
-    zip.write_all(content).expect("a zip in memory");
-    zip.finish().expect("a zip in memory");
-    out.into_inner()
 }
 
 pub(super) fn passwords(args: PasswordsArgs) -> Result<i32> {

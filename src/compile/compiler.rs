@@ -302,12 +302,7 @@ impl Compiler {
             } else {
                 format!("{reason}\n{message}")
             };
-            return Ok(Build::Failed(CompileReport {
-                status: CompileStatus::Error,
-                message,
-                time_ms,
-                cached: false,
-            }));
+            return Ok(failed_build(message, time_ms));
         }
         if !outcome.success() {
             let message = if message.is_empty() {
@@ -316,16 +311,9 @@ impl Compiler {
                 message
             };
             if remember_failure {
-                let marker = marker_path(scratch.path());
-                std::fs::write(&marker, &message).map_err(|e| Error::io(&marker, e))?;
-                self.publish(&key, scratch)?;
+                self.publish_failure(&key, scratch, &message)?;
             }
-            return Ok(Build::Failed(CompileReport {
-                status: CompileStatus::Error,
-                message,
-                time_ms,
-                cached: false,
-            }));
+            return Ok(failed_build(message, time_ms));
         }
         // A program to run, where its run needs one (rustc makes a library
         // of a `#![crate_type = "lib"]` file, a compile-time program may
@@ -341,16 +329,9 @@ impl Compiler {
                 }
             );
             if remember_failure {
-                std::fs::write(marker_path(scratch.path()), &message)
-                    .map_err(|e| Error::io(scratch.path(), e))?;
-                self.publish(&key, scratch)?;
+                self.publish_failure(&key, scratch, &message)?;
             }
-            return Ok(Build::Failed(CompileReport {
-                status: CompileStatus::Error,
-                message,
-                time_ms,
-                cached: false,
-            }));
+            return Ok(failed_build(message, time_ms));
         }
         let dir = self.publish(&key, scratch)?;
         let exe = Executable {
@@ -378,6 +359,15 @@ impl Compiler {
     fn publish(&self, key: &Key, scratch: tempfile::TempDir) -> Result<PathBuf> {
         set_mode(scratch.path(), 0o755)?;
         self.cache.put_dir(Kind::Build, key, &scratch.keep())
+    }
+
+    /// Keeps a failed compilation's `message` in the cache under `key`, so
+    /// the same source is not compiled again to fail again.
+    fn publish_failure(&self, key: &Key, scratch: tempfile::TempDir, message: &str) -> Result<()> {
+        let marker = marker_path(scratch.path());
+        std::fs::write(&marker, message).map_err(|e| Error::io(&marker, e))?;
+        self.publish(key, scratch)?;
+        Ok(())
     }
 
     fn cached_build(
@@ -621,6 +611,16 @@ impl Compiler {
 /// Where a build directory marks a compile error. Nothing of what a
 /// compilation left can be there: [`kept`] keeps only what runs need, and
 /// never this name.
+/// A failed compilation: `message`, after `time_ms`, not from the cache.
+fn failed_build(message: String, time_ms: u64) -> Build {
+    Build::Failed(CompileReport {
+        status: CompileStatus::Error,
+        message,
+        time_ms,
+        cached: false,
+    })
+}
+
 fn marker_path(dir: &Path) -> PathBuf {
     dir.join(ERROR_FILE)
 }

@@ -293,6 +293,25 @@ fn read_now(
     Ok(out)
 }
 
+/// The file `file` of `folder` in the contest folder `contest`, as the
+/// listing found it.
+fn located_in(contest: &std::path::Path, folder: &str, file: &str) -> run::Located {
+    run::Located {
+        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(contest).unwrap()),
+        folder: folder.into(),
+        file: file.into(),
+    }
+}
+
+/// A named pipe at `path` (that nobody writes).
+fn make_fifo(path: &std::path::Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
 /// A contestant's file is read when judged, by name from the contest
 /// folder's descriptor: swapped since the listing for a link to a secret, a
 /// pipe nobody writes or a folder, or its folder swapped for a link, it is
@@ -304,11 +323,7 @@ fn a_file_swapped_after_the_listing_is_refused_not_followed() {
     std::fs::create_dir_all(contest.join("alice")).unwrap();
     std::fs::write(contest.join("alice/p.py"), "print(1)\n").unwrap();
     std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
-    let located = run::Located {
-        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
-        folder: "alice".into(),
-        file: "p.py".into(),
-    };
+    let located = located_in(&contest, "alice", "p.py");
     let submission = found_at(&contest.join("alice/p.py"), false);
     assert_eq!(
         read_now(&located, &submission).unwrap(),
@@ -323,13 +338,7 @@ fn a_file_swapped_after_the_listing_is_refused_not_followed() {
     swap(&|| std::os::unix::fs::symlink(dir.path().join("secret"), &file).unwrap());
     let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("symbolic link"), "{error}");
-    swap(&|| {
-        let made = std::process::Command::new("mkfifo")
-            .arg(&file)
-            .status()
-            .unwrap();
-        assert!(made.success());
-    });
+    swap(&|| make_fifo(&file));
     let started = std::time::Instant::now();
     let error = read_now(&located, &submission).unwrap_err().to_string();
     assert!(error.contains("pipe"), "{error}");
@@ -358,11 +367,7 @@ fn a_folder_submission_swapped_after_the_listing_is_refused_not_followed() {
     std::fs::write(folder.join("main.py"), "import helper\n").unwrap();
     std::fs::write(folder.join("helper.py"), "X = 1\n").unwrap();
     std::fs::write(dir.path().join("secret"), "the secret\n").unwrap();
-    let located = run::Located {
-        contest: std::sync::Arc::new(crate::sandbox::untrusted::Dir::open(&contest).unwrap()),
-        folder: "alice".into(),
-        file: "p".into(),
-    };
+    let located = located_in(&contest, "alice", "p");
     let submission = found_at(&folder, true);
     assert_eq!(
         read_now(&located, &submission).unwrap(),
@@ -376,11 +381,7 @@ fn a_folder_submission_swapped_after_the_listing_is_refused_not_followed() {
         let error = read_now(&located, &submission).unwrap_err().to_string();
         assert!(error.contains("symbolic link"), "{name}: {error}");
         std::fs::remove_file(&file).unwrap();
-        let made = std::process::Command::new("mkfifo")
-            .arg(&file)
-            .status()
-            .unwrap();
-        assert!(made.success());
+        make_fifo(&file);
         let started = std::time::Instant::now();
         let error = read_now(&located, &submission).unwrap_err().to_string();
         assert!(error.contains("pipe"), "{name}: {error}");

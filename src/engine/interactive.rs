@@ -22,8 +22,9 @@ use crate::sandbox::{
 };
 use crate::verdict::Verdict;
 
-/// How long the interactor may go on after the submission's wall-clock
-/// limit: it is not the one waited for.
+/// How long the interactor may go on after the latest the submission can
+/// end (its wall limit and the time it waited for a CPU): it is not the one
+/// waited for.
 const INTERACTOR_GRACE: Duration = Duration::from_secs(1);
 
 /// The file a testlib interactor writes for the checker, in its working
@@ -83,7 +84,7 @@ impl Judge {
             run.exe.address_space_limit(),
         );
         report.verdict = decided.verdict;
-        report.message = decided.message;
+        report.message = decided.message.clone();
         report.score = decided.score;
         if report.verdict == Verdict::AC {
             if let Some(then) = &interactive.then {
@@ -96,8 +97,8 @@ impl Judge {
         }
         if decided.verdict != Verdict::AC {
             // Played again through the judge, to see how it ended.
-            let again = self.play(run, interactive, scratch.path(), true).await?;
-            let relayed = again.relayed.expect("a relayed play");
+            let mut again = self.play(run, interactive, scratch.path(), true).await?;
+            let relayed = again.relayed.take().expect("a relayed play");
             // A crash against a rejection: who ended first, as the relay
             // saw it, when the replay went the same way.
             let same = classify(
@@ -127,6 +128,46 @@ impl Judge {
                 report.verdict = decided.verdict;
                 report.message = decided.message.clone();
                 report.score = decided.score;
+            } else if !same && stopped_by_the_clock(&play, &decided) {
+                // A verdict of the wall clock that the second play does not
+                // repeat was the machine's (a partner started or ran late),
+                // not the submission's: the second play decides.
+                let said = interactor_result(
+                    interactive.protocol,
+                    &again.interactor,
+                    &again.feedback,
+                    limits,
+                );
+                let second = decide(
+                    &again,
+                    said,
+                    Order::Seen(relayed.first_to_end),
+                    &run.limits,
+                    run.wall,
+                    run.exe.address_space_limit(),
+                );
+                report.measured(&again.submission);
+                report.verdict = second.verdict;
+                report.score = second.score;
+                report.message = second.message;
+                if report.verdict == Verdict::AC {
+                    if let Some(then) = &interactive.then {
+                        let checked = self.check_output(run, then, &again, scratch.path()).await?;
+                        report.verdict = checked.verdict;
+                        report.message = checked.message;
+                        report.diff = checked.diff;
+                        report.score = checked.score.or(report.score);
+                    }
+                }
+                let first = format!(
+                    "the first play was stopped by the wall clock ({})",
+                    decided.verdict
+                );
+                report.message = if report.message.is_empty() {
+                    format!("judged on a second play: {first}")
+                } else {
+                    format!("{} (judged on a second play: {first})", report.message)
+                };
             }
             let lines = Some(relayed.lines);
             report.interaction = lines.map(|lines| {
@@ -192,15 +233,7 @@ impl Judge {
             stdout_to: Some(sub_out),
             environment: Environment::Minimal(exe.env().to_vec()),
             program_dir: Some(exe.dir().to_path_buf()),
-            limits: sandbox::Limits {
-                cpu_time: limits.time,
-                wall_time: run.wall,
-                memory: Some(limits.memory),
-                address_space: exe.address_space_limit(),
-                stdout: limits.output,
-                stderr: super::submission::STDERR_KEPT,
-                file_size: limits.output,
-            },
+            limits: run.sandbox_limits(),
             exchange: Exchange::default(),
         };
         let interactor = &interactive.interactor;
@@ -229,7 +262,9 @@ impl Judge {
         };
         args.extend(test.checker_args.iter().map(Into::into));
         // The package's limits, but a wall clock one second beyond the
-        // submission's: an interactor waits for it.
+        // latest the submission can end (a starved submission's wall is
+        // moved): an interactor waits for it, and stopping it first would
+        // blame it (IE) for the machine's load.
         let mut interactor_request = super::programs::package_request(
             interactor,
             &args,
@@ -240,7 +275,7 @@ impl Judge {
         interactor_request.stdout_spill = None;
         interactor_request.stdout_to = Some(int_out);
         let interactor_limits = &mut interactor_request.limits;
-        interactor_limits.wall_time = run.wall + INTERACTOR_GRACE;
+        interactor_limits.wall_time = sandbox::longest_wall(run.wall) + INTERACTOR_GRACE;
         interactor_limits.cpu_time = interactor_limits.cpu_time.min(interactor_limits.wall_time);
         let package = super::programs::package_of(interactor);
         let interactor_profile = Profile::Package(std::sync::Arc::clone(&package.view));
@@ -310,6 +345,18 @@ impl Judge {
             }),
             Err(e) => Err(e.into()),
         }
+    }
+}
+
+/// Whether a play's verdict came from a wall clock running out rather than
+/// from what the programs did: the submission stopped at its wall limit
+/// (TLE), or the interactor stopped at its own (IE).
+fn stopped_by_the_clock(play: &Play, decided: &Decided) -> bool {
+    let wall = |outcome: &RunOutcome| outcome.limit_hit == Some(sandbox::LimitHit::WallTime);
+    match decided.verdict {
+        Verdict::TLE => wall(&play.submission),
+        Verdict::IE => wall(&play.interactor),
+        _ => false,
     }
 }
 

@@ -160,6 +160,28 @@ impl Judge {
         submission: &Submission,
         why: &str,
     ) -> SubmissionReport {
+        SubmissionReport {
+            skipped: tests.tests.iter().map(|t| t.name.clone()).collect(),
+            skip_reason: Some(SkipReason::JudgeFailed),
+            ..self.unjudged_report(
+                problem,
+                submission,
+                Verdict::IE,
+                format!("the judge failed on this submission: {why}"),
+            )
+        }
+    }
+
+    /// The report of `submission` before any test is run: `verdict`, not
+    /// compiled (`compile_message` said), the limits of its language, no
+    /// test run or skipped.
+    fn unjudged_report(
+        &self,
+        problem: &Problem,
+        submission: &Submission,
+        verdict: Verdict,
+        compile_message: String,
+    ) -> SubmissionReport {
         let limits = problem.limits.for_language(&submission.language);
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
         SubmissionReport {
@@ -167,10 +189,10 @@ impl Judge {
             problem: problem.id.clone(),
             submission: submission.name(),
             language: submission.language.id.clone(),
-            verdict: Verdict::IE,
+            verdict,
             compile: CompileReport {
                 status: CompileStatus::None,
-                message: format!("the judge failed on this submission: {why}"),
+                message: compile_message,
                 time_ms: 0,
                 cached: false,
             },
@@ -183,8 +205,8 @@ impl Judge {
             isolation: self.sandbox().isolation().as_str().into(),
             isolation_gaps: self.sandbox().gaps().map(str::to_string),
             tests: Vec::new(),
-            skipped: tests.tests.iter().map(|t| t.name.clone()).collect(),
-            skip_reason: Some(SkipReason::JudgeFailed),
+            skipped: Vec::new(),
+            skip_reason: None,
             summary: Summary::of(&[]),
         }
     }
@@ -204,31 +226,7 @@ impl Judge {
     ) -> Result<SubmissionReport> {
         let limits = problem.limits.for_language(&submission.language);
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
-        let mut report = SubmissionReport {
-            schema_version: SCHEMA_VERSION,
-            problem: problem.id.clone(),
-            submission: submission.name(),
-            language: submission.language.id.clone(),
-            verdict: Verdict::CE,
-            compile: CompileReport {
-                status: CompileStatus::None,
-                message: String::new(),
-                time_ms: 0,
-                cached: false,
-            },
-            limits: LimitsReport {
-                time_ms: limits.time.as_millis() as u64,
-                wall_ms: wall.as_millis() as u64,
-                memory_kib: limits.memory / 1024,
-                output_kib: limits.output / 1024,
-            },
-            isolation: self.sandbox().isolation().as_str().into(),
-            isolation_gaps: self.sandbox().gaps().map(str::to_string),
-            tests: Vec::new(),
-            skipped: Vec::new(),
-            skip_reason: None,
-            summary: Summary::of(&[]),
-        };
+        let mut report = self.unjudged_report(problem, submission, Verdict::CE, String::new());
         let exe = match build {
             Build::Ready(exe, compile) => {
                 report.compile = compile;
@@ -511,15 +509,7 @@ impl Judge {
             stdout_to: None,
             environment: Environment::Minimal(exe.env().to_vec()),
             program_dir: Some(exe.dir().to_path_buf()),
-            limits: sandbox::Limits {
-                cpu_time: limits.time,
-                wall_time: run.wall,
-                memory: Some(limits.memory),
-                address_space: exe.address_space_limit(),
-                stdout: limits.output,
-                stderr: STDERR_KEPT,
-                file_size: limits.output,
-            },
+            limits: run.sandbox_limits(),
             exchange: Default::default(),
         };
         let mut report = TestReport::of(test);
@@ -636,6 +626,23 @@ pub(super) struct TestRun<'a> {
     pub(super) keep_output: bool,
     /// Whether it reads and writes files instead of stdin and stdout.
     pub(super) files: &'a FileIo,
+}
+
+impl TestRun<'_> {
+    /// What the sandbox allows the submission on this test: the problem's
+    /// limits for its language, the wall limit, the executable's address
+    /// space, and [`STDERR_KEPT`] of its stderr.
+    pub(super) fn sandbox_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            cpu_time: self.limits.time,
+            wall_time: self.wall,
+            memory: Some(self.limits.memory),
+            address_space: self.exe.address_space_limit(),
+            stdout: self.limits.output,
+            stderr: STDERR_KEPT,
+            file_size: self.limits.output,
+        }
+    }
 }
 
 /// This judge's version and the identity of its binary (size and change

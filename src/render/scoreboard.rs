@@ -73,28 +73,32 @@ pub(crate) fn render_text(results: &Results) -> String {
         }
         let _ = writeln!(out, "{}", line.trim_end());
     }
-    let problems: Vec<&Entry> = results
-        .entries
-        .iter()
-        .filter(|e| e.error.is_some())
-        .collect();
+    let problems = not_judged(results);
     if !problems.is_empty() {
         let _ = writeln!(out, "\nNot judged:");
-        for e in problems {
-            let what = if e.file.is_empty() {
-                e.contestant.as_str()
-            } else {
-                e.file.as_str()
-            };
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                shown(what),
-                shown(e.error.as_deref().unwrap_or(""))
-            );
+        for (what, error) in problems {
+            let _ = writeln!(out, "  {}: {}", shown(what), shown(error));
         }
     }
     out
+}
+
+/// The entries that could not be judged: what names each (its file, or its
+/// contestant when it has none) and why.
+fn not_judged(results: &Results) -> Vec<(&str, &str)> {
+    results
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let error = e.error.as_deref()?;
+            let what = if e.file.is_empty() {
+                &e.contestant
+            } else {
+                &e.file
+            };
+            Some((what.as_str(), error))
+        })
+        .collect()
 }
 
 /// HTML-escaped, with control characters shown escaped as in the text
@@ -225,25 +229,16 @@ pub(crate) fn render_html(results: &Results) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
-    let errors: Vec<&Entry> = results
-        .entries
-        .iter()
-        .filter(|e| e.error.is_some())
-        .collect();
+    let errors = not_judged(results);
     if !errors.is_empty() {
         out.push_str("<h2>Not judged</h2><ul class=\"errors\">");
-        for e in errors {
-            let what = if e.file.is_empty() {
-                e.contestant.as_str()
-            } else {
-                e.file.as_str()
-            };
+        for (what, error) in errors {
             let _ = write!(
                 out,
                 "<li data-file=\"{}\"><b>{}</b>: {}</li>",
                 esc(what),
                 esc(what),
-                esc(e.error.as_deref().unwrap_or(""))
+                esc(error)
             );
         }
         out.push_str("</ul>\n");
@@ -350,6 +345,25 @@ mod tests {
         assert!(!html.contains("http://") && !html.contains("https://"));
         assert!(html.contains("data-contestant=\"alice\""));
         assert!(html.contains("names no problem"));
+    }
+
+    #[test]
+    fn html_lists_what_was_not_judged_by_file_or_contestant() {
+        let mut results = results();
+        let mut folder = results.entries[0].clone();
+        folder.file = String::new();
+        folder.error = Some("a <bad> folder".into());
+        results.entries.push(folder);
+        let html = render_html(&results);
+        assert!(
+            html.contains(concat!(
+                "<h2>Not judged</h2><ul class=\"errors\">",
+                "<li data-file=\"bob/x.cpp\"><b>bob/x.cpp</b>: names no problem</li>",
+                "<li data-file=\"bob\"><b>bob</b>: a &lt;bad&gt; folder</li>",
+                "</ul>\n"
+            )),
+            "{html}"
+        );
     }
 
     #[test]

@@ -12,8 +12,6 @@ pub(crate) fn test_report(
     diff: Option<&str>,
 ) -> TestReport {
     TestReport {
-        name: name.into(),
-        group: "g".into(),
         verdict,
         time_ms: 3,
         wall_ms: 4,
@@ -21,13 +19,7 @@ pub(crate) fn test_report(
         message: message.into(),
         diff: diff.map(str::to_string),
         exit_code: Some(0),
-        signal: None,
-        output: None,
-        cached: false,
-        score: None,
-        interaction: None,
-        unchecked: false,
-        input: None,
+        ..TestReport::named(name.into(), "g".into())
     }
 }
 

@@ -140,9 +140,15 @@ pub(crate) struct TestReport {
 impl TestReport {
     /// The report of `test` before it is judged: accepted, nothing measured.
     pub(crate) fn of(test: &TestCase) -> TestReport {
+        TestReport::named(test.name.clone(), test.group.clone())
+    }
+
+    /// The report of the test `name` of `group` before it is judged:
+    /// accepted, nothing measured.
+    pub(crate) fn named(name: String, group: String) -> TestReport {
         TestReport {
-            name: test.name.clone(),
-            group: test.group.clone(),
+            name,
+            group,
             verdict: Verdict::AC,
             time_ms: 0,
             wall_ms: 0,

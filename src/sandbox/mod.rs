@@ -59,6 +59,12 @@ pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
 pub(crate) use sys::{arm_interrupt_watchdog, signal_name};
 
+/// The longest a run with this wall limit can go: the limit, and the time
+/// it waited for a CPU (`starved_grace`), at most three more limits.
+pub(crate) fn longest_wall(wall_limit: std::time::Duration) -> std::time::Duration {
+    wall_limit + sys::starved_grace(wall_limit, std::time::Duration::MAX)
+}
+
 /// Takes an exclusive `flock` on `file` if it is free (not waiting).
 pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
     sys::try_lock_exclusive(file)

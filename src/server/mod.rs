@@ -2,7 +2,7 @@
 //! storage and judging queue ([`store`]), its rules ([`live`]), its
 //! scoreboard's tally ([`board`]), the judging of its queue by the engine
 //! ([`worker`]), what it judges with, for the judging hosts to compare
-//! ([`packages`]), passwords ([`auth`]) and the
+//! ([`packages`]), passwords ([`auth`]), a submission's zip ([`files`]) and the
 //! database made to match contest.toml at start ([`setup`]). Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
 //! (`crate::render`) sit above it.
@@ -10,6 +10,7 @@
 pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod board;
+pub(crate) mod files;
 pub(crate) mod live;
 pub(crate) mod model;
 pub(crate) mod packages;

@@ -350,15 +350,10 @@ pub(crate) struct Event {
 /// The Contest API's judgement type of a verdict.
 pub(crate) fn judgement_type_id(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::AC => "AC",
-        Verdict::WA => "WA",
-        Verdict::PE => "PE",
-        Verdict::TLE => "TLE",
-        Verdict::MLE => "MLE",
-        Verdict::OLE => "OLE",
         Verdict::RE => "RTE",
-        Verdict::CE => "CE",
         Verdict::IE => "JE",
+        // The others are spelled as the judge spells them.
+        other => other.as_str(),
     }
 }
 

@@ -13,7 +13,7 @@
 )]
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
@@ -27,6 +27,7 @@ use super::auth::{basic, Account, Denied};
 use super::state::{message_of, status_of, App};
 use crate::contest::clock::{now_ms, parse_time};
 use crate::render::ccs::{self, Context};
+use crate::server::files::zip_one;
 use crate::server::live::{Refusal, View};
 use crate::verdict::Verdict;
 
@@ -62,6 +63,16 @@ pub(crate) fn error(status: StatusCode, message: &str) -> Response {
         );
     }
     response
+}
+
+/// `201 Created`: the new object at `location`, as the body.
+fn created(location: String, object: Value) -> Response {
+    (
+        StatusCode::CREATED,
+        [(header::LOCATION, location)],
+        Json(object),
+    )
+        .into_response()
 }
 
 fn refused(refusal: Refusal) -> Response {
@@ -421,17 +432,6 @@ pub(crate) async fn submission_files(
     result.await.unwrap_or_else(|r| r)
 }
 
-fn zip_one(name: &str, content: &[u8]) -> Vec<u8> {
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut zip = zip::ZipWriter::new(&mut out);
-    let options = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    zip.start_file(name, options).expect("a zip in memory");
-    zip.write_all(content).expect("a zip in memory");
-    zip.finish().expect("a zip in memory");
-    out.into_inner()
-}
-
 /// The one file of a submission's zip, at most `limit` bytes.
 fn unzip_one(bytes: &[u8], limit: u64) -> Result<(String, Vec<u8>), Refusal> {
     let bad = |why: String| Refusal::Invalid(format!("`files`: {why}"));
@@ -525,14 +525,7 @@ pub(crate) async fn post_submission(
             .map_err(refused)?;
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/submissions/{}", record.id);
-        Ok::<_, Response>(
-            (
-                StatusCode::CREATED,
-                [(header::LOCATION, location)],
-                Json(ccs::submission(&record, &cx)),
-            )
-                .into_response(),
-        )
+        Ok::<_, Response>(created(location, ccs::submission(&record, &cx)))
     };
     result.await.unwrap_or_else(|r| r)
 }
@@ -726,14 +719,7 @@ pub(crate) async fn post_clarification(
         };
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/clarifications/{}", clarification.id);
-        Ok::<_, Response>(
-            (
-                StatusCode::CREATED,
-                [(header::LOCATION, location)],
-                Json(ccs::clarification(&clarification, &cx)),
-            )
-                .into_response(),
-        )
+        Ok::<_, Response>(created(location, ccs::clarification(&clarification, &cx)))
     };
     result.await.unwrap_or_else(|r| r)
 }

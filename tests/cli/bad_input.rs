@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{assert_none_named, isolation, problem, repo, str_field, Workspace};
-use crate::verify::copy_dir;
+use crate::support::{
+    assert_none_named, copy_dir, isolation, judging_sleepers, problem, repo, str_field, Workspace,
+};
 
 /// A copy of the mini-nim fixture package in `workspace`, to break.
 fn mini_nim(workspace: &Workspace, name: &str) -> PathBuf {
@@ -452,28 +453,8 @@ fn control_characters_from_submissions_are_shown_escaped() {
 #[test]
 fn the_next_judge_removes_what_a_killed_judge_left() {
     let workspace = Workspace::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
-        .args([
-            "--isolation",
-            isolation(),
-            "run",
-            "acwing-891",
-            "tests/fixtures/hostile/sleeper.c",
-            "--jobs",
-            "2",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("start judge");
+    let mut child = judging_sleepers(&workspace, std::process::Stdio::null());
     let pid = child.id();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while crate::support::named("sleeper4711").is_empty() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
     child.kill().unwrap();
     child.wait().unwrap();
     let mine = |dir: &Path, prefixes: &[&str]| -> Vec<PathBuf> {

@@ -190,15 +190,12 @@ fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
     let Some(browser) = Driver::start(&workspace.path().join("chromium-profile")) else {
         return;
     };
-    let mini = repo().join(problem("mini-nim"));
-    let contest = Contest::new(
+    let contest = contest_of(
         &workspace,
         "live-browser",
-        &format!(
-            "title = \"Browser\"\nproblems = [\"{}\"]\nstart = {}\nlanguages = [\"python\"]\n{TEAMS}",
-            mini.display(),
-            toml_time(-60)
-        ),
+        "Browser",
+        &repo().join(problem("mini-nim")),
+        &format!("start = {}\nlanguages = [\"python\"]", toml_time(-60)),
     );
     let server = Server::start(&workspace, &contest, &[]);
     let base = &server.base;
@@ -268,12 +265,12 @@ fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
     );
     let t2 = post_json(
         &server.api("/submissions"),
-        Some(("t2", "pw-2")),
+        Some(T2),
         &ccs_submission("mini-nim", "python", "a.py", ACCEPTED),
     );
     let id = t2.json()["id"].as_str().unwrap().to_string();
-    assert_eq!(verdict_of(&server, ("jury", "jury-pw"), &id), "AC");
-    let jury_board = get(&server.api("/scoreboard"), Some(("jury", "jury-pw"))).json();
+    assert_eq!(verdict_of(&server, JURY, &id), "AC");
+    let jury_board = get(&server.api("/scoreboard"), Some(JURY)).json();
     let t2_row = jury_board["rows"]
         .as_array()
         .unwrap()

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::{repo, Workspace};
+use crate::support::{copy_dir, repo, Workspace};
 
 /// A tool from the environment (or its usual place); `None` (said on
 /// stderr) when it is missing outside CI, a failure inside CI.
@@ -43,19 +43,6 @@ pub(crate) fn testlib_path() -> Option<PathBuf> {
 
 fn testlib() -> Option<PathBuf> {
     tool("JUDGE_TEST_TESTLIB", "/opt/testlib/testlib.h", "testlib.h")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// Every file under `dir` with its length and modification time.
@@ -199,7 +186,7 @@ fn icpc_packages_hold_and_problemtools_agrees_on_every_verdict() {
         let Some(tool) = verifyproblem() else { return };
         let scratch = tempfile::tempdir().unwrap();
         let package = scratch.path().join(name);
-        copy_tree(&fixture, &package);
+        copy_dir(&fixture, &package);
         let (theirs, errors, log) = problemtools(&tool, &package, None);
         assert_eq!(errors, 0, "{name}: verifyproblem found errors:\n{log}");
         assert_eq!(
@@ -306,7 +293,7 @@ fn a_polygon_package_with_testlib_holds_and_generates_its_missing_tests() {
     let ws = Workspace::new();
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("maxnum");
-    copy_tree(&repo().join("tests/fixtures/polygon/maxnum"), &package);
+    copy_dir(&repo().join("tests/fixtures/polygon/maxnum"), &package);
     std::fs::copy(&testlib, package.join("files/testlib.h")).unwrap();
     let before = listing(&package);
     let report = verify_json(&ws, &package);
@@ -335,7 +322,7 @@ fn a_testlib_checker_builds_with_the_header_beside_it_and_its_failure_is_not_rem
     let ws = Workspace::new();
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("testlib-sum");
-    copy_tree(
+    copy_dir(
         &repo().join("tests/fixtures/problems/testlib-sum"),
         &package,
     );
@@ -510,7 +497,7 @@ fn a_checktestdata_validator_runs_as_the_checktestdata_language_with_exit_0_vali
     // judge.toml's, here a shell standing in for it (exit 0 = valid).
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("sumab");
-    copy_tree(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    copy_dir(&repo().join("tests/fixtures/kattis/sumab"), &package);
     std::fs::remove_dir_all(package.join("input_validators/checkab")).unwrap();
     let script = package.join("input_validators/format.ctd");
     for (body, holds) in [("exit 0\n", true), ("exit 1\n", false)] {

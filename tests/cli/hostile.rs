@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::support::{
-    assert_none_named, is_root, isolation, named, processes_matching, repo, str_field, tests_of,
-    u64_field, HostSockets, Workspace,
+    assert_none_named, is_root, isolation, judging_sleepers, named, processes_matching, repo,
+    str_field, tests_of, u64_field, HostSockets, Workspace,
 };
 
 fn hostile(name: &str) -> String {
@@ -311,35 +311,13 @@ fn compilation_is_limited_too() {
 #[test]
 fn sigterm_kills_everything_and_exits_130() {
     let workspace = Workspace::new();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
-        .args([
-            "--isolation",
-            isolation(),
-            "run",
-            "acwing-891",
-            &hostile("sleeper.c"),
-            "--jobs",
-            "2",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start judge");
+    let mut child = judging_sleepers(&workspace, std::process::Stdio::piped());
     let pid = child.id();
-    // Wait until sleepers run (after three Rust builds of the package:
-    // minutes under emulation), then interrupt. A judge that ended first
-    // failed; the bound only keeps a stuck judge from hanging the suite.
-    let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(600));
-    while named("sleeper4711").is_empty() && Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            let mut stderr = String::new();
-            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
-            panic!("the judge ended before the sleepers started: {stderr}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
+    // The sleepers run (or the judge ended first: say why): interrupt.
+    if named("sleeper4711").is_empty() && child.try_wait().unwrap().is_some() {
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        panic!("the judge ended before the sleepers started: {stderr}");
     }
     assert!(
         !named("sleeper4711").is_empty(),
@@ -383,10 +361,8 @@ fn a_thousand_runs_leave_nothing_behind() {
     // echo into a wall-time TLE (seen once in CI: 101 TLEs).
     let workspace = Workspace::with_limits("wall_factor = 30\n");
     let problem = crate::support::problem("many");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args(["--isolation", isolation(), "run", &problem])
         .arg(format!("{problem}/echo.c"))
         .arg(hostile("many-sometimes-hang.c"))
@@ -467,10 +443,8 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
             "t-1",
         ])
         .expect_code(0);
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
+    let mut child = workspace
+        .command()
         .args(["--isolation", "strict", "run", &problem, "-j", "2"])
         .arg(format!("{problem}/echo.c"))
         .args(["--format", "json"])
@@ -547,11 +521,11 @@ fn contained_as_an_unprivileged_user() {
     let root = dir.path();
     // A package with Python programs only: the user has gcc and python3 but
     // no Rust toolchain (rustup lives in root's home). Its sample-2 answers Yes.
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/problems/mini-nim"),
         &root.join("mini-nim"),
     );
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/hostile"),
         &root.join("hostile"),
     );
@@ -561,17 +535,7 @@ fn contained_as_an_unprivileged_user() {
         crate::support::default_judge_toml(),
     )
     .unwrap();
-    let chown = std::process::Command::new("chown")
-        .args(["-R", &user])
-        .arg(root)
-        .status()
-        .unwrap();
-    assert!(chown.success());
-    std::process::Command::new("chmod")
-        .args(["755"])
-        .arg(root)
-        .status()
-        .unwrap();
+    crate::support::hand_over(root, Some(&user));
     // The host's listeners, named for this run; the fixtures are aimed at
     // them (rewritten in place: their owner stays the user).
     let sockets = HostSockets::bind();

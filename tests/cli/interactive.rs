@@ -8,23 +8,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{repo, Workspace};
+use crate::support::{copy_dir, repo, Workspace};
 
 fn guess() -> std::path::PathBuf {
     repo().join("tests/fixtures/problems/guess")
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 fn run_json(ws: &Workspace, problem: &Path, player: &Path) -> Value {
@@ -119,7 +106,7 @@ fn a_failed_test_shows_the_last_lines_of_the_interaction() {
 fn an_interactor_that_fails_is_an_internal_error_never_accepted() {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("guess");
-    copy_tree(&guess(), &package);
+    copy_dir(&guess(), &package);
     let ws = Workspace::new();
     for (body, why) in [
         // It plays along, then exits with a code outside the protocol.
@@ -200,7 +187,7 @@ fn writing_after_an_accepting_interactor_ended_is_ac_not_a_crash() {
 fn an_interactor_protocol_judge_does_not_know_is_named() {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join("guess");
-    copy_tree(&guess(), &package);
+    copy_dir(&guess(), &package);
     let spec = std::fs::read_to_string(package.join("problem.toml")).unwrap();
     let spec = spec.replace(
         "source = \"interactor.py\"",
@@ -322,17 +309,10 @@ fn interactive_runs_work_as_an_unprivileged_user() {
         .tempdir()
         .unwrap();
     let root = dir.path();
-    copy_tree(&guess(), &root.join("guess"));
+    copy_dir(&guess(), &root.join("guess"));
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
     std::fs::write(root.join("judge.toml"), "").unwrap();
-    for (command, args) in [("chown", vec!["-R", user.as_str()]), ("chmod", vec!["755"])] {
-        let done = std::process::Command::new(command)
-            .args(args)
-            .arg(root)
-            .status()
-            .unwrap();
-        assert!(done.success());
-    }
+    crate::support::hand_over(root, Some(&user));
     let output = std::process::Command::new("runuser")
         .args(["-u", &user, "--"])
         .arg(root.join("judge"))
@@ -344,4 +324,47 @@ fn interactive_runs_work_as_an_unprivileged_user() {
     let report: Value = serde_json::from_str(stdout.trim())
         .unwrap_or_else(|e| panic!("{e}: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
     assert_eq!(report["ok"], true, "{report:#}");
+}
+
+#[test]
+fn a_wall_clock_verdict_that_a_second_play_does_not_repeat_is_not_given() {
+    // An interactor that, on its first play only, starts answering after the
+    // player's wall limit (as one started late on a busy machine does): the
+    // player is stopped idle. The second play goes normally: the verdict is
+    // the second play's, AC, and says why. Without isolation, so that the
+    // interactor can leave itself a mark between plays.
+    let ws = Workspace::new();
+    let problem = ws.path().join("guess");
+    copy_dir(&guess(), &problem);
+    let mark = ws.path().join("first-play-done");
+    let interactor = std::fs::read_to_string(guess().join("interactor.py")).unwrap();
+    let late = crate::support::scaled(std::time::Duration::from_secs(7)).as_secs();
+    let prelude = format!(
+        "import os, time\nif not os.path.exists({mark:?}):\n    open({mark:?}, 'w').close()\n    time.sleep({late})\n",
+        mark = mark.to_str().unwrap(),
+    );
+    std::fs::write(problem.join("interactor.py"), prelude + &interactor).unwrap();
+    let judged = ws.judge([
+        "--isolation".as_ref(),
+        "none".as_ref(),
+        "run".as_ref(),
+        problem.as_os_str(),
+        problem.join("players/binary.py").as_os_str(),
+        "--tests".as_ref(),
+        "sample-1".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    let report: Value = serde_json::from_str(judged.stdout.lines().next().unwrap_or(""))
+        .unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
+    let test = &report["tests"][0];
+    assert_eq!(test["verdict"], "AC", "{report:#}");
+    let message = test["message"].as_str().unwrap_or("");
+    assert!(
+        message.contains(
+            "judged on a second play: the first play was stopped by the wall clock (TLE)"
+        ),
+        "{report:#}"
+    );
+    assert!(mark.exists(), "the first play ran the late interactor");
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::postgres_support::Postgres;
 use crate::serve_support::*;
-use crate::support::{is_root, problem, repo, Workspace};
+use crate::support::{copy_dir, is_root, problem, repo, Workspace};
 
 const ACCEPTED: &[u8] = b"a, b = map(int, input().split())\nprint(\"Yes\" if a != b else \"No\")\n";
 const WRONG: &[u8] =
@@ -58,11 +58,8 @@ impl Drop for Host {
 }
 
 fn host_command(workspace: &Workspace, dir: &Path, db: &str, name: &str, jobs: &str) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_judge"));
+    let mut command = workspace.command();
     command
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
         .args(["--color", "never", "-j", jobs, "judgehost"])
         .arg(dir)
         .args(["--db", db, "--name", name]);
@@ -109,12 +106,13 @@ fn judging_hosts_share_the_queue_and_survive_a_killed_host_and_a_restarted_serve
     // folder as its own copy of the contest.
     let mini = workspace.path().join("mini-nim");
     copy_dir(&repo().join(problem("mini-nim")), &mini);
-    let contest = Contest::new(
+    let contest = contest_of(
         &workspace,
         "multi",
+        "Hosts",
+        &mini,
         &format!(
-            "title = \"Hosts\"\nproblems = [\"{}\"]\nstart = {}\nduration = \"5h\"\nlanguages = [\"python\", \"c\"]\n{TEAMS}",
-            mini.display(),
+            "start = {}\nduration = \"5h\"\nlanguages = [\"python\", \"c\"]",
             toml_time(-60)
         ),
     );
@@ -161,7 +159,7 @@ fn judging_hosts_share_the_queue_and_survive_a_killed_host_and_a_restarted_serve
         "{said}"
     );
 
-    let (t1, t2) = (("t1", "pw-1"), ("t2", "pw-2"));
+    let (t1, t2) = (T1, T2);
     let mut expected: Vec<(String, &str)> = Vec::new();
     let sleeper = submit(&server, t1, "sleep.py", SLEEPER);
     expected.push((sleeper.clone(), "TLE"));
@@ -230,7 +228,7 @@ fn judging_hosts_share_the_queue_and_survive_a_killed_host_and_a_restarted_serve
         "the new submissions judged",
         || all_done(&pg, expected.len()),
     );
-    let jury = ("jury", "jury-pw");
+    let jury = JURY;
     for (id, verdict) in &expected {
         assert_eq!(
             &verdict_of(&server, jury, id),
@@ -242,14 +240,7 @@ fn judging_hosts_share_the_queue_and_survive_a_killed_host_and_a_restarted_serve
     assert_eq!(submissions.as_array().unwrap().len(), expected.len());
     let judgements_api = get(&server.api("/judgements"), Some(jury)).json();
     assert_eq!(judgements_api.as_array().unwrap().len(), expected.len());
-    let runs = get(&server.api("/runs"), Some(jury)).json();
-    let mut keys = HashSet::new();
-    for r in runs.as_array().unwrap() {
-        assert!(
-            keys.insert((r["judgement_id"].to_string(), r["ordinal"].to_string())),
-            "a run written twice: {r}"
-        );
-    }
+    assert_runs_written_once(&server, jury);
     // The feed: every judgement starts once and ends once, in order.
     let feed = check_feed(&get(&server.api("/event-feed?stream=false"), Some(jury)).text());
     let mut started = HashMap::new();
@@ -277,14 +268,12 @@ fn a_host_with_other_problems_is_refused_naming_the_problem() {
     let url = pg.create("contest");
     let workspace = Workspace::new();
     let write_contest = |name: &str, mini: &Path| {
-        Contest::new(
+        contest_of(
             &workspace,
             name,
-            &format!(
-                "title = \"Hosts\"\nproblems = [\"{}\"]\nstart = {}\nlanguages = [\"python\"]\n{TEAMS}",
-                mini.display(),
-                toml_time(-60)
-            ),
+            "Hosts",
+            mini,
+            &format!("start = {}\nlanguages = [\"python\"]", toml_time(-60)),
         )
     };
     let mini = workspace.path().join("server/mini-nim");
@@ -328,18 +317,6 @@ fn a_host_with_other_problems_is_refused_naming_the_problem() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs the server's PostgreSQL"));
     // The server judges on its own too (it was not told --no-judging).
-    let id = submit(&server, ("t1", "pw-1"), "a.py", ACCEPTED);
-    assert_eq!(verdict_of(&server, ("t1", "pw-1"), &id), "AC");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
+    let id = submit(&server, T1, "a.py", ACCEPTED);
+    assert_eq!(verdict_of(&server, T1, &id), "AC");
 }

@@ -12,25 +12,12 @@ type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 #[test]
 fn no_loop_between_top_level_modules() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = graph_of(&src);
-    assert!(
-        graph.len() > 10,
-        "too few modules read from {}",
-        src.display()
+    assert_no_loop(
+        &graph_of(&src),
+        &src,
+        "modules",
+        "a loop between top-level modules (each layer may import only layers below it)",
     );
-    if let Some(cycle) = find_cycle(&graph) {
-        let steps: Vec<String> = cycle
-            .windows(2)
-            .map(|w| {
-                let files = &graph[&w[0]][&w[1]];
-                format!("  {} -> {} (in {})", w[0], w[1], join(files))
-            })
-            .collect();
-        panic!(
-            "a loop between top-level modules (each layer may import only layers below it):\n{}",
-            steps.join("\n")
-        );
-    }
 }
 
 /// No two files (or folders) of one module import each other, directly or
@@ -38,13 +25,23 @@ fn no_loop_between_top_level_modules() {
 #[test]
 fn no_loop_between_the_files_of_a_module() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let graph = file_graph(&src);
+    assert_no_loop(
+        &file_graph(&src),
+        &src,
+        "files",
+        "a loop between the files of a module (each may import only those below it)",
+    );
+}
+
+/// Fails unless `graph` holds more than ten nodes (`what` read from `src`)
+/// and no loop; the panic opens with `problem` and names each step's files.
+fn assert_no_loop(graph: &Graph, src: &Path, what: &str, problem: &str) {
     assert!(
         graph.len() > 10,
-        "too few files read from {}",
+        "too few {what} read from {}",
         src.display()
     );
-    if let Some(cycle) = find_cycle(&graph) {
+    if let Some(cycle) = find_cycle(graph) {
         let steps: Vec<String> = cycle
             .windows(2)
             .map(|w| {
@@ -52,10 +49,7 @@ fn no_loop_between_the_files_of_a_module() {
                 format!("  {} -> {} (in {})", w[0], w[1], join(files))
             })
             .collect();
-        panic!(
-            "a loop between the files of a module (each may import only those below it):\n{}",
-            steps.join("\n")
-        );
+        panic!("{problem}:\n{}", steps.join("\n"));
     }
 }
 

@@ -11,25 +11,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::{repo, Workspace};
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
+use crate::support::{copy_dir, repo, Workspace};
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let scratch = tempfile::tempdir().unwrap();
     let package = scratch.path().join(Path::new(name).file_name().unwrap());
-    copy_tree(&repo().join("tests/fixtures").join(name), &package);
+    copy_dir(&repo().join("tests/fixtures").join(name), &package);
     (scratch, package)
 }
 
@@ -209,7 +196,7 @@ fn batch_judges_a_contestant_folder_of_several_files() {
         "title = \"Folders\"\nscoring = \"icpc\"\nproblems = [\"acwing-891\"]\n",
     )
     .unwrap();
-    copy_tree(
+    copy_dir(
         &repo().join("tests/fixtures/submissions/acwing-891/ac-dir-py"),
         &contest.join("alice/acwing-891"),
     );

@@ -248,7 +248,7 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
         .tempdir()
         .unwrap();
     let root = dir.path();
-    crate::verify::copy_dir(
+    crate::support::copy_dir(
         &repo().join("tests/fixtures/problems/open-view"),
         &root.join("open-view"),
     );
@@ -268,17 +268,7 @@ fn runs_and_compilations_see_only_an_allow_list_as_an_unprivileged_user() {
         .unwrap()
         .replace("\"$JUDGE_TEST_WORKSPACE\"", &root.display().to_string());
     std::fs::write(root.join("probe.probe"), script).unwrap();
-    let chown = std::process::Command::new("chown")
-        .args(["-R", &user])
-        .arg(root)
-        .status()
-        .unwrap();
-    assert!(chown.success());
-    std::process::Command::new("chmod")
-        .arg("755")
-        .arg(root)
-        .status()
-        .unwrap();
+    crate::support::hand_over(root, Some(&user));
     let judge = |args: &[&str]| {
         let output = std::process::Command::new("runuser")
             .args(["-u", &user, "--", "env"])

@@ -6,7 +6,6 @@
 //! against the API's schemas and the event feed's order rules, a restart
 //! after `kill -9` during judging, and bad input of every kind.
 
-use std::collections::HashSet;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -20,22 +19,16 @@ const WRONG: &[u8] =
 
 /// An ICPC contest of mini-nim that started a minute ago.
 fn icpc_contest(workspace: &Workspace, name: &str, extra: &str) -> Contest {
-    let mini = repo().join(problem("mini-nim"));
-    Contest::new(
+    contest_of(
         workspace,
         name,
+        "Live test",
+        &repo().join(problem("mini-nim")),
         &format!(
-            "title = \"Live test\"\nproblems = [\"{}\"]\nstart = {}\nduration = \"5h\"\nlanguages = [\"python\", \"c\"]\n{extra}\n{TEAMS}",
-            mini.display(),
+            "start = {}\nduration = \"5h\"\nlanguages = [\"python\", \"c\"]\n{extra}",
             toml_time(-60)
         ),
     )
-}
-
-/// Every event of the feed as `viewer` sees it, checked (see
-/// [`check_feed`]).
-fn checked_feed(server: &Server, auth: Option<(&str, &str)>) -> Vec<Value> {
-    check_feed(&get(&server.api("/event-feed?stream=false"), auth).text())
 }
 
 /// Every endpoint as `auth` sees it, against the schemas.
@@ -89,9 +82,9 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
     let workspace = Workspace::new();
     let contest = icpc_contest(&workspace, "live-icpc", "");
     let server = Server::start(&workspace, &contest, &[]);
-    let t1 = ("t1", "pw-1");
-    let t2 = ("t2", "pw-2");
-    let jury = ("jury", "jury-pw");
+    let t1 = T1;
+    let t2 = T2;
+    let jury = JURY;
 
     // The Contest API's way: JSON, the file in a base64 zip.
     let a = post_json(
@@ -317,17 +310,18 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
 #[test]
 fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_end() {
     let workspace = Workspace::new();
-    let mini = repo().join(problem("mini-nim"));
     // The jury starts the contest; it lasts 45 seconds (room for a busy
     // machine to log in, start, freeze and submit before the end).
-    let contest = Contest::new(
+    let contest = contest_of(
         &workspace,
         "live-freeze",
-        &format!("title = \"Freeze\"\nproblems = [\"{}\"]\nduration = \"45s\"\nlanguages = [\"python\"]\n{TEAMS}", mini.display()),
+        "Freeze",
+        &repo().join(problem("mini-nim")),
+        "duration = \"45s\"\nlanguages = [\"python\"]",
     );
     let server = Server::start(&workspace, &contest, &[]);
-    let jury = ("jury", "jury-pw");
-    let t1 = ("t1", "pw-1");
+    let jury = JURY;
+    let t1 = T1;
     let early = post_json(
         &server.api("/submissions"),
         Some(t1),
@@ -431,7 +425,7 @@ fn ioi_contests_score_subtasks_over_http() {
         ),
     );
     let server = Server::start(&workspace, &contest, &[]);
-    let t1 = ("t1", "pw-1");
+    let t1 = T1;
     let a = post_json(
         &server.api("/submissions"),
         Some(t1),
@@ -455,7 +449,7 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
     let workspace = Workspace::new();
     let contest = icpc_contest(&workspace, "live-crash", "");
     let server = Server::start(&workspace, &contest, &[]);
-    let t1 = ("t1", "pw-1");
+    let t1 = T1;
     // A sleeper: judged until the wall-clock limit (seconds per test).
     let sleeper = b"import time\ntime.sleep(60)\n";
     let s = post_json(
@@ -468,7 +462,7 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
     for i in 0..5 {
         let a = post_json(
             &server.api("/submissions"),
-            Some(("t2", "pw-2")),
+            Some(T2),
             &ccs_submission("mini-nim", "python", &format!("a{i}.py"), ACCEPTED),
         );
         assert_eq!(a.status, 201);
@@ -512,9 +506,9 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     assert!((1..=4).contains(&held), "{requeued}");
-    let jury = ("jury", "jury-pw");
+    let jury = JURY;
     for id in &acknowledged {
-        let who = if id == &sleeping { t1 } else { ("t2", "pw-2") };
+        let who = if id == &sleeping { t1 } else { T2 };
         let v = verdict_of(&server, who, id);
         assert_eq!(
             v,
@@ -531,14 +525,7 @@ fn a_server_killed_during_judging_loses_nothing_and_judges_again_once() {
         acknowledged.len(),
         "{judgements:#}"
     );
-    let runs = get(&server.api("/runs"), Some(jury)).json();
-    let mut keys = HashSet::new();
-    for r in runs.as_array().unwrap() {
-        assert!(
-            keys.insert((r["judgement_id"].to_string(), r["ordinal"].to_string())),
-            "a run written twice: {r}"
-        );
-    }
+    assert_runs_written_once(&server, jury);
     checked_feed(&server, Some(jury));
 }
 
@@ -551,7 +538,7 @@ fn bad_requests_get_clear_answers_never_a_crash() {
         "[server]\nmax_source = \"1KiB\"\nsubmissions_per_minute = 3\n",
     );
     let server = Server::start(&workspace, &contest, &[]);
-    let t1 = ("t1", "pw-1");
+    let t1 = T1;
     let url = server.api("/submissions");
     let cases: Vec<(Answer, u16, &str)> = vec![
         (
@@ -649,7 +636,7 @@ fn bad_requests_get_clear_answers_never_a_crash() {
         (
             post_json(
                 &url,
-                Some(("jury", "jury-pw")),
+                Some(JURY),
                 &ccs_submission("mini-nim", "python", "a.py", ACCEPTED),
             ),
             403,

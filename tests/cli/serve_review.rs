@@ -13,14 +13,12 @@ use crate::support::{problem, repo, Workspace};
 
 /// A contest of mini-nim that the jury starts.
 fn unstarted(workspace: &Workspace, name: &str) -> Contest {
-    let mini = repo().join(problem("mini-nim"));
-    Contest::new(
+    contest_of(
         workspace,
         name,
-        &format!(
-            "title = \"Review\"\nproblems = [\"{}\"]\nduration = \"5h\"\nlanguages = [\"python\"]\n{TEAMS}",
-            mini.display()
-        ),
+        "Review",
+        &repo().join(problem("mini-nim")),
+        "duration = \"5h\"\nlanguages = [\"python\"]",
     )
 }
 
@@ -30,28 +28,24 @@ fn kinds(feed: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn feed(server: &Server, auth: Option<(&str, &str)>) -> Vec<Value> {
-    check_feed(&get(&server.api("/event-feed?stream=false"), auth).text())
-}
-
 #[test]
 fn problems_stay_hidden_in_the_feed_until_the_start() {
     let workspace = Workspace::new();
     let contest = unstarted(&workspace, "review-feed");
     let server = Server::start(&workspace, &contest, &[]);
-    let (jury, t1) = (("jury", "jury-pw"), ("t1", "pw-1"));
+    let (jury, t1) = (JURY, T1);
     assert_eq!(
         get(&server.api("/problems"), None).json(),
         Value::Array(vec![])
     );
     for viewer in [None, Some(t1)] {
-        let seen = kinds(&feed(&server, viewer));
+        let seen = kinds(&checked_feed(&server, viewer));
         assert!(
             !seen.iter().any(|k| k == "problems"),
             "{viewer:?} reads the problems before the start: {seen:?}"
         );
     }
-    assert!(kinds(&feed(&server, Some(jury)))
+    assert!(kinds(&checked_feed(&server, Some(jury)))
         .iter()
         .any(|k| k == "problems"));
     // A public client that follows the feed from before the start gets the
@@ -85,7 +79,7 @@ fn problems_stay_hidden_in_the_feed_until_the_start() {
     );
     assert_eq!(follower.join().unwrap(), 1, "the follower got the problems");
     for viewer in [None, Some(t1)] {
-        let seen = feed(&server, viewer);
+        let seen = checked_feed(&server, viewer);
         let problems: Vec<&Value> = seen.iter().filter(|e| e["type"] == "problems").collect();
         assert!(!problems.is_empty(), "{viewer:?}: {:?}", kinds(&seen));
         for e in problems {
@@ -104,7 +98,7 @@ fn problems_stay_hidden_in_the_feed_until_the_start() {
     // refers to no question they cannot read; t2 and the jury see the link.
     let question = post_json(
         &server.api("/clarifications"),
-        Some(("t2", "pw-2")),
+        Some(T2),
         &serde_json::json!({"text": "Is 0 0 a valid input?"}),
     );
     assert_eq!(question.status, 201, "{}", question.text());
@@ -127,11 +121,11 @@ fn problems_stay_hidden_in_the_feed_until_the_start() {
     };
     assert!(reply_of(None).is_null());
     assert!(reply_of(Some(t1)).is_null());
-    assert_eq!(reply_of(Some(("t2", "pw-2"))), question.as_str());
+    assert_eq!(reply_of(Some(T2)), question.as_str());
     assert_eq!(reply_of(Some(jury)), question.as_str());
-    for viewer in [None, Some(t1), Some(("t2", "pw-2")), Some(jury)] {
+    for viewer in [None, Some(t1), Some(T2), Some(jury)] {
         // check_feed refuses a reference to an object not seen before.
-        let seen = feed(&server, viewer);
+        let seen = checked_feed(&server, viewer);
         assert!(
             seen.iter().any(|e| e["data"]["text"] == "Yes."),
             "{viewer:?}"
@@ -142,18 +136,18 @@ fn problems_stay_hidden_in_the_feed_until_the_start() {
 #[test]
 fn failed_logins_do_not_lock_out_the_right_password_and_odd_paths_are_404() {
     let workspace = Workspace::new();
-    let mini = repo().join(problem("mini-nim"));
-    let contest = Contest::new(
+    let contest = contest_of(
         &workspace,
         "review-logins",
+        "Review",
+        &repo().join(problem("mini-nim")),
         &format!(
-            "title = \"Review\"\nproblems = [\"{}\"]\nstart = {}\nduration = \"5h\"\nlanguages = [\"python\"]\n{TEAMS}",
-            mini.display(),
+            "start = {}\nduration = \"5h\"\nlanguages = [\"python\"]",
             toml_time(3600)
         ),
     );
     let server = Server::start(&workspace, &contest, &[]);
-    let (jury, t1) = (("jury", "jury-pw"), ("t1", "pw-1"));
+    let (jury, t1) = (JURY, T1);
     // Slow clients, meanwhile: headers that never end and a body sent a
     // byte at a time are cut off, not kept for ever.
     let slow_head = slow_client(&server, b"GET /login HTTP/1.1\r\nHost: x\r\n", false);
@@ -193,10 +187,7 @@ fn failed_logins_do_not_lock_out_the_right_password_and_odd_paths_are_404() {
     assert_eq!(get(&server.api("/submissions"), Some(jury)).status, 200);
     assert_eq!(get(&server.api("/submissions"), Some(t1)).status, 200);
     // t2 never logged in: its login stays locked for the window.
-    assert_eq!(
-        get(&server.api("/submissions"), Some(("t2", "pw-2"))).status,
-        429
-    );
+    assert_eq!(get(&server.api("/submissions"), Some(T2)).status, 429);
     // The page DOMjudge's submit client points to, with anything as its id.
     for odd in ["%0d%0aSet-Cookie:%20x=1", "s12", "%2e%2e%2fjury", "s"] {
         let a = get(&format!("{}/team/submission/{odd}", server.base), None);
@@ -220,28 +211,16 @@ fn failed_logins_do_not_lock_out_the_right_password_and_odd_paths_are_404() {
         "2099-01-01T00:00:00.-5Z",
     ] {
         let body = serde_json::json!({"id": server.contest, "start_time": odd});
-        let a = send(
-            &server.api(""),
-            "PATCH",
-            Some(jury),
-            "application/json",
-            body.to_string().into_bytes(),
-        );
+        let a = send_json(&server.api(""), "PATCH", Some(jury), &body);
         assert_eq!(a.status, 400, "{odd}: {}", a.text());
     }
     // The jury clears contest.toml's start (to start by hand): no start
     // time, in the contest and in the feed, as the schemas have it.
     let body = serde_json::json!({"id": server.contest, "start_time": null});
-    let a = send(
-        &server.api(""),
-        "PATCH",
-        Some(jury),
-        "application/json",
-        body.to_string().into_bytes(),
-    );
+    let a = send_json(&server.api(""), "PATCH", Some(jury), &body);
     assert_eq!(a.status, 200, "{}", a.text());
     assert!(a.json()["start_time"].is_null(), "{}", a.text());
-    let events = feed(&server, Some(jury));
+    let events = checked_feed(&server, Some(jury));
     let contest_event = events
         .iter()
         .rev()

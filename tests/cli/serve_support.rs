@@ -60,6 +60,31 @@ name = "Team Three"
 password = "pw-3"
 "#;
 
+/// The logins of [`TEAMS`], as `(login, password)`.
+pub(crate) const JURY: (&str, &str) = ("jury", "jury-pw");
+pub(crate) const T1: (&str, &str) = ("t1", "pw-1");
+pub(crate) const T2: (&str, &str) = ("t2", "pw-2");
+
+/// A contest in `workspace` of the problem at `problem_dir` with the
+/// standard [`TEAMS`]: contest.toml holds `title`, the problem, then the
+/// lines `settings`.
+pub(crate) fn contest_of(
+    workspace: &Workspace,
+    name: &str,
+    title: &str,
+    problem_dir: &Path,
+    settings: &str,
+) -> Contest {
+    Contest::new(
+        workspace,
+        name,
+        &format!(
+            "title = \"{title}\"\nproblems = [\"{}\"]\n{settings}\n{TEAMS}",
+            problem_dir.display()
+        ),
+    )
+}
+
 /// A TOML date-time `seconds` from now (negative: in the past).
 pub(crate) fn toml_time(seconds: i64) -> String {
     let now = std::time::SystemTime::now()
@@ -104,12 +129,8 @@ pub(crate) struct Server {
 
 /// What `judge serve` was started with.
 pub(crate) fn serve_command(workspace: &Workspace, dir: &Path, extra: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_judge"));
-    command
-        .current_dir(repo())
-        .arg("--config")
-        .arg(workspace.config_path())
-        .args(["--color", "never", "-j", "2"]);
+    let mut command = workspace.command();
+    command.args(["--color", "never", "-j", "2"]);
     command.arg("serve").arg(dir);
     if !extra.contains(&"--listen") {
         command.args(["--listen", "127.0.0.1:0"]);
@@ -277,9 +298,19 @@ pub(crate) fn get(url: &str, auth: Option<(&str, &str)>) -> Answer {
 
 /// POST of JSON with basic authentication.
 pub(crate) fn post_json(url: &str, auth: Option<(&str, &str)>, body: &Value) -> Answer {
+    send_json(url, "POST", auth, body)
+}
+
+/// A request with `body` as JSON.
+pub(crate) fn send_json(
+    url: &str,
+    method: &str,
+    auth: Option<(&str, &str)>,
+    body: &Value,
+) -> Answer {
     send(
         url,
-        "POST",
+        method,
         auth,
         "application/json",
         body.to_string().into_bytes(),
@@ -365,6 +396,19 @@ pub(crate) fn wait_for<T>(limit: Duration, what: &str, mut check: impl FnMut() -
         }
         assert!(start.elapsed() < limit, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(150));
+    }
+}
+
+/// No run of a judgement is written twice (the API's runs as `auth` sees
+/// them: a judgement and an ordinal once each).
+pub(crate) fn assert_runs_written_once(server: &Server, auth: (&str, &str)) {
+    let runs = get(&server.api("/runs"), Some(auth)).json();
+    let mut keys = HashSet::new();
+    for r in runs.as_array().unwrap() {
+        assert!(
+            keys.insert((r["judgement_id"].to_string(), r["ordinal"].to_string())),
+            "a run written twice: {r}"
+        );
     }
 }
 
@@ -512,6 +556,11 @@ fn official(dir: &Path, name: &str, value: &Value, what: &str) {
         errors.is_empty(),
         "{what} does not match the specification's {file}.json: {errors:#?}\n{value:#}"
     );
+}
+
+/// Every event of the feed as `auth` sees it, checked (see [`check_feed`]).
+pub(crate) fn checked_feed(server: &Server, auth: Option<(&str, &str)>) -> Vec<Value> {
+    check_feed(&get(&server.api("/event-feed?stream=false"), auth).text())
 }
 
 /// The lines of an event feed, checked against the schema and the

@@ -91,6 +91,18 @@ impl Workspace {
         &self.root
     }
 
+    /// `judge --config WORKSPACE/judge.toml`, to run from the repository
+    /// root, for a test that needs the running child itself (to signal it,
+    /// or to read it while it runs).
+    pub(crate) fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_judge"));
+        command
+            .current_dir(repo())
+            .arg("--config")
+            .arg(&self.config);
+        command
+    }
+
     /// `judge --config WORKSPACE/judge.toml --color never ARGS...`, run from
     /// the repository root.
     pub(crate) fn judge<I, S>(&self, args: I) -> Judged
@@ -121,6 +133,19 @@ impl Workspace {
             code: output.status.code(),
             stdout: String::from_utf8(output.stdout).expect("judge prints UTF-8"),
             stderr: String::from_utf8(output.stderr).expect("judge prints UTF-8"),
+        }
+    }
+}
+
+/// Copies the folder `from` (a fixture) to `to`, with all it holds.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
         }
     }
 }
@@ -341,6 +366,41 @@ pub(crate) fn processes_matching(marker: &str) -> Vec<String> {
         .collect()
 }
 
+/// A judge judging the sleeper fixture (`sleeper4711`) on acwing-891 with
+/// two jobs, its stderr to `stderr`, once the sleepers run (or the judge
+/// ended, or ten minutes passed, scaled: the caller asserts what it needs).
+pub(crate) fn judging_sleepers(
+    workspace: &Workspace,
+    stderr: std::process::Stdio,
+) -> std::process::Child {
+    let mut child = workspace
+        .command()
+        .args([
+            "--isolation",
+            isolation(),
+            "run",
+            "acwing-891",
+            "tests/fixtures/hostile/sleeper.c",
+            "--jobs",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("start judge");
+    // After three Rust builds of the package: minutes under emulation. The
+    // wait ends when the judge does; the bound only keeps a stuck judge from
+    // hanging the suite.
+    let deadline = std::time::Instant::now() + scaled(Duration::from_secs(600));
+    while named("sleeper4711").is_empty()
+        && std::time::Instant::now() < deadline
+        && child.try_wait().expect("poll the judge").is_none()
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
 /// Whether the tests run as root (then the judge must reach full isolation).
 pub(crate) fn is_root() -> bool {
     std::process::Command::new("id")
@@ -469,6 +529,25 @@ pub(crate) fn on_ci() -> bool {
 pub(crate) fn skip_missing(what: &str) {
     assert!(!on_ci(), "{what} is missing; .ci/run provides it on CI");
     note(&format!("skipped: {what} is missing"));
+}
+
+/// Gives the folder `root` and all it holds to `user` (none: it stays
+/// root's), and lets everyone enter and read it.
+pub(crate) fn hand_over(root: &Path, user: Option<&str>) {
+    if let Some(user) = user {
+        let chown = std::process::Command::new("chown")
+            .args(["-R", user])
+            .arg(root)
+            .status()
+            .unwrap();
+        assert!(chown.success(), "chown -R {user} {}", root.display());
+    }
+    let chmod = std::process::Command::new("chmod")
+        .arg("755")
+        .arg(root)
+        .status()
+        .unwrap();
+    assert!(chmod.success(), "chmod 755 {}", root.display());
 }
 
 /// The unprivileged user the tests run as (`JUDGE_TEST_UNPRIVILEGED_USER`),

@@ -77,29 +77,17 @@ impl Arena {
     /// Copies a fixture folder into the arena.
     fn copy(&self, from: &Path, to: &str) -> PathBuf {
         let target = self.path().join(to);
-        crate::verify::copy_dir(from, &target);
+        crate::support::copy_dir(from, &target);
         target
     }
 
     /// Hands the arena to the user who judges in it.
     fn hand_over(&self) {
-        if let Who::User(user) = &self.who {
-            if user.is_empty() {
-                return;
-            }
-            let chown = std::process::Command::new("chown")
-                .args(["-R", user])
-                .arg(self.path())
-                .status()
-                .unwrap();
-            assert!(chown.success());
+        match &self.who {
+            Who::User(user) if user.is_empty() => {}
+            Who::User(user) => crate::support::hand_over(self.path(), Some(user)),
+            Who::Root => crate::support::hand_over(self.path(), None),
         }
-        let chmod = std::process::Command::new("chmod")
-            .arg("755")
-            .arg(self.path())
-            .status()
-            .unwrap();
-        assert!(chmod.success());
     }
 
     /// Runs the judge in the arena, with `JUDGE_SECRET_4711` in its

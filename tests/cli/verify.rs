@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+use crate::support::copy_dir;
+
 /// A copy of the fast fixture package in a temp dir, with a private cache.
 struct Package {
     dir: tempfile::TempDir,
@@ -48,18 +50,6 @@ impl Package {
         let text = String::from_utf8_lossy(&out.stdout).into_owned()
             + &String::from_utf8_lossy(&out.stderr);
         (out.status.code().unwrap(), text)
-    }
-}
-
-pub(crate) fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }
 

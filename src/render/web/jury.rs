@@ -161,17 +161,11 @@ fn report_view(r: &SubmissionReport) -> Markup {
 
 /// Every clarification, with forms to answer each question and to announce.
 pub(crate) fn clarifications(chrome: &Chrome, clarifications: &[Clarification]) -> String {
-    let config = chrome.config;
     let body = html! {
         h2 { "Announce to everyone" }
         form.card method="post" action="/jury/clarifications" {
             (chrome.csrf_field())
-            label { "About"
-                select name="problem" {
-                    option value="" { "the contest in general" }
-                    @for p in &config.problems { option value=(p.id) { (p.label) ". " (p.name) } }
-                }
-            }
+            (chrome.about_field())
             label { "Text" textarea name="text" rows="3" required {} }
             button type="submit" { "Announce" }
         }

@@ -51,6 +51,19 @@ impl Chrome<'_> {
         html! { input type="hidden" name="csrf" value=(self.csrf.unwrap_or("")); }
     }
 
+    /// The field of a message's form saying what it is about: the contest
+    /// in general, or one of its problems.
+    pub(crate) fn about_field(&self) -> Markup {
+        html! {
+            label { "About"
+                select name="problem" {
+                    option value="" { "the contest in general" }
+                    @for p in &self.config.problems { option value=(p.id) { (p.label) ". " (p.name) } }
+                }
+            }
+        }
+    }
+
     /// A line about the clock: before the start, the time left, frozen, over.
     pub(crate) fn clock_line(&self) -> String {
         let s = &self.state;

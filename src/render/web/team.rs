@@ -180,17 +180,11 @@ pub(crate) fn submission(
 
 /// The clarifications a team may read, and the form to ask.
 pub(crate) fn clarifications(chrome: &Chrome, clarifications: &[Clarification]) -> String {
-    let config = chrome.config;
     let body = html! {
         h2 { "Ask the jury" }
         form.card method="post" action="/team/clarifications" {
             (chrome.csrf_field())
-            label { "About"
-                select name="problem" {
-                    option value="" { "the contest in general" }
-                    @for p in &config.problems { option value=(p.id) { (p.label) ". " (p.name) } }
-                }
-            }
+            (chrome.about_field())
             label { "Question" textarea name="text" rows="4" required {} }
             button type="submit" { "Send" }
         }
