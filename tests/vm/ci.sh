@@ -29,7 +29,7 @@ else
   echo "vm: the sandbox changed since \`run.sh 6.1 full\` passed (tests/vm/full-proved:" \
     "${proved:-none}; this tree: $fingerprint): 6.1 runs the whole of full"
   suite=full
-  if JUDGE_VM_BUDGET=4200 bash tests/vm/run.sh 6.1 full; then
+  if JUDGE_VM_BUDGET=3000 bash tests/vm/run.sh 6.1 full; then
     echo "vm: full passed on this tree; commit this as tests/vm/full-proved:"
     cat tests/vm/full-proved
   else
