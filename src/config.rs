@@ -60,6 +60,8 @@ struct LimitsDeserialize {
     package_time: Option<Millis>,
     package_memory: Option<Bytes>,
     package_output: Option<Bytes>,
+    probe_time: Option<Millis>,
+    keeper_start: Option<Millis>,
     wall_factor: Option<f64>,
 }
 
@@ -141,6 +143,11 @@ pub(crate) struct DefaultLimits {
     /// Output a package program may write (a generator's input, a
     /// reference's answer), bytes.
     pub(crate) package_output: u64,
+    /// CPU time of a toolchain or version probe of judge.toml (trusted, run
+    /// outside the sandbox); its wall time is twice that.
+    pub(crate) probe_time: Duration,
+    /// How long the judge waits for a new sandbox keeper to say it is ready.
+    pub(crate) keeper_start: Duration,
     /// Wall-time limit as a multiple of the time limit.
     pub(crate) wall_factor: f64,
 }
@@ -338,6 +345,16 @@ impl Config {
                 }
             ));
         }
+        // Waits that end in "could not judge": a machine slow enough to need
+        // less than a second has no use for them, and zero would fail every run.
+        for (key, wait) in [
+            ("probe_time", l.probe_time),
+            ("keeper_start", l.keeper_start),
+        ] {
+            if wait.is_some_and(|w| w.0 < Duration::from_secs(1)) {
+                problems.push(format!("limits.{key}: must be at least 1s"));
+            }
+        }
         for (key, memory) in [
             ("memory", l.memory),
             ("compile_memory", l.compile_memory),
@@ -359,6 +376,8 @@ impl Config {
             package_time: l.package_time.map_or(Duration::from_secs(60), |m| m.0),
             package_memory: l.package_memory.map_or(2 << 30, |b| b.0),
             package_output: l.package_output.map_or(512 << 20, |b| b.0),
+            probe_time: l.probe_time.map_or(Duration::from_secs(60), |m| m.0),
+            keeper_start: l.keeper_start.map_or(Duration::from_secs(20), |m| m.0),
             wall_factor,
         };
         let mut languages = Vec::new();
@@ -675,6 +694,8 @@ mod tests {
             ("[limits]\nmemory = \"1KiB\"", "limits.memory: 1 KiB is below the 4 MiB a process needs to start"),
             ("[limits]\noutput = \"99999999999999999999GiB\"", "must be at most 1 TiB"),
             ("[limits]\noutput = 0", "invalid size 0: must be at least one byte"),
+            ("[limits]\nkeeper_start = \"500ms\"", "limits.keeper_start: must be at least 1s"),
+            ("[limits]\nprobe_time = \"999ms\"", "limits.probe_time: must be at least 1s"),
         ];
         for (text, expected) in cases {
             let err = parse(text).unwrap_err();

@@ -515,6 +515,7 @@ impl Compiler {
         let outcome = probe(
             argv.iter().map(OsString::from).collect(),
             Environment::Inherit,
+            self.limits.probe_time,
         )
         .await
         .map_err(|e| Error::from_run(e, Some((&language.id, language.install_hint()))))?;
@@ -591,6 +592,7 @@ impl Compiler {
         let outcome = probe(
             argv.iter().map(OsString::from).collect(),
             Environment::Minimal(language.env.clone()),
+            self.limits.probe_time,
         )
         .await
         .map_err(|e| Error::from_run(e, Some((&language.id, language.install_hint()))))?;
@@ -667,12 +669,14 @@ fn run_program(run: &[String]) -> Option<&String> {
 }
 
 /// Runs a probe of judge.toml (a version or toolchain command): trusted, so
-/// with the plain runner, generous limits (a compiler's first start on a
-/// slow or emulated machine takes seconds: rustc's under emulation took over
-/// 20), in a scratch directory.
+/// with the plain runner, `cpu_time` of CPU (judge.toml's `probe_time`,
+/// generous: a compiler's first start on a slow or emulated machine takes
+/// seconds, rustc's under emulation over 20) and twice that of wall time, in
+/// a scratch directory.
 async fn probe(
     argv: Vec<OsString>,
     environment: Environment,
+    cpu_time: Duration,
 ) -> std::result::Result<sandbox::RunOutcome, RunError> {
     let request = RunRequest {
         argv,
@@ -682,8 +686,8 @@ async fn probe(
         stdout_to: None,
         environment,
         limits: sandbox::Limits {
-            cpu_time: Duration::from_secs(60),
-            wall_time: Duration::from_secs(120),
+            cpu_time,
+            wall_time: cpu_time.saturating_mul(2),
             memory: None,
             address_space: false,
             stdout: 64 << 10,

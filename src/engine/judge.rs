@@ -110,8 +110,14 @@ impl Judge {
             hide: hidden,
             staging,
         };
-        let sandbox =
-            Sandbox::new(isolation, paths, config_jobs, config.cpu).map_err(Error::Isolation)?;
+        let sandbox = Sandbox::new(
+            isolation,
+            paths,
+            config_jobs,
+            config.cpu,
+            config.limits.keeper_start,
+        )
+        .map_err(Error::Isolation)?;
         Ok(Judge {
             inner: Arc::new(Inner {
                 config,

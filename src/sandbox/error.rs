@@ -168,9 +168,12 @@ pub(crate) enum StartError {
     /// Reading its answer.
     #[error("sandbox keeper: {0}")]
     Read(io::Error),
-    /// It did not answer.
-    #[error("the sandbox keeper did not start (no answer)")]
-    NoAnswer,
+    /// It did not answer within this wait (judge.toml's `keeper_start`).
+    #[error(
+        "the sandbox keeper did not start (no answer within {:?}; judge.toml's \
+         limits.keeper_start sets the wait)", .0
+    )]
+    NoAnswer(std::time::Duration),
     /// Its answer is not one.
     #[error("sandbox keeper: bad answer: {0}")]
     BadAnswer(serde_json::Error),

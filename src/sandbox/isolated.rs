@@ -160,8 +160,9 @@ fn set_mode(path: &std::path::Path, mode: u32) -> std::io::Result<()> {
 pub const KEEPER_COMMAND: &str = "__sandbox-keeper";
 
 impl Keeper {
-    /// Starts a keeper and waits until its sandbox is ready. Blocking (a few
-    /// ms). It runs on `cpus`, else on this thread's. It gets no environment
+    /// Starts a keeper and waits until its sandbox is ready, at most `wait`
+    /// (judge.toml's `keeper_start`). Blocking (a few ms; seconds under
+    /// emulation). It runs on `cpus`, else on this thread's. It gets no environment
     /// and its settings come on its socket, not on its command line (which
     /// every process can read).
     pub(crate) fn start(
@@ -170,6 +171,7 @@ impl Keeper {
         staging: Option<Staging>,
         package: Option<PackageStaging>,
         cpus: Option<sys::CpuSet>,
+        wait: Duration,
     ) -> Result<Keeper, StartError> {
         let exe = std::env::current_exe().map_err(StartError::Executable)?;
         let (ours, theirs) = sys::seqpacket_pair().map_err(StartError::Socket)?;
@@ -189,7 +191,7 @@ impl Keeper {
         drop(theirs);
         let ready = sys::send_with_fds(ours.as_raw_fd(), &json, &[])
             .map_err(StartError::Configure)
-            .and_then(|()| Self::wait_ready(&ours));
+            .and_then(|()| Self::wait_ready(&ours, wait));
         match ready {
             Ok(()) => Ok(Keeper {
                 process,
@@ -218,10 +220,10 @@ impl Keeper {
         PathBuf::from(format!("/proc/{}/root", self.process.id()))
     }
 
-    /// Waits for a new keeper's first message: ready, or why not.
-    fn wait_ready(ours: &OwnedFd) -> Result<(), StartError> {
-        let ready = sys::poll_readable(&[ours.as_raw_fd()], Some(Duration::from_secs(20)))
-            .map_err(StartError::Wait)?;
+    /// Waits for a new keeper's first message, at most `wait`: ready, or why not.
+    fn wait_ready(ours: &OwnedFd, wait: Duration) -> Result<(), StartError> {
+        let ready =
+            sys::poll_readable(&[ours.as_raw_fd()], Some(wait)).map_err(StartError::Wait)?;
         let mut buf = vec![0u8; 64 << 10];
         let message = if ready[0] {
             sys::recv_with_fds(ours.as_raw_fd(), &mut buf, true).map_err(StartError::Read)?
@@ -229,7 +231,7 @@ impl Keeper {
             None
         };
         let Some((n, _)) = message else {
-            return Err(StartError::NoAnswer);
+            return Err(StartError::NoAnswer(wait));
         };
         let ready: Ready = serde_json::from_slice(&buf[..n]).map_err(StartError::BadAnswer)?;
         if let Some(error) = ready.error {

@@ -24,7 +24,7 @@ use super::{
 impl Shared {
     pub(crate) fn start_keeper(&self, profile: &Profile) -> Result<isolated::Keeper, StartError> {
         let Some(runtime) = &self.runtime else {
-            return Self::start_spawner();
+            return self.start_spawner();
         };
         let index = self
             .next_index
@@ -121,7 +121,7 @@ impl Shared {
             Profile::Submission => None,
             Profile::Compile { .. } | Profile::Package(_) => sys::cpus_before_pin(),
         };
-        isolated::Keeper::start(&config, slot, staging, package, cpus)
+        isolated::Keeper::start(&config, slot, staging, package, cpus, self.keeper_start)
     }
 
     /// Runs `request` in a keeper. A keeper that fails (it died, or broke

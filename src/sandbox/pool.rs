@@ -54,11 +54,13 @@ impl Sandbox {
     ///
     /// With one run at a time, the calling thread (the runtime's) is pinned
     /// to one CPU for the sandbox's life, as `cpu` says (see [`HomeCpu`]).
+    /// A new keeper that is not ready within `keeper_start` is a failed start.
     pub(crate) fn new(
         mode: IsolationMode,
         paths: SandboxPaths,
         parallel_runs: usize,
         cpu: CpuChoice,
+        keeper_start: Duration,
     ) -> Result<Sandbox, SetupError> {
         // First: the keepers and spawners started below inherit the pin.
         let home = HomeCpu::choose(cpu, parallel_runs)?;
@@ -67,7 +69,7 @@ impl Sandbox {
                 level: Isolation::RlimitOnly,
                 warning: None,
                 gaps: None,
-                shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu)),
+                shared: Shared::spawners(paths, home.as_ref().map(|h| h.cpu), keeper_start),
                 _home: home,
             });
         }
@@ -90,6 +92,7 @@ impl Sandbox {
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
             next_job_spin: next_job_spin(parallel_runs, home.is_some()),
+            keeper_start,
         };
         // Probe with a real keeper, kept for the first run: full isolation,
         // else namespaces without cgroups, else the plain runner.
@@ -125,7 +128,11 @@ impl Sandbox {
                 });
                 (
                     Isolation::RlimitOnly,
-                    Shared::spawners(shared.paths.clone(), home.as_ref().map(|h| h.cpu)),
+                    Shared::spawners(
+                        shared.paths.clone(),
+                        home.as_ref().map(|h| h.cpu),
+                        keeper_start,
+                    ),
                 )
             }
         };
@@ -377,7 +384,8 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        let shared = Shared::spawners(plain_paths(), None).expect("a thread to start it");
+        let shared = Shared::spawners(plain_paths(), None, Duration::from_secs(20))
+            .expect("a thread to start it");
         let sandbox = Sandbox {
             level: Isolation::RlimitOnly,
             warning: None,

@@ -34,6 +34,9 @@ pub(crate) struct Shared {
     pub(crate) first_spawner: FirstSpawner,
     /// How long a keeper looks for its next job before it sleeps.
     pub(crate) next_job_spin: Duration,
+    /// How long a new keeper may take to be ready (judge.toml's
+    /// `keeper_start`).
+    pub(crate) keeper_start: Duration,
 }
 
 /// The first spawner of the rlimit-only level. Starting one (an exec of
@@ -90,7 +93,11 @@ impl Shared {
     /// With `home`, the judging's CPU: the first spawner starts on the CPUs
     /// the judge had before it kept to `home`, and keeps to `home` once
     /// started.
-    pub(super) fn spawners(paths: SandboxPaths, home: Option<usize>) -> Option<Shared> {
+    pub(super) fn spawners(
+        paths: SandboxPaths,
+        home: Option<usize>,
+        keeper_start: Duration,
+    ) -> Option<Shared> {
         let shared = Shared {
             runtime: None,
             paths,
@@ -101,6 +108,7 @@ impl Shared {
             next_index: std::sync::atomic::AtomicUsize::new(0),
             first_spawner: FirstSpawner::default(),
             next_job_spin: Duration::ZERO,
+            keeper_start,
         };
         let config = keeper::KeeperConfig {
             cpu: home,
@@ -109,7 +117,7 @@ impl Shared {
         let cpus = home.and(sys::cpus_before_pin());
         let starting = std::thread::Builder::new()
             .name("judge-spawner-start".into())
-            .spawn(move || isolated::Keeper::start(&config, None, None, None, cpus))
+            .spawn(move || isolated::Keeper::start(&config, None, None, None, cpus, keeper_start))
             .ok()?;
         *shared.first_spawner.starting.lock().expect("not poisoned") = Some(starting);
         Some(shared)
@@ -129,8 +137,15 @@ impl Shared {
     }
 
     /// A new spawner (a keeper without namespaces or cgroups).
-    pub(super) fn start_spawner() -> Result<isolated::Keeper, StartError> {
-        isolated::Keeper::start(&Self::spawner_config(), None, None, None, None)
+    pub(super) fn start_spawner(&self) -> Result<isolated::Keeper, StartError> {
+        isolated::Keeper::start(
+            &Self::spawner_config(),
+            None,
+            None,
+            None,
+            None,
+            self.keeper_start,
+        )
     }
 
     pub(crate) fn spawner_config() -> keeper::KeeperConfig {
@@ -166,7 +181,7 @@ impl Shared {
             let idle = self.idle.lock().expect("not poisoned").pop();
             let mut spawner = match idle {
                 Some(k) => k,
-                None => match Self::start_spawner() {
+                None => match self.start_spawner() {
                     Ok(k) => k,
                     Err(e) => {
                         problem = Some(e);

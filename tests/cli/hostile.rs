@@ -313,7 +313,12 @@ fn sigterm_kills_everything_and_exits_130() {
     let workspace = Workspace::new();
     let mut child = judging_sleepers(&workspace, std::process::Stdio::piped());
     let pid = child.id();
-    // The sleepers run: interrupt.
+    // The sleepers run (or the judge ended first: say why): interrupt.
+    if named("sleeper4711").is_empty() && child.try_wait().unwrap().is_some() {
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+        panic!("the judge ended before the sleepers started: {stderr}");
+    }
     assert!(
         !named("sleeper4711").is_empty(),
         "the sleepers never started"
@@ -448,6 +453,11 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
         .spawn()
         .expect("start judge");
     let pid = child.id();
+    // Set when the judge's output ends: the killer stops looking then (under
+    // emulation it waited out its whole deadline, 20 minutes, after the
+    // judging had ended).
+    let judged = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let done = judged.clone();
     let killer = std::thread::spawn(move || {
         // Under emulation the judge's first keeper (its probe of full
         // isolation, which --isolation strict needs) takes seconds to start:
@@ -467,7 +477,10 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
         let mut seen: std::collections::HashMap<String, Instant> = Default::default();
         let mut killed = 0;
         let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(60));
-        while killed < 5 && Instant::now() < deadline {
+        while killed < 5
+            && Instant::now() < deadline
+            && !done.load(std::sync::atomic::Ordering::SeqCst)
+        {
             std::thread::sleep(Duration::from_millis(150));
             let found = std::process::Command::new("pgrep")
                 .args(["-P", &pid.to_string(), "-f", "__sandbox-keeper"])
@@ -488,9 +501,14 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
     });
     let mut stdout = String::new();
     std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    judged.store(true, std::sync::atomic::Ordering::SeqCst);
     let status = child.wait().unwrap();
     let killed = killer.join().unwrap();
-    assert!(killed >= 3, "only {killed} keepers were found to kill");
+    assert!(
+        killed >= 3,
+        "only {killed} keepers were found to kill before the judging ended ({status}): {}",
+        stdout.chars().take(2000).collect::<String>()
+    );
     assert_eq!(status.code(), Some(0), "{stdout}");
     let report: Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(report["verdict"], "AC");
@@ -525,7 +543,11 @@ fn contained_as_an_unprivileged_user() {
         &root.join("hostile"),
     );
     std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
-    std::fs::write(root.join("judge.toml"), "").unwrap();
+    std::fs::write(
+        root.join("judge.toml"),
+        crate::support::default_judge_toml(),
+    )
+    .unwrap();
     crate::support::hand_over(root, Some(&user));
     // The host's listeners, named for this run; the fixtures are aimed at
     // them (rewritten in place: their owner stays the user).

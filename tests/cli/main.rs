@@ -24,7 +24,8 @@
 //! - [`snapshots`]: what every command prints, byte for byte (times and sizes normalised);
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
-//! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]).
+//! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]);
+//! - [`vm_proof`]: the VM's proof of the whole hostile suite follows the sandbox (tests/vm/fingerprint.sh).
 
 mod bad_input;
 mod batch;
@@ -54,3 +55,4 @@ mod support;
 mod untrusted;
 mod verdicts;
 mod verify;
+mod vm_proof;

@@ -176,29 +176,8 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
         .or_insert_with(|| toml::Value::Table(toml::Table::new()));
     if let toml::Value::Table(t) = table {
         t.insert("wall_factor".into(), toml::Value::Float(5.0));
-        // Under emulation (the cgroup-v2 VM) the limits that decide TLE
-        // and compile time grow by the slowdown; every other limit stays.
-        if slowdown() > 1 {
-            t.insert(
-                "compile_time".into(),
-                format!("{}s", 30 * slowdown()).into(),
-            );
-        }
     }
-    if slowdown() > 1 {
-        if let Some(toml::Value::Table(languages)) = config.get_mut("languages") {
-            for (_, language) in languages.iter_mut() {
-                if let toml::Value::Table(l) = language {
-                    let factor = l
-                        .get("time_factor")
-                        .and_then(|f| f.as_float())
-                        .unwrap_or(1.0);
-                    let scaled = (factor * slowdown() as f64).min(20.0);
-                    l.insert("time_factor".into(), toml::Value::Float(scaled));
-                }
-            }
-        }
-    }
+    scale_for_emulation(&mut config);
     if !limits.is_empty() {
         let extra: toml::Table = limits.parse().expect("limits parse");
         let table = config
@@ -224,6 +203,54 @@ fn write_config(dir: &Path, limits: &str, extra: &str) -> PathBuf {
     )
     .expect("write judge.toml");
     path
+}
+
+/// Under emulation (the cgroup-v2 VM, [`slowdown`] above 1) the limits that
+/// decide TLE (each language's `time_factor`), the compile time and the
+/// judge's own waits (a new keeper's start, a toolchain or version probe)
+/// grow by the slowdown from judge.toml's defaults; every other limit stays.
+fn scale_for_emulation(config: &mut toml::Table) {
+    if slowdown() == 1 {
+        return;
+    }
+    let table = config
+        .entry("limits")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(t) = table {
+        for (key, seconds) in [
+            ("compile_time", 60),
+            ("keeper_start", 20),
+            ("probe_time", 60),
+        ] {
+            t.insert(key.into(), format!("{}s", seconds * slowdown()).into());
+        }
+    }
+    if let Some(toml::Value::Table(languages)) = config.get_mut("languages") {
+        for (_, language) in languages.iter_mut() {
+            if let toml::Value::Table(l) = language {
+                let factor = l
+                    .get("time_factor")
+                    .and_then(|f| f.as_float())
+                    .unwrap_or(1.0);
+                let scaled = (factor * slowdown() as f64).min(20.0);
+                l.insert("time_factor".into(), toml::Value::Float(scaled));
+            }
+        }
+    }
+}
+
+/// The judge.toml of a test's own workspace that otherwise takes the
+/// built-in settings: empty on this machine; under emulation the
+/// repository's, scaled by [`scale_for_emulation`] (its paths are relative:
+/// they stay the workspace's).
+pub(crate) fn default_judge_toml() -> String {
+    if slowdown() == 1 {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(repo().join("judge.toml")).expect("read judge.toml");
+    let mut config: toml::Table = text.parse().expect("the repository's judge.toml parses");
+    scale_for_emulation(&mut config);
+    toml::to_string(&config).expect("serialise judge.toml")
 }
 
 /// How many times slower than this machine the tests run
@@ -340,13 +367,13 @@ pub(crate) fn processes_matching(marker: &str) -> Vec<String> {
 }
 
 /// A judge judging the sleeper fixture (`sleeper4711`) on acwing-891 with
-/// two jobs, its stderr to `stderr`, once the sleepers run (or after a
-/// minute, scaled: the caller asserts what it needs).
+/// two jobs, its stderr to `stderr`, once the sleepers run (or the judge
+/// ended, or ten minutes passed, scaled: the caller asserts what it needs).
 pub(crate) fn judging_sleepers(
     workspace: &Workspace,
     stderr: std::process::Stdio,
 ) -> std::process::Child {
-    let child = workspace
+    let mut child = workspace
         .command()
         .args([
             "--isolation",
@@ -361,8 +388,14 @@ pub(crate) fn judging_sleepers(
         .stderr(stderr)
         .spawn()
         .expect("start judge");
-    let deadline = std::time::Instant::now() + scaled(Duration::from_secs(60));
-    while named("sleeper4711").is_empty() && std::time::Instant::now() < deadline {
+    // After three Rust builds of the package: minutes under emulation. The
+    // wait ends when the judge does; the bound only keeps a stuck judge from
+    // hanging the suite.
+    let deadline = std::time::Instant::now() + scaled(Duration::from_secs(600));
+    while named("sleeper4711").is_empty()
+        && std::time::Instant::now() < deadline
+        && child.try_wait().expect("poll the judge").is_none()
+    {
         std::thread::sleep(Duration::from_millis(50));
     }
     child

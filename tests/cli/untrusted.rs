@@ -58,7 +58,11 @@ impl Arena {
             .prefix("judge-untrusted-")
             .tempdir()
             .unwrap();
-        std::fs::write(dir.path().join("judge.toml"), "").unwrap();
+        std::fs::write(
+            dir.path().join("judge.toml"),
+            crate::support::default_judge_toml(),
+        )
+        .unwrap();
         std::fs::copy(env!("CARGO_BIN_EXE_judge"), dir.path().join("judge")).unwrap();
         Arena {
             dir,
@@ -265,7 +269,7 @@ fn an_interactor_has_a_memory_limit() {
             "{who:?}: {message}"
         );
         assert!(
-            started.elapsed() < Duration::from_secs(60),
+            started.elapsed() < crate::support::scaled(Duration::from_secs(60)),
             "{who:?}: {:?}",
             started.elapsed()
         );
@@ -295,7 +299,10 @@ fn a_hanging_package_program_is_stopped_and_ends_the_judging() {
             "{who:?}: {judged:#?}"
         );
         // One wall limit (2 s) and the setup, not twenty.
-        assert!(elapsed < Duration::from_secs(30), "{who:?}: {elapsed:?}");
+        assert!(
+            elapsed < crate::support::scaled(Duration::from_secs(30)),
+            "{who:?}: {elapsed:?}"
+        );
         let started = Instant::now();
         let judged = arena.judge(&["-j", "1", "run", "./hanging-validator", "ok.py"]);
         let elapsed = started.elapsed();
@@ -310,7 +317,10 @@ fn a_hanging_package_program_is_stopped_and_ends_the_judging() {
                 && judged.stderr.contains("not run on the tests after it"),
             "{who:?}: {judged:#?}"
         );
-        assert!(elapsed < Duration::from_secs(30), "{who:?}: {elapsed:?}");
+        assert!(
+            elapsed < crate::support::scaled(Duration::from_secs(30)),
+            "{who:?}: {elapsed:?}"
+        );
     }
 }
 
@@ -428,7 +438,7 @@ fn foreign_packages_cannot_reach_outside_themselves() {
         assert!(judged.stderr.contains(says), "{package:?}: {judged:#?}");
         assert!(!judged.stderr.contains("root:"), "{judged:#?}");
         assert!(
-            started.elapsed() < Duration::from_secs(30),
+            started.elapsed() < crate::support::scaled(Duration::from_secs(30)),
             "{package:?}: {:?}",
             started.elapsed()
         );
@@ -552,6 +562,15 @@ fn out_of_range_numbers_in_packages_are_errors() {
 /// small.
 #[test]
 fn one_submission_never_ends_a_contest() {
+    // Java and Haskell are shipped languages; the cgroup-v2 VM holds C, C++,
+    // Python and Rust only.
+    if std::env::var_os("JUDGE_TEST_INSTALLED_LANGUAGES_ONLY").is_some()
+        && !std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .any(|dir| dir.join("javac").is_file())
+    {
+        crate::support::note("skipped: needs Java (javac), not installed here");
+        return;
+    }
     let _heavy = crate::support::cpu_heavy();
     for who in everyone() {
         let arena = Arena::new(&who);

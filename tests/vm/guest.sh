@@ -2,7 +2,8 @@
 # Runs inside the test VM (started by boot.sh with the job's settings in the
 # environment: REPO, CLI (the test binary), SUITE): the placements of
 # tests/vm/README.md, each a run of the test binary with the level it must
-# reach, and for `full` the hostile suite and the verdict table. Writes one
+# reach, and for `full` the hostile suite, the package-program tests and the
+# verdict table. Writes one
 # line per placement to /vm-out/placements.txt; exits non-zero if any failed.
 set -u
 set -a
@@ -11,7 +12,8 @@ set +a
 cd "$REPO"
 suite=${1:-smoke}
 # A suite is a list of parts: smoke = placements; full = placements, the
-# docs/ci.md workflow, and the hostile suite with the verdict table.
+# docs/ci.md workflow, and the hostile suite with the package-program tests
+# (untrusted::) and the verdict table.
 case $suite in
   smoke) parts=" placements " ;;
   full) parts=" placements workflow hostile " ;;
@@ -54,7 +56,7 @@ placement() {
 as_user() { runuser -u "$1" -- "${@:2}"; }
 in_root_cgroup() { bash -c 'echo $$ > /sys/fs/cgroup/cgroup.procs && exec "$@"' bash "$@"; }
 chmod 1777 /tmp
-grep -q judge-vm /etc/hosts || echo "127.0.1.1 judge-vm" >>/etc/hosts   # for sudo
+grep -qs judge-vm /etc/hosts || echo "127.0.1.1 judge-vm" >>/etc/hosts   # for sudo
 
 
 if [[ $parts == *" placements "* ]]; then
@@ -97,17 +99,17 @@ if [[ $parts == *" workflow "* ]]; then
 fi
 
 if [[ $parts == *" hostile "* ]]; then
-  echo "== the hostile suite and the verdict table, as root in this service"
+  echo "== the hostile suite, the package-program tests and the verdict table, as root in this service"
   started=$SECONDS
   if env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
-    "$CLI" hostile:: verdicts::every_fixture_gets_its_verdict --skip without_isolation \
-    --test-threads 2; then
+    "$CLI" hostile:: untrusted:: verdicts::every_fixture_gets_its_verdict \
+    --skip without_isolation --test-threads 2; then
     result=ok
   else
     result=FAILED
     failed=1
   fi
-  echo "$kernel | hostile suite + verdict table (root, service) | cgroup-v2 | $result | | $((SECONDS - started)) s" \
+  echo "$kernel | hostile suite + untrusted + verdict table (root, service) | cgroup-v2 | $result | | $((SECONDS - started)) s" \
     | tee -a "$log"
 fi
 exit $failed
