@@ -86,15 +86,8 @@ impl Judge {
         report.verdict = decided.verdict;
         report.message = decided.message.clone();
         report.score = decided.score;
-        if report.verdict == Verdict::AC {
-            if let Some(then) = &interactive.then {
-                let checked = self.check_output(run, then, &play, scratch.path()).await?;
-                report.verdict = checked.verdict;
-                report.message = checked.message;
-                report.diff = checked.diff;
-                report.score = checked.score.or(report.score);
-            }
-        }
+        self.check_if_accepted(run, interactive, &play, scratch.path(), &mut report)
+            .await?;
         if decided.verdict != Verdict::AC {
             // Played again through the judge, to see how it ended.
             let mut again = self.play(run, interactive, scratch.path(), true).await?;
@@ -150,15 +143,8 @@ impl Judge {
                 report.verdict = second.verdict;
                 report.score = second.score;
                 report.message = second.message;
-                if report.verdict == Verdict::AC {
-                    if let Some(then) = &interactive.then {
-                        let checked = self.check_output(run, then, &again, scratch.path()).await?;
-                        report.verdict = checked.verdict;
-                        report.message = checked.message;
-                        report.diff = checked.diff;
-                        report.score = checked.score.or(report.score);
-                    }
-                }
+                self.check_if_accepted(run, interactive, &again, scratch.path(), &mut report)
+                    .await?;
                 let first = format!(
                     "the first play was stopped by the wall clock ({})",
                     decided.verdict
@@ -305,6 +291,29 @@ impl Judge {
             feedback,
             relayed,
         })
+    }
+
+    /// An accepted play's output through the problem's checker, when it has
+    /// one after the interactor (`then`): its verdict is the test's.
+    async fn check_if_accepted(
+        &self,
+        run: &TestRun<'_>,
+        interactive: &Interactive,
+        play: &Play,
+        work: &Path,
+        report: &mut TestReport,
+    ) -> Result<()> {
+        if report.verdict != Verdict::AC {
+            return Ok(());
+        }
+        if let Some(then) = &interactive.then {
+            let checked = self.check_output(run, then, play, work).await?;
+            report.verdict = checked.verdict;
+            report.message = checked.message;
+            report.diff = checked.diff;
+            report.score = checked.score.or(report.score);
+        }
+        Ok(())
     }
 
     /// The problem's checker on what a testlib interactor wrote.
