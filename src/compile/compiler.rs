@@ -608,9 +608,6 @@ impl Compiler {
     }
 }
 
-/// Where a build directory marks a compile error. Nothing of what a
-/// compilation left can be there: [`kept`] keeps only what runs need, and
-/// never this name.
 /// A failed compilation: `message`, after `time_ms`, not from the cache.
 fn failed_build(message: String, time_ms: u64) -> Build {
     Build::Failed(CompileReport {
@@ -621,6 +618,9 @@ fn failed_build(message: String, time_ms: u64) -> Build {
     })
 }
 
+/// Where a build directory marks a compile error. Nothing of what a
+/// compilation left can be there: [`kept`] keeps only what runs need, and
+/// never this name.
 fn marker_path(dir: &Path) -> PathBuf {
     dir.join(ERROR_FILE)
 }
