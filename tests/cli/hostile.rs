@@ -467,32 +467,46 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
         }
         // There a keeper also takes seconds to start and its run longer: a
         // kill every 150 ms would land on one run's replacement keepers
-        // again and again, and after three the run rightly gives up. So a
-        // keeper is killed only once it has been seen alive for a while
-        // (long enough to have taken its job); on the host, at once.
-        let settled = match crate::support::slowdown() {
-            1 => Duration::ZERO,
-            _ => crate::support::scaled(Duration::from_secs(1)),
-        };
-        let mut seen: std::collections::HashMap<String, Instant> = Default::default();
+        // again and again, and after three the run rightly gives up. So
+        // there a keeper is killed only once it has finished a run (a child
+        // it was seen with is gone and another has come): the run it is on
+        // is another test's, retried once on a fresh keeper. On the host,
+        // at once.
+        let emulated = crate::support::slowdown() > 1;
+        let mut children: std::collections::HashMap<String, Vec<String>> = Default::default();
         let mut killed = 0;
         let deadline = Instant::now() + crate::support::scaled(Duration::from_secs(60));
+        let pgrep = |args: &[&str]| {
+            let found = std::process::Command::new("pgrep")
+                .args(args)
+                .output()
+                .expect("run pgrep");
+            String::from_utf8_lossy(&found.stdout)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
         while killed < 5
             && Instant::now() < deadline
             && !done.load(std::sync::atomic::Ordering::SeqCst)
         {
             std::thread::sleep(Duration::from_millis(150));
-            let found = std::process::Command::new("pgrep")
-                .args(["-P", &pid.to_string(), "-f", "__sandbox-keeper"])
-                .output()
-                .expect("run pgrep");
-            let found = String::from_utf8_lossy(&found.stdout).into_owned();
-            let now = Instant::now();
-            if let Some(keeper) = found.split_whitespace().find(|keeper| {
-                now.duration_since(*seen.entry(keeper.to_string()).or_insert(now)) >= settled
-            }) {
+            let keepers = pgrep(&["-P", &pid.to_string(), "-f", "__sandbox-keeper"]);
+            let ready = keepers.into_iter().find(|keeper| {
+                if !emulated {
+                    return true;
+                }
+                let now = pgrep(&["-P", keeper]);
+                let before = children.entry(keeper.clone()).or_default();
+                let finished = before.iter().any(|c| !now.contains(c));
+                let new: Vec<String> = now.into_iter().filter(|c| !before.contains(c)).collect();
+                let started = !new.is_empty();
+                before.extend(new);
+                finished && started
+            });
+            if let Some(keeper) = ready {
                 let _ = std::process::Command::new("kill")
-                    .args(["-KILL", keeper])
+                    .args(["-KILL", &keeper])
                     .status();
                 killed += 1;
             }
