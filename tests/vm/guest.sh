@@ -94,6 +94,8 @@ if [[ $parts == *" placements "* ]]; then
   fi
   sysctl -qw "$knob=$off"
   placement "user, user namespaces denied" rlimit-only "$knob" as_user judgeci env
+  # Root needs no user namespace: full isolation all the same.
+  placement "root, user namespaces denied" cgroup-v2 - env
   sysctl -qw "$knob=$on"
 fi
 
