@@ -279,8 +279,13 @@ async fn run_plain_once<T>(
             _ = &mut timer, if limit_hit.is_none() => {
                 let now = tokio::time::Instant::now();
                 if now >= deadline {
-                    waited_for_cpu = sys::run_queue_wait(pid).unwrap_or_default();
-                    // Time spent waiting for a CPU does not count.
+                    // Time spent waiting for a CPU does not count, unless
+                    // the run's own children could have made it wait (its
+                    // CPU time is the leader's).
+                    waited_for_cpu = match sys::has_live_children(pid) {
+                        false => sys::run_queue_wait(pid).unwrap_or_default(),
+                        true => Duration::ZERO,
+                    };
                     let grace = sys::starved_grace(limits.wall_time, waited_for_cpu);
                     let extended = tokio::time::Instant::from_std(start + limits.wall_time + grace);
                     if extended > now {

@@ -123,3 +123,111 @@ fn waiting_for_a_cpu_does_not_count_against_the_wall_limit() {
         }
     }
 }
+
+/// The grace is for a machine that keeps a run from a CPU, not for a run
+/// whose own processes do: where a run's CPU time is its leader's (no
+/// cgroup: the `namespaces` level, as an unprivileged user, and `none`), a
+/// leader that its spinning children starve is stopped at the wall limit
+/// (it got up to three more before: a fork bomb took 100 s at the
+/// namespaces level in the VM). With a cgroup the children's CPU time
+/// counts, and the CPU limit stops it.
+#[test]
+fn a_run_kept_from_a_cpu_by_its_own_processes_gets_no_grace() {
+    if Command::new("taskset").arg("-V").output().is_err() {
+        note("skipped: no taskset (util-linux)");
+        return;
+    }
+    let _heavy = crate::support::cpu_heavy();
+    // A copy the unprivileged user may read, with a wall limit of twice the
+    // CPU limit: the leader, one of four spinners on one CPU, would take
+    // four times the CPU limit to reach it.
+    let dir = tempfile::Builder::new()
+        .prefix("judge-starved-")
+        .tempdir()
+        .unwrap();
+    let root = dir.path();
+    crate::support::copy_dir(
+        &repo().join("tests/fixtures/problems/mini-nim"),
+        &root.join("mini-nim"),
+    );
+    std::fs::copy(
+        repo().join("tests/fixtures/starved/spins-in-children.c"),
+        root.join("spins.c"),
+    )
+    .unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_judge"), root.join("judge")).unwrap();
+    let mut config: toml::Table = crate::support::default_judge_toml().parse().unwrap();
+    let limits = config
+        .entry("limits")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if let toml::Value::Table(t) = limits {
+        t.insert("wall_factor".into(), toml::Value::Float(2.0));
+    }
+    std::fs::write(root.join("judge.toml"), toml::to_string(&config).unwrap()).unwrap();
+    let user = if is_root() {
+        std::env::var("JUDGE_TEST_UNPRIVILEGED_USER").ok()
+    } else {
+        None
+    };
+    crate::support::hand_over(root, user.as_deref());
+    let cpu = a_cpu().to_string();
+    // The user's run first: the cache it makes stays the user's.
+    let mut runs: Vec<(&str, Vec<&str>)> = Vec::new();
+    match &user {
+        Some(user) => runs.push(("auto", vec!["runuser", "-u", user, "--"])),
+        None if !is_root() => runs.push(("auto", vec![])),
+        None => note("the namespaces level untried: JUDGE_TEST_UNPRIVILEGED_USER is not set"),
+    }
+    runs.push(("none", Vec::new()));
+    for (level, prefix) in runs {
+        let mut command = match prefix.split_first() {
+            Some((program, args)) => {
+                let mut c = Command::new(program);
+                c.args(args).arg("taskset");
+                c
+            }
+            None => Command::new("taskset"),
+        };
+        let output = command
+            .args(["-c", &cpu, "./judge", "--color", "never", "--no-cache"])
+            .args([
+                "--isolation",
+                level,
+                "-j",
+                "1",
+                "run",
+                "./mini-nim",
+                "spins.c",
+            ])
+            .args([
+                "--tests",
+                "sample-2",
+                "--time-limit",
+                "1s",
+                "--format",
+                "json",
+            ])
+            .current_dir(root)
+            .output()
+            .expect("run judge under taskset");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let report: serde_json::Value = stdout
+            .lines()
+            .find_map(|l| serde_json::from_str(l).ok())
+            .unwrap_or_else(|| panic!("{level}: no report:\n{stdout}\n{stderr}"));
+        let isolation = str_field(&report, "isolation");
+        let test = &crate::support::tests_of(&report)[0];
+        let message = str_field(test, "message");
+        note(&format!("{level} ({isolation}): {message}"));
+        assert_eq!(str_field(&report, "verdict"), "TLE", "{level}: {report:#}");
+        let (expected, limit) = match isolation.starts_with("cgroup-") {
+            true => ("CPU time", "CPU"),
+            false => ("wall time exceeds", "wall"),
+        };
+        assert!(
+            message.starts_with(expected) && !message.contains("waited"),
+            "{level} ({isolation}): not stopped by the {limit} limit without a grace: {message}"
+        );
+    }
+}

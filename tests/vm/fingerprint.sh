@@ -20,7 +20,8 @@ cd "$root"
 covered=(src/sandbox judge.toml
   tests/cli/hostile.rs tests/cli/untrusted.rs tests/cli/verdicts.rs tests/cli/support.rs
   tests/fixtures/hostile tests/fixtures/submissions
-  tests/vm/build.sh tests/vm/boot.sh tests/vm/guest.sh tests/vm/run.sh tests/vm/fingerprint.sh)
+  tests/vm/build.sh tests/vm/boot.sh tests/vm/guest.sh tests/vm/in-container.sh tests/vm/run.sh
+  tests/vm/fingerprint.sh)
 files() {
   local path
   for path in "${covered[@]}"; do

@@ -26,10 +26,17 @@ failed=0
 export JUDGE_TEST_SLOWDOWN=${JUDGE_TEST_SLOWDOWN:-5}
 echo "kernel $kernel, cgroup $(stat -fc %T /sys/fs/cgroup), suite $suite, $(nproc) CPUs"
 
+# Each test's time in the log, for the budgets (libtest's --report-time is
+# unstable: RUSTC_BOOTSTRAP lets a stable build take it; left out if refused).
+report_time=()
+if RUSTC_BOOTSTRAP=1 "$CLI" --list -Z unstable-options --report-time >/dev/null 2>&1; then
+  report_time=(-Z unstable-options --report-time)
+fi
+
 if [[ $parts == *" only "* ]]; then
   # shellcheck disable=SC2086
-  env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
-    "$CLI" $FILTER --skip without_isolation --test-threads 2 || failed=1
+  env RUSTC_BOOTSTRAP=1 JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
+    "$CLI" $FILTER --skip without_isolation --test-threads 2 "${report_time[@]}" || failed=1
 fi
 
 # One placement: NAME, LEVEL it must reach, REASON (a piece of the warning,
@@ -66,6 +73,11 @@ if [[ $parts == *" placements "* ]]; then
   placement "root, in the root cgroup" cgroup-v2 - in_root_cgroup
   placement "root, systemd-run --scope -p Delegate=yes" cgroup-v2 - \
     env JUDGE_TEST_LAUNCHER="systemd-run --scope -p Delegate=yes --quiet"
+  # Root as a container's main process (Docker's and Podman's default on
+  # cgroup v2): a delegated cgroup that its own cgroup namespace makes look
+  # like the root, and no systemd to ask.
+  placement "root, a container's main process (own cgroup namespace, no systemd)" cgroup-v2 - \
+    env JUDGE_TEST_LAUNCHER="systemd-run --scope -p Delegate=yes --quiet /bin/sh $REPO/tests/vm/in-container.sh"
   # A user with a user manager (judgeci lingers): started in a delegated
   # scope, and started anywhere (the judge asks the user manager itself).
   placement "user, systemd-run --user --scope -p Delegate=yes" cgroup-v2 - \
@@ -82,6 +94,8 @@ if [[ $parts == *" placements "* ]]; then
   fi
   sysctl -qw "$knob=$off"
   placement "user, user namespaces denied" rlimit-only "$knob" as_user judgeci env
+  # Root needs no user namespace: full isolation all the same.
+  placement "root, user namespaces denied" cgroup-v2 - env
   sysctl -qw "$knob=$on"
 fi
 
@@ -101,9 +115,9 @@ fi
 if [[ $parts == *" hostile "* ]]; then
   echo "== the hostile suite, the package-program tests and the verdict table, as root in this service"
   started=$SECONDS
-  if env JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
+  if env RUSTC_BOOTSTRAP=1 JUDGE_TEST_UNPRIVILEGED_USER=judgeci JUDGE_TEST_INSTALLED_LANGUAGES_ONLY=1 \
     "$CLI" hostile:: untrusted:: verdicts::every_fixture_gets_its_verdict \
-    --skip without_isolation --test-threads 2; then
+    --skip without_isolation --test-threads 2 "${report_time[@]}"; then
     result=ok
   else
     result=FAILED

@@ -30,8 +30,13 @@ for l in sys.stdin:
 # time there grows with the host's load. The slowdown (limits that decide TLE,
 # the tests' deadlines) is 5 on a quiet host, as in CI where the VM runs alone,
 # and grows with the host's load at boot (up to 20, the largest time_factor).
+# The load is sampled over three seconds (runnable tasks in /proc/stat, less
+# the sampler), not the load average: that stays high for minutes after a
+# burst (the host's own hostile suite, just before this in .ci/run).
 if [ -z "${JUDGE_TEST_SLOWDOWN:-}" ]; then
-  JUDGE_TEST_SLOWDOWN=$(awk -v load="$(cut -d' ' -f1 /proc/loadavg)" -v cpus="$(nproc)" \
+  load=$(for _ in $(seq 30); do grep '^procs_running' /proc/stat; sleep 0.1; done \
+    | awk '{ n += $2 - 1 } END { print (n > 0 ? n / NR : 0) }')
+  JUDGE_TEST_SLOWDOWN=$(awk -v load="$load" -v cpus="$(nproc)" \
     'BEGIN { s = int(5 * load / cpus + 0.999); print (s < 5 ? 5 : (s > 20 ? 20 : s)) }')
 fi
 timeout=${JUDGE_VM_TIMEOUT:-$((${JUDGE_VM_BUDGET:-3000} * JUDGE_TEST_SLOWDOWN / 5))}

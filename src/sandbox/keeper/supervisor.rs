@@ -145,6 +145,37 @@ impl Pids {
             .unwrap_or_default()
     }
 
+    /// Whether the run is its leader alone (no other process of it is
+    /// alive), so that the leader's wait for a CPU is the machine's doing,
+    /// not the run's own other processes'.
+    fn alone(self, reported: Option<i32>) -> bool {
+        match self {
+            // The namespace's /proc: init and the run's processes only.
+            Pids::Namespace => std::fs::read_dir("/proc").is_ok_and(|entries| {
+                let processes = entries
+                    .flatten()
+                    .filter(|e| {
+                        e.file_name()
+                            .to_str()
+                            .is_some_and(|n| n.parse::<u32>().is_ok())
+                    })
+                    .count();
+                processes <= 2
+            }),
+            // Orphans go to init: its one child, with no children of its own.
+            Pids::ChildrenOf(init) => {
+                let children =
+                    std::fs::read_to_string(format!("/proc/{init}/task/{init}/children"))
+                        .map(|list| list.split_whitespace().count())
+                        .unwrap_or(0);
+                children <= 1
+                    && self
+                        .pid(reported)
+                        .is_none_or(|pid| !sys::has_live_children(pid as u32))
+            }
+        }
+    }
+
     /// The run's pid in this /proc: the one init reported, else init's
     /// child (init is 1 in the namespace's /proc).
     fn pid(self, reported: Option<i32>) -> Option<i32> {
@@ -315,8 +346,13 @@ fn run_job(
                 kill()?;
                 stopped = Some(Stopped::CpuTime);
             } else if start.elapsed() > job.wall_limit {
-                // Time spent waiting for a CPU does not count.
-                waited_for_cpu = pids.run_queue_wait(pid);
+                // Time spent waiting for a CPU does not count, unless
+                // without a cgroup (where the run's CPU time is its
+                // leader's) the run has other processes to make it wait.
+                waited_for_cpu = match counters.is_some() || pids.alone(pid) {
+                    true => pids.run_queue_wait(pid),
+                    false => Duration::ZERO,
+                };
                 let grace = sys::starved_grace(job.wall_limit, waited_for_cpu);
                 if start.elapsed() > job.wall_limit + grace {
                     kill()?;

@@ -100,6 +100,18 @@ pub(crate) fn run_queue_wait(pid: u32) -> Option<Duration> {
     Some(Duration::from_nanos(waited))
 }
 
+/// Whether a live process has children (in any of its threads): processes
+/// of a run besides its leader, which can starve the leader themselves.
+pub(crate) fn has_live_children(pid: u32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        std::fs::read_to_string(task.path().join("children"))
+            .is_ok_and(|list| !list.trim().is_empty())
+    })
+}
+
 /// How far past its wall limit a run may go: the time it waited for a CPU
 /// the machine did not give it (not the program's doing), at most three
 /// more wall limits, so that every run still ends.
