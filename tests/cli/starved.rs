@@ -49,6 +49,18 @@ fn a_cpu() -> usize {
         .unwrap_or(0)
 }
 
+/// The JSON report of a judge run at `level`, or a panic with its output.
+fn report_of(level: &str, output: &std::process::Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    stdout
+        .lines()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            panic!("{level}: no report:\n{stdout}\n{stderr}")
+        })
+}
+
 #[test]
 fn waiting_for_a_cpu_does_not_count_against_the_wall_limit() {
     if Command::new("taskset").arg("-V").output().is_err() {
@@ -102,12 +114,8 @@ fn waiting_for_a_cpu_does_not_count_against_the_wall_limit() {
             .current_dir(repo())
             .output()
             .expect("run judge under taskset and nice");
-        let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let report: serde_json::Value = stdout
-            .lines()
-            .find_map(|l| serde_json::from_str(l).ok())
-            .unwrap_or_else(|| panic!("{level}: no report:\n{stdout}\n{stderr}"));
+        let report = report_of(level, &output);
         let test = &crate::support::tests_of(&report)[0];
         let wall = test["wall_ms"].as_u64().unwrap_or(0);
         note(&format!("{level}: starved run took {wall} ms of wall time"));
@@ -210,12 +218,7 @@ fn a_run_kept_from_a_cpu_by_its_own_processes_gets_no_grace() {
             .current_dir(root)
             .output()
             .expect("run judge under taskset");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let report: serde_json::Value = stdout
-            .lines()
-            .find_map(|l| serde_json::from_str(l).ok())
-            .unwrap_or_else(|| panic!("{level}: no report:\n{stdout}\n{stderr}"));
+        let report = report_of(level, &output);
         let isolation = str_field(&report, "isolation");
         let test = &crate::support::tests_of(&report)[0];
         let message = str_field(test, "message");
