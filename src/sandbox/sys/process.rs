@@ -122,11 +122,15 @@ pub(crate) fn cpu_rlimit_backstop(limit: Duration) -> u64 {
 }
 
 /// How far past its wall limit a run may go: the time it waited for a CPU
-/// the machine did not give it (not the program's doing), at most three
-/// more wall limits, so that every run still ends.
+/// the machine did not give it (not the program's doing), at most nine
+/// more wall limits: every run still ends, and one that reaches the bound
+/// is "could not judge: the machine is overloaded", never a verdict.
 pub(crate) fn starved_grace(wall_limit: Duration, waited_for_cpu: Duration) -> Duration {
-    waited_for_cpu.min(wall_limit.saturating_mul(3))
+    waited_for_cpu.min(wall_limit.saturating_mul(STARVED_BOUND - 1))
 }
+
+/// How many wall limits a starved run may take in all.
+pub(crate) const STARVED_BOUND: u32 = 10;
 
 fn clock_ticks_per_second() -> u64 {
     static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
