@@ -24,6 +24,9 @@ pub(crate) mod exit_code {
     /// Internal error: a judge bug (panic), or a test judged IE (for example a
     /// checker that crashed), so the result cannot be trusted.
     pub(crate) const INTERNAL: i32 = 3;
+    /// The machine is overloaded: a run was starved of CPU until the
+    /// judge's absolute bound (ten wall limits), so no verdict was given.
+    pub(crate) const OVERLOADED: i32 = 4;
     /// Interrupted by Ctrl-C or SIGTERM; every running submission was killed.
     pub(crate) const INTERRUPTED: i32 = 130;
 }
@@ -175,6 +178,20 @@ pub(crate) enum Error {
         #[source]
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
+    /// A run was runnable but starved of CPU past the absolute bound: the
+    /// machine is overloaded, and no verdict is given (`batch` and `serve`
+    /// judge it again).
+    #[error("could not judge {test}: the machine is overloaded (the run waited {waited_ms} ms for a CPU against a wall limit of {wall_ms} ms, with {cpu_ms} ms of CPU time); judge it again on a less busy machine")]
+    Overloaded {
+        /// The test (or program) whose run starved.
+        test: String,
+        /// Time it was runnable but waited for a CPU.
+        waited_ms: u128,
+        /// Its wall limit.
+        wall_ms: u128,
+        /// The CPU time it got.
+        cpu_ms: u128,
+    },
     /// The run was interrupted by a signal.
     #[error("interrupted")]
     Interrupted,
@@ -185,6 +202,7 @@ impl Error {
     pub(crate) fn exit_code(&self) -> i32 {
         match self {
             Error::Interrupted => exit_code::INTERRUPTED,
+            Error::Overloaded { .. } => exit_code::OVERLOADED,
             _ => exit_code::COULD_NOT_JUDGE,
         }
     }

@@ -274,7 +274,14 @@ impl Compiler {
         let prefix = format!("{}/", scratch.path().display());
         let inner = format!("{}/", crate::sandbox::keeper::WORK_MOUNT);
         let message = trim_message(&text.replace(&prefix, "").replace(&inner, ""));
-        let stopped = match outcome.limit_hit {
+        // One rule whichever mechanism fired first: the judge's measure, or
+        // the rlimit backstop stopping the compiler or one of its children
+        // (gcc's cc1plus, reported by the driver).
+        let limit_hit = match outcome.limit_hit {
+            None if !outcome.success() && child_hit_cpu_rlimit(&text) => Some(LimitHit::CpuTime),
+            hit => hit,
+        };
+        let stopped = match limit_hit {
             _ if outcome.success() && outcome.keep_error.is_some() => outcome.keep_error.clone(),
             Some(LimitHit::CpuTime) => Some(format!(
                 "compilation exceeded the compile time limit of {}",
@@ -606,6 +613,14 @@ impl Compiler {
         versions.insert(language.id.clone(), version.clone());
         Ok(version)
     }
+}
+
+/// Whether a compiler's output says one of its processes was stopped at its
+/// CPU rlimit: SIGXCPU's own description, as a compiler driver reports a
+/// child it lost that way ("CPU time limit exceeded signal terminated
+/// program cc1plus") and as a shell reports a command.
+fn child_hit_cpu_rlimit(output: &str) -> bool {
+    output.contains("CPU time limit exceeded")
 }
 
 /// A failed compilation: `message`, after `time_ms`, not from the cache.

@@ -540,7 +540,14 @@ pub(crate) async fn judge_contest(
                         }
                     };
                     let judged = judge
-                        .judge_submission(&problem, &tests, &checker, &submission, &options, |_| {})
+                        .judge_submission_queued(
+                            &problem,
+                            &tests,
+                            &checker,
+                            &submission,
+                            &options,
+                            |_| {},
+                        )
                         .await;
                     let judged = match judged {
                         Ok(report) => Judged::Report(report),

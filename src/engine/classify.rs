@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::error::Error;
 use crate::problem::ProblemLimits;
 use crate::sandbox::{Exit, LimitHit, MemoryEvidence, RunOutcome};
 use crate::verdict::Verdict;
@@ -57,22 +58,17 @@ pub(super) fn classify(
             ),
         ));
     }
-    if outcome.limit_hit == Some(LimitHit::WallTime) && starved(outcome, wall) {
-        return Some((
-            Verdict::TLE,
-            format!(
-                "wall time exceeds the limit of {} ms with only {} ms of CPU time: it waited {} ms for a CPU, the machine is overloaded (judge it again on a less busy machine)",
-                ms(wall),
-                ms(outcome.cpu_time),
-                ms(outcome.waited_for_cpu)
-            ),
-        ));
-    }
+    // A starved run never gets here: `overloaded` made it an error.
     if outcome.limit_hit == Some(LimitHit::WallTime) {
+        // A few ms of run-queue wait is any run's; more is worth saying.
+        let waited = match outcome.waited_for_cpu.as_millis() {
+            0..100 => String::new(),
+            w => format!(", besides {w} ms waiting for a CPU (not counted)"),
+        };
         return Some((
             Verdict::TLE,
             format!(
-                "wall time exceeds the limit of {} ms with only {} ms of CPU time (sleeping, or waiting for input?)",
+                "wall time exceeds the limit of {} ms with only {} ms of CPU time{waited} (sleeping, or waiting for input?)",
                 ms(wall),
                 ms(outcome.cpu_time)
             ),
@@ -128,6 +124,21 @@ pub(super) fn classify(
             format!("{how}: {last}")
         },
     ))
+}
+
+/// A run stopped at the wall limit that was runnable but starved of CPU
+/// (for most of its time, or up to the absolute bound) is no verdict: the
+/// machine is overloaded. Waiting for a CPU never makes a TLE.
+pub(super) fn overloaded(outcome: &RunOutcome, wall: Duration, test: &str) -> Option<Error> {
+    let bound = outcome.waited_for_cpu >= wall.saturating_mul(crate::sandbox::STARVED_BOUND - 1);
+    (outcome.limit_hit == Some(LimitHit::WallTime) && (starved(outcome, wall) || bound)).then(
+        || Error::Overloaded {
+            test: test.to_string(),
+            waited_ms: outcome.waited_for_cpu.as_millis(),
+            wall_ms: wall.as_millis(),
+            cpu_ms: outcome.cpu_time.as_millis(),
+        },
+    )
 }
 
 /// Whether a run stopped at the wall limit was runnable for most of it but
@@ -274,13 +285,29 @@ mod tests {
             message,
             "wall time exceeds the limit of 2500 ms with only 3 ms of CPU time (sleeping, or waiting for input?)"
         );
+        assert!(overloaded(&sleeper, wall, "t").is_none());
+        // Runnable but starved: no verdict at all, an error with its own
+        // exit code (issue 37: waiting for a CPU never makes a TLE).
         let mut starved = outcome(Exit::Signal(9), Some(LimitHit::WallTime), 923, 1000, "");
         starved.waited_for_cpu = Duration::from_millis(1500);
-        let (verdict, message) = classify(&starved, &LIMITS, wall, true).unwrap();
-        assert_eq!(verdict, Verdict::TLE);
+        let error = overloaded(&starved, wall, "sample-1").expect("overloaded");
+        assert_eq!(error.exit_code(), crate::error::exit_code::OVERLOADED);
+        assert!(
+            error.to_string().contains("the machine is overloaded"),
+            "{error}"
+        );
+        // Starved to the absolute bound, whatever it slept besides.
+        let mut bound = outcome(Exit::Signal(9), Some(LimitHit::WallTime), 3, 1000, "");
+        bound.waited_for_cpu = wall * 9;
+        assert!(overloaded(&bound, wall, "t").is_some());
+        // A sleeper that also waited a little is told both, never "starved".
+        let mut both = outcome(Exit::Signal(9), Some(LimitHit::WallTime), 3, 1000, "");
+        both.waited_for_cpu = Duration::from_millis(200);
+        assert!(overloaded(&both, wall, "t").is_none());
+        let (_, message) = classify(&both, &LIMITS, wall, true).unwrap();
         assert_eq!(
             message,
-            "wall time exceeds the limit of 2500 ms with only 923 ms of CPU time: it waited 1500 ms for a CPU, the machine is overloaded (judge it again on a less busy machine)"
+            "wall time exceeds the limit of 2500 ms with only 3 ms of CPU time, besides 200 ms waiting for a CPU (not counted) (sleeping, or waiting for input?)"
         );
     }
 

@@ -62,6 +62,10 @@ impl Judge {
             }
         };
         let play = self.play(run, interactive, scratch.path(), false).await?;
+        if let Some(error) = super::classify::overloaded(&play.submission, run.wall, &run.test.name)
+        {
+            return Err(error);
+        }
         let mut report = TestReport::of(run.test);
         report.measured(&play.submission);
         let limits = &super::programs::package_of(&interactive.interactor).limits;

@@ -78,6 +78,10 @@ pub(crate) struct RunOptions {
     pub(crate) no_cache: bool,
 }
 
+/// How many times `batch` and `serve` judge a submission whose judging
+/// found the machine overloaded before they report that.
+const OVERLOADED_REQUEUES: u32 = 5;
+
 impl Submission {
     /// The name reports give it: the directory given, else the file.
     pub(crate) fn name(&self) -> String {
@@ -129,6 +133,37 @@ impl Judge {
 
     /// Judges `submission` on every test of `tests`. `on_test` is called for
     /// each test in test order as soon as it and all tests before it are done.
+    /// [`Judge::judge_submission`] for a queue (`batch`, `serve`): a
+    /// judging stopped because the machine is overloaded is no verdict, so
+    /// it goes back to wait for a calmer machine and is judged again
+    /// (pausing longer each time), and only after that many tries is the
+    /// error the outcome.
+    pub(crate) async fn judge_submission_queued(
+        &self,
+        problem: &Arc<Problem>,
+        tests: &Arc<TestSet>,
+        checker: &Checker,
+        submission: &Submission,
+        options: &RunOptions,
+        mut on_test: impl FnMut(&TestReport),
+    ) -> Result<SubmissionReport> {
+        let mut pause = std::time::Duration::from_secs(2);
+        for _ in 1..OVERLOADED_REQUEUES {
+            match self
+                .judge_submission(problem, tests, checker, submission, options, &mut on_test)
+                .await
+            {
+                Err(Error::Overloaded { .. }) => {
+                    tokio::time::sleep(pause).await;
+                    pause *= 2;
+                }
+                done => return done,
+            }
+        }
+        self.judge_submission(problem, tests, checker, submission, options, on_test)
+            .await
+    }
+
     pub(crate) async fn judge_submission(
         &self,
         problem: &Arc<Problem>,
@@ -569,6 +604,9 @@ impl Judge {
             sandbox::Captured::Memory(_) => None,
         };
         report.measured(&outcome);
+        if let Some(error) = super::classify::overloaded(&outcome, run.wall, &run.test.name) {
+            return Err(error);
+        }
         let classified = classify(&outcome, &limits, run.wall, exe.address_space_limit());
         // The output: stdout, or the file the problem names.
         let (output, missing) = output_to_check(run.files, outcome.stdout, output_file);

@@ -299,7 +299,7 @@ impl Shared {
             cpu_limit: limits.cpu_time,
             wall_limit: limits.wall_time,
             rlimits: sys::Rlimits {
-                cpu_seconds: Some(limits.cpu_time.as_secs().saturating_add(1)),
+                cpu_seconds: Some(sys::cpu_rlimit_backstop(limits.cpu_time)),
                 // With a cgroup the memory limit is on real memory, not address space.
                 address_space: if cgroup_memory {
                     None

@@ -150,7 +150,7 @@ async fn run_plain_once<T>(
         program: program.clone(),
         source,
     };
-    let cpu_backstop = limits.cpu_time.as_secs() + 1;
+    let cpu_backstop = sys::cpu_rlimit_backstop(limits.cpu_time);
     let rlimits = sys::Rlimits {
         cpu_seconds: Some(cpu_backstop),
         address_space: limits

@@ -332,7 +332,7 @@ async fn judge_source(
         text: None,
     };
     let mut report = judge
-        .judge_submission(
+        .judge_submission_queued(
             &prepared.problem,
             &prepared.tests,
             &prepared.checker,

@@ -308,6 +308,36 @@ fn compilation_is_limited_too() {
     );
 }
 
+/// A compiler driver that runs its work in a child, as g++ does.
+const DRIVER_LANGUAGE: &str = "[languages.driver]\nextensions = [\"drv\"]\n\
+     compile = \"sh {src}\"\nrun = \"{exe}\"\nversion = \"sh -c true\"\n";
+
+#[test]
+fn a_compiler_child_stopped_by_its_cpu_rlimit_exceeded_the_compile_time_limit() {
+    // The child's rlimit fires first, whichever the machine's load: the
+    // message names the judge's limit, not the driver's "internal compiler
+    // error" (issue 43).
+    let workspace = Workspace::with_config("compile_time = \"2s\"\n", DRIVER_LANGUAGE);
+    let judged = workspace.judge([
+        "--isolation",
+        isolation(),
+        "run",
+        "acwing-891",
+        &hostile("compile-child-rlimit.drv"),
+        "--tests",
+        "sample-1",
+        "--format",
+        "json",
+    ]);
+    let report = judged.report();
+    assert_eq!(report["verdict"], "CE", "{report}");
+    let message = report["compile"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("compilation exceeded the compile time limit of 2s"),
+        "{message}"
+    );
+}
+
 #[test]
 fn sigterm_kills_everything_and_exits_130() {
     let workspace = Workspace::new();

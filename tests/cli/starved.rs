@@ -71,7 +71,8 @@ fn waiting_for_a_cpu_does_not_count_against_the_wall_limit() {
     // Wall limit 2.5 s (time 1 s x 2.5). The program needs 150 ms of CPU;
     // at nice 10 beside three busy loops on its one CPU it gets under 4% of
     // it, so it takes over 4 s of wall time: TLE if the wait counted. (The
-    // wait may add up to three wall limits: 10 s in all.)
+    // wait may add up to nine wall limits: 25 s in all; a run starved past
+    // that is no verdict but "the machine is overloaded", exit code 4.)
     let workspace = Workspace::with_limits("wall_factor = 2.5\n");
     let program = repo().join("tests/fixtures/starved/ac-spin-150ms.c");
     let program = program.to_str().unwrap();
@@ -115,20 +116,24 @@ fn waiting_for_a_cpu_does_not_count_against_the_wall_limit() {
             .output()
             .expect("run judge under taskset and nice");
         let stderr = String::from_utf8_lossy(&output.stderr);
+        if output.status.code() == Some(4) {
+            assert!(
+                stderr.contains("the machine is overloaded"),
+                "{level}: {stderr}"
+            );
+            note(&format!("{level}: starved past the bound: {stderr}"));
+            continue;
+        }
         let report = report_of(level, &output);
         let test = &crate::support::tests_of(&report)[0];
         let wall = test["wall_ms"].as_u64().unwrap_or(0);
         note(&format!("{level}: starved run took {wall} ms of wall time"));
-        match str_field(&report, "verdict") {
-            "AC" => {}
-            // Starved beyond the grace too (a machine far busier than the
-            // three loops): the limit was still moved, or the wait counted.
-            "TLE" if wall >= 5000 => note(&format!(
-                "{level}: TLE after {wall} ms, past the grace: {}",
-                test["message"]
-            )),
-            _ => panic!("{level}: the wait counted: {report:#}\n{stderr}"),
-        }
+        // Waiting for a CPU never makes a TLE, however long (issue 37).
+        assert_eq!(
+            str_field(&report, "verdict"),
+            "AC",
+            "{level}: the wait counted: {report:#}\n{stderr}"
+        );
     }
 }
 

@@ -112,12 +112,25 @@ pub(crate) fn has_live_children(pid: u32) -> bool {
     })
 }
 
-/// How far past its wall limit a run may go: the time it waited for a CPU
-/// the machine did not give it (not the program's doing), at most three
-/// more wall limits, so that every run still ends.
-pub(crate) fn starved_grace(wall_limit: Duration, waited_for_cpu: Duration) -> Duration {
-    waited_for_cpu.min(wall_limit.saturating_mul(3))
+/// The RLIMIT_CPU (soft, whole seconds) set under a run whose CPU time
+/// limit is `limit`: a backstop well above the judge's own limit, so that
+/// the judge's measure decides and the rlimit only ends a run the judge
+/// could not watch (its own poll starved on an overloaded machine).
+pub(crate) fn cpu_rlimit_backstop(limit: Duration) -> u64 {
+    let half = limit / 2;
+    (limit + half.max(Duration::from_secs(1))).as_secs() + 1
 }
+
+/// How far past its wall limit a run may go: the time it waited for a CPU
+/// the machine did not give it (not the program's doing), at most nine
+/// more wall limits: every run still ends, and one that reaches the bound
+/// is "could not judge: the machine is overloaded", never a verdict.
+pub(crate) fn starved_grace(wall_limit: Duration, waited_for_cpu: Duration) -> Duration {
+    waited_for_cpu.min(wall_limit.saturating_mul(STARVED_BOUND - 1))
+}
+
+/// How many wall limits a starved run may take in all.
+pub(crate) const STARVED_BOUND: u32 = 10;
 
 fn clock_ticks_per_second() -> u64 {
     static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
@@ -392,6 +405,16 @@ pub(crate) fn own_fd(fd: RawFd) -> OwnedFd {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cpu_rlimit_is_a_backstop_above_the_limit() {
+        for ms in [1, 500, 1000, 1999, 2000, 3000, 10_000] {
+            let limit = Duration::from_millis(ms);
+            let backstop = Duration::from_secs(cpu_rlimit_backstop(limit));
+            assert!(backstop >= limit + Duration::from_secs(1), "{limit:?}");
+            assert!(backstop >= limit.mul_f64(1.5), "{limit:?}");
+        }
+    }
 
     #[test]
     fn own_cpu_time_is_readable() {
