@@ -152,6 +152,20 @@ fn ioi_takes_the_best_attempt_per_problem() {
 }
 
 #[test]
+fn the_judges_failure_is_no_attempt_on_the_board() {
+    use Verdict::*;
+    let entries = vec![entry("alice", "a", 1, IE, 0), entry("bob", "a", 1, WA, 0)];
+    let rows = standings(
+        &contest(Scoring::Icpc, &["alice", "bob"]),
+        &attempts(&entries),
+    );
+    let alice = rows.iter().find(|r| r.contestant == "alice").unwrap();
+    assert_eq!((alice.cells[0].attempts, alice.cells[0].verdict), (0, None));
+    let bob = rows.iter().find(|r| r.contestant == "bob").unwrap();
+    assert_eq!((bob.cells[0].attempts, bob.cells[0].verdict), (1, Some(WA)));
+}
+
+#[test]
 fn file_names_give_problem_and_attempt() {
     let known: BTreeSet<String> = ["hdu-1527", "a.b"].iter().map(|s| s.to_string()).collect();
     assert_eq!(

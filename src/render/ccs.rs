@@ -203,7 +203,7 @@ pub(crate) fn judgement(j: &JudgementRecord, cx: &Context) -> Value {
 /// A run.
 pub(crate) fn run(r: &RunRecord, cx: &Context) -> Value {
     json!({
-        "id": r.id.to_string(),
+        "id": r.public_id(),
         "judgement_id": r.judgement.to_string(),
         "ordinal": r.ordinal,
         "judgement_type_id": judgement_type_id(r.verdict),
@@ -303,7 +303,9 @@ pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
 }
 
 /// One line of the event feed (without its newline).
-pub(crate) fn event_line(event: &Event, cx: &Context) -> String {
+/// One line of the event feed; `token` is what a client resumes from
+/// (opaque to it).
+pub(crate) fn event_line(event: &Event, token: &str, cx: &Context) -> String {
     let id = match &event.data {
         EventData::Contest(_) | EventData::State(_) => Value::Null,
         other => other.object_id().map(Value::String).unwrap_or(Value::Null),
@@ -312,7 +314,7 @@ pub(crate) fn event_line(event: &Event, cx: &Context) -> String {
         "type": event.data.kind(),
         "id": id,
         "data": event_data(&event.data, cx),
-        "token": event.id.to_string(),
+        "token": token,
     })
     .to_string()
 }
@@ -357,7 +359,7 @@ pub(crate) fn error(code: u16, message: &str) -> Value {
 pub(crate) fn feed(events: &[Event], cx: &Context) -> String {
     let mut out = String::new();
     for e in events {
-        out.push_str(&event_line(e, cx));
+        out.push_str(&event_line(e, &e.id.to_string(), cx));
         out.push('\n');
     }
     out

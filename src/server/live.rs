@@ -14,6 +14,7 @@ use super::model::{
     SubmissionRecord,
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
+use super::visibility::{EventTokens, Viewer};
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::{standings, ContestInfo, ContestProblem, ServerLimits, Standing};
 use crate::error::Error;
@@ -133,6 +134,11 @@ pub(crate) struct LiveContest {
     pub(crate) store: Store,
     /// Passwords.
     pub(crate) verifier: Verifier,
+    /// The event feed's tokens.
+    pub(crate) tokens: EventTokens,
+    /// The configuration as teams and the public see it before the start:
+    /// no problems (not even their titles).
+    unstarted: LiveConfig,
     recent_submissions: Mutex<HashMap<String, VecDeque<EpochMs>>>,
     /// The latest board of each view, with the event id it is up to date
     /// with.
@@ -155,17 +161,34 @@ impl LiveContest {
         store: Store,
         verifier: Verifier,
     ) -> LiveContest {
+        let tokens = EventTokens::new(verifier.derived_key("judge serve event tokens v1"));
+        let unstarted = LiveConfig {
+            problems: Vec::new(),
+            ..config.clone()
+        };
         LiveContest {
+            unstarted,
             config,
             limits,
             pages,
             store,
             verifier,
+            tokens,
             recent_submissions: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             tally: tokio::sync::Mutex::new(None),
             published: Mutex::new(None),
             clock: Mutex::new(None),
+        }
+    }
+
+    /// The configuration as `viewer` may see it in `state`: the problems
+    /// only for the jury until the start.
+    pub(crate) fn config_for(&self, viewer: &Viewer, state: &StateSnapshot) -> &LiveConfig {
+        if *viewer != Viewer::Jury && state.started.is_none() {
+            &self.unstarted
+        } else {
+            &self.config
         }
     }
 
@@ -680,7 +703,10 @@ impl LiveContest {
             View::Public if state.is_frozen() => state.frozen,
             _ => None,
         };
-        let info = self.contest_info();
+        let mut info = self.contest_info();
+        if view == View::Public && state.started.is_none() {
+            info.problems.clear();
+        }
         let standings = standings(&info, &tally.attempts(start, hide_from));
         Ok(Board {
             info,

@@ -3,7 +3,8 @@
 //! scoreboard's tally ([`board`]), the judging of its queue by the engine
 //! ([`worker`]), what it judges with, for the judging hosts to compare
 //! ([`packages`]), passwords ([`auth`]), a submission's zip ([`files`]) and the
-//! database made to match contest.toml at start ([`setup`]). Nothing here
+//! database made to match contest.toml at start ([`setup`]); who may see what is
+//! written once, in [`visibility`]. Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
 //! (`crate::render`) sit above it.
 
@@ -17,4 +18,5 @@ pub(crate) mod packages;
 pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod store;
+pub(crate) mod visibility;
 pub(crate) mod worker;

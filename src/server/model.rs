@@ -189,6 +189,16 @@ pub(crate) struct RunRecord {
     pub(crate) run_time_ms: u64,
 }
 
+impl RunRecord {
+    /// Its id as shown outside: its judgement's and its test's, never the
+    /// database's run counter (which counts every team's runs, and would
+    /// tell a team how many tests others' submissions ran during the
+    /// freeze).
+    pub(crate) fn public_id(&self) -> String {
+        format!("{}-{}", self.judgement, self.ordinal)
+    }
+}
+
 /// A clarification: a team's question, the jury's answer to one team, or
 /// an announcement to all.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -329,7 +339,7 @@ impl EventData {
             EventData::Team(t) => Some(t.id.clone()),
             EventData::Submission(s) => Some(s.id.to_string()),
             EventData::Judgement(j) => Some(j.id.to_string()),
-            EventData::Run(r) => Some(r.id.to_string()),
+            EventData::Run(r) => Some(r.public_id()),
             EventData::Clarification(c) => Some(c.id.to_string()),
             EventData::Deleted { id, .. } => Some(id.clone()),
         }

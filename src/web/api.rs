@@ -41,6 +41,16 @@ pub(crate) enum Viewer {
 }
 
 impl Viewer {
+    /// The viewer as the contest's rules know it.
+    pub(crate) fn door(&self) -> crate::server::visibility::Viewer {
+        use crate::server::visibility::Viewer as Door;
+        match self {
+            Viewer::Public => Door::Public,
+            Viewer::Account(Account::Jury) => Door::Jury,
+            Viewer::Account(Account::Team(t)) => Door::Team(t.clone()),
+        }
+    }
+
     fn team(&self) -> Option<&str> {
         match self {
             Viewer::Account(a) => a.team(),

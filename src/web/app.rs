@@ -48,7 +48,7 @@ pub(crate) fn router(app: App) -> Router {
             app.clone(),
             refuse_wrong_credentials,
         ))
-        .layer(axum::middleware::map_response(api_headers));
+        .layer(axum::middleware::from_fn(refuse_cross_site_changes));
     Router::new()
         .route("/", get(pages::root))
         .route("/login", get(pages::login_page).post(pages::login))
@@ -150,6 +150,36 @@ async fn refuse_wrong_credentials(
     next.run(request).await
 }
 
+/// A request that changes something (not GET or HEAD) sent by a page of
+/// another site is refused before its credentials are even read: a
+/// browser attaches a jury's remembered basic credentials to a
+/// cross-site `text/plain` POST, which needs no preflight. The API
+/// sends no CORS header, so no other site reads its answers either.
+async fn refuse_cross_site_changes(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let reads = matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
+    if !reads && (cross_site || pages::same_origin(request.headers()).is_err()) {
+        return (
+            StatusCode::FORBIDDEN,
+            axum::Json(crate::render::ccs::error(
+                403,
+                "a request from a page of another site is refused",
+            )),
+        )
+            .into_response();
+    }
+    next.run(request).await
+}
+
 /// How long a request's body may take to arrive, once its head has.
 const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -243,14 +273,6 @@ async fn security_headers(mut response: Response) -> Response {
         header::CONTENT_SECURITY_POLICY,
         "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; \
          frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    );
-    response
-}
-
-async fn api_headers(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
     );
     response
 }

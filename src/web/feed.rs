@@ -13,13 +13,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{self, Stream};
+use futures_util::stream::{self, Stream, StreamExt};
 
 use super::api::{context, error, viewer, Viewer};
-use super::auth::{session, Account};
+use super::auth::{peer, session, Account};
 use super::state::App;
 use crate::render::ccs;
-use crate::server::model::{Audience, Event, EventData};
+use crate::server::live::View;
+use crate::server::model::{Event, EventData};
 
 /// How long the feed may be quiet before a keep-alive newline.
 const KEEP_ALIVE: Duration = Duration::from_secs(120);
@@ -27,12 +28,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(120);
 const BATCH: i64 = 500;
 
 fn visible(event: &Event, viewer: &Viewer) -> bool {
-    match (viewer, &event.audience) {
-        (Viewer::Account(Account::Jury), _) => true,
-        (_, Audience::Public) => true,
-        (Viewer::Account(Account::Team(t)), Audience::Team(owner)) => t == owner,
-        (Viewer::Public, Audience::Team(_)) => false,
-    }
+    viewer.door().sees(event)
 }
 
 /// The lines of the events after `after` this viewer may see, and the last
@@ -79,11 +75,19 @@ async fn next_lines(
                 data: EventData::Clarification(c.seen_by(team, &clarifications)),
                 ..event.clone()
             };
-            text.push_str(&ccs::event_line(&seen, &cx));
+            text.push_str(&ccs::event_line(
+                &seen,
+                &app.live.tokens.seal(event.id),
+                &cx,
+            ));
             text.push('\n');
             continue;
         }
-        text.push_str(&ccs::event_line(event, &cx));
+        text.push_str(&ccs::event_line(
+            event,
+            &app.live.tokens.seal(event.id),
+            &cx,
+        ));
         text.push('\n');
     }
     Ok(Some((text, last)))
@@ -165,9 +169,9 @@ pub(crate) async fn event_feed(
     };
     let after = match query.get("since_token") {
         None => 0,
-        Some(token) => match token.parse::<i64>() {
-            Ok(t) if t >= 0 => t,
-            _ => {
+        Some(token) => match app.live.tokens.open(token) {
+            Some(t) => t,
+            None => {
                 return error(
                     StatusCode::BAD_REQUEST,
                     &format!("unknown since_token `{token}`"),
@@ -179,9 +183,32 @@ pub(crate) async fn event_feed(
     if let Err(r) = context(&app).await {
         return r;
     }
+    let slot = if follow {
+        match app.streams.take(&peer(&headers)) {
+            Some(slot) => Some(slot),
+            None => return busy(),
+        }
+    } else {
+        None
+    };
+    // The stream holds its place until it ends.
+    let lines = feed_stream(app, viewer, after, follow).map(move |chunk| {
+        let _held = &slot;
+        chunk
+    });
     (
         [(header::CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(feed_stream(app, viewer, after, follow)),
+        Body::from_stream(lines),
+    )
+        .into_response()
+}
+
+/// The answer to a stream over the caps: 503, try again later.
+fn busy() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "30")],
+        "too many streams open (from this address, or in all): try again later",
     )
         .into_response()
 }
@@ -224,14 +251,19 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
 }
 
 /// Server-sent events for a page: a message whenever an event this viewer
-/// may see is written (`viewer` `None`: any event, for scoreboards, which
-/// change with anyone's judgement), at most a few a second.
-fn updates(app: App, viewer: Option<Viewer>) -> Response {
+/// may see is written or the public scoreboard changed (the jury: any
+/// event), at most a few a second. A message says only that something
+/// changed: nothing in it, nor in when it comes, counts what others do
+/// (a judgement hidden by the freeze sends nothing).
+fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
+    let Some(slot) = app.streams.take(&peer(headers)) else {
+        return busy();
+    };
     let changes = app.live.store.changes().subscribe();
     let after = *changes.borrow();
     let stream = stream::unfold(
-        (app, viewer, after, changes),
-        |(app, viewer, mut after, mut changes)| async move {
+        (app, viewer, after, changes, None),
+        |(app, viewer, mut after, mut changes, mut board)| async move {
             loop {
                 if changes.changed().await.is_err() {
                     return None;
@@ -241,31 +273,44 @@ fn updates(app: App, viewer: Option<Viewer>) -> Response {
                 let latest = *changes.borrow_and_update();
                 let events = app.live.store.events_after(after, 10_000).await.ok()?;
                 after = latest.max(events.last().map(|e| e.id).unwrap_or(after));
-                let relevant = match &viewer {
-                    None => !events.is_empty(),
-                    Some(v) => events.iter().any(|e| visible(e, v)),
-                };
+                let mut relevant = events.iter().any(|e| visible(e, &viewer));
+                if !matches!(viewer, Viewer::Account(Account::Jury)) {
+                    let public = app.live.scoreboard(View::Public).await.ok()?;
+                    let now = Some((public.standings.clone(), public.state));
+                    if board.is_some() && board != now {
+                        relevant = true;
+                    }
+                    board = now;
+                }
                 if relevant {
-                    let message = SseEvent::default().data(after.to_string());
-                    return Some((Ok::<_, Infallible>(message), (app, viewer, after, changes)));
+                    let message = SseEvent::default().data("changed");
+                    return Some((
+                        Ok::<_, Infallible>(message),
+                        (app, viewer, after, changes, board),
+                    ));
                 }
             }
         },
     );
+    // The stream holds its place until it ends.
+    let stream = stream.map(move |message| {
+        let _held = &slot;
+        message
+    });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(30)))
         .into_response()
 }
 
 /// `GET /updates`: for scoreboards (they say only that something changed).
-pub(crate) async fn public_updates(State(app): State<App>) -> Response {
-    updates(app, None)
+pub(crate) async fn public_updates(State(app): State<App>, headers: HeaderMap) -> Response {
+    updates(app, Viewer::Public, &headers)
 }
 
 /// `GET /team/updates`.
 pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => updates(app, Some(Viewer::Account(s.account))),
+        Some(s) if s.account.team().is_some() => updates(app, Viewer::Account(s.account), &headers),
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -273,9 +318,26 @@ pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> 
 /// `GET /jury/updates`.
 pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => updates(app, Some(Viewer::Account(Account::Jury))),
+        Some(s) if s.account == Account::Jury => {
+            updates(app, Viewer::Account(Account::Jury), &headers)
+        }
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
+}
+
+/// Writes `text` to `path`, readable by its owner only (the whole feed
+/// holds every team's judgements).
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    file.write_all(text.as_bytes())
 }
 
 /// Keeps the published state in step with the clock (the start, the
@@ -300,7 +362,7 @@ pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
         if done && !written {
             written = true;
             match full_feed(&app).await {
-                Ok(text) => match std::fs::write(&feed_file, text) {
+                Ok(text) => match write_private(&feed_file, &text) {
                     Ok(()) => eprintln!(
                         "the contest is final: its event feed is in {} (for the ICPC Resolver)",
                         feed_file.display()

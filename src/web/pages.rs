@@ -20,6 +20,7 @@ use super::state::{message_of, status_of, App};
 use crate::contest::clock::now_ms;
 use crate::render::web::{self, board, jury, team, Chrome, Who};
 use crate::server::live::{Refusal, Statement, SubmissionRow, View};
+use crate::server::visibility::Viewer;
 
 type PageResult = Result<Response, Response>;
 
@@ -38,8 +39,13 @@ fn who_of(session: Option<&Session>) -> Who {
 async fn chrome<'a>(app: &'a App, session: Option<&'a Session>) -> Result<Chrome<'a>, Response> {
     let state = app.live.state().await.map_err(server_error)?;
     let start = app.live.start().await.map_err(server_error)?;
+    let viewer = match session.map(|s| &s.account) {
+        Some(Account::Team(t)) => Viewer::Team(t.clone()),
+        Some(Account::Jury) => Viewer::Jury,
+        None => Viewer::Public,
+    };
     Ok(Chrome {
-        config: &app.live.config,
+        config: app.live.config_for(&viewer, &state),
         who: who_of(session),
         csrf: session.map(|s| s.csrf.as_str()),
         state,
@@ -205,7 +211,9 @@ async fn scoreboard_table(app: &App, allowed: bool, view: View) -> Response {
 }
 
 /// Refuses a form posted from another site (its `Origin` is not ours).
-fn same_origin(headers: &HeaderMap) -> Result<(), Response> {
+/// A request from a page of another site (its `Origin` names another
+/// host) is refused: 403.
+pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), Response> {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
         return Ok(());
     };
@@ -270,7 +278,7 @@ pub(crate) async fn login(
     if let Err(r) = same_origin(&headers) {
         return r;
     }
-    let denied = match auth::check(&app, form.login.trim(), &form.password).await {
+    let denied = match auth::check(&app, &headers, form.login.trim(), &form.password).await {
         Ok(account) => {
             return match auth::start_session(&app, &account).await {
                 Ok(cookie) => {
