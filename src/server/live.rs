@@ -24,6 +24,8 @@ use crate::error::Error;
 pub(crate) enum Refusal {
     /// Malformed or impossible (400).
     Invalid(String),
+    /// Only for a logged-in account (401).
+    LoginNeeded(String),
     /// Not allowed now, or not to this account (403).
     Forbidden(String),
     /// No such object, or not this account's to see (404).
@@ -130,8 +132,9 @@ pub(crate) struct LiveContest {
     pub(crate) limits: ServerLimits,
     /// Statements and samples, by problem id.
     pub(crate) pages: BTreeMap<String, ProblemPage>,
-    /// The database.
-    pub(crate) store: Store,
+    /// The database: private to `server`; the web layer reads through
+    /// the viewer-taking methods of `super::door`.
+    pub(super) store: Store,
     /// Passwords.
     pub(crate) verifier: Verifier,
     /// The event feed's tokens.
@@ -514,25 +517,6 @@ impl LiveContest {
         Ok(())
     }
 
-    /// Submissions with their latest judgements: a team's, or all.
-    pub(crate) async fn submission_rows(
-        &self,
-        team: Option<&str>,
-    ) -> Result<Vec<SubmissionRow>, Error> {
-        let submissions = self.store.submissions(team).await?;
-        let mut latest: HashMap<i64, JudgementRecord> = HashMap::new();
-        for j in self.store.judgements(None).await? {
-            latest.insert(j.submission, j);
-        }
-        Ok(submissions
-            .into_iter()
-            .map(|s| SubmissionRow {
-                judgement: latest.remove(&s.id),
-                submission: s,
-            })
-            .collect())
-    }
-
     /// A team asks the jury.
     pub(crate) async fn ask(
         &self,
@@ -606,18 +590,6 @@ impl LiveContest {
                 .map(|p| Some(p.id.clone()))
                 .ok_or_else(|| Refusal::Invalid(format!("no problem `{p}` in this contest"))),
         }
-    }
-
-    /// The clarifications `team` may read (all for the jury), in order.
-    pub(crate) async fn clarifications(
-        &self,
-        team: Option<&str>,
-    ) -> Result<Vec<Clarification>, Error> {
-        let all = self.store.clarifications().await?;
-        Ok(match team {
-            Some(team) => all.into_iter().filter(|c| c.visible_to(team)).collect(),
-            None => all,
-        })
     }
 
     /// Queues a rejudge of one submission, or of every submission of a

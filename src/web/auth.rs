@@ -9,10 +9,11 @@
 use axum::http::{header, HeaderMap};
 use base64::Engine;
 
+use super::connections::peer;
 use super::state::App;
 use crate::contest::clock::now_ms;
 use crate::server::auth::{random_token, token_hash};
-use crate::server::store::SessionRow;
+use crate::server::door::SessionRow;
 
 /// The session cookie's name.
 pub(crate) const COOKIE: &str = "judge_session";
@@ -64,20 +65,6 @@ pub(crate) enum Denied {
     Wrong,
     /// Too many failures of this login lately.
     TooMany,
-}
-
-/// The header in which the connection layer ([`super::connections`])
-/// puts the client's address; whatever a client sends under this name is
-/// replaced.
-pub(crate) const PEER: &str = "judge-peer";
-
-/// The client's address, as the connection layer saw it.
-pub(crate) fn peer(headers: &HeaderMap) -> String {
-    headers
-        .get(PEER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("unknown")
-        .to_string()
 }
 
 /// Checks a login and password (Argon2 runs off the request threads);
@@ -145,7 +132,7 @@ pub(crate) async fn basic(app: &App, headers: &HeaderMap) -> Option<Result<Accou
 pub(crate) async fn session(app: &App, headers: &HeaderMap) -> Option<Session> {
     let token = cookie(headers, COOKIE)?;
     let hash = token_hash(&token);
-    let row = app.live.store.session(&hash, now_ms()).await.ok()??;
+    let row = app.live.session(&hash).await.ok()??;
     let tag = app.live.verifier.session_tag(&row.account, &token)?;
     if !constant_time_eq(tag.as_bytes(), row.csrf.as_bytes()) {
         return None;
@@ -172,7 +159,6 @@ pub(crate) async fn start_session(app: &App, account: &Account) -> crate::error:
         .session_tag(&login, &token)
         .expect("a logged-in account has a password");
     app.live
-        .store
         .create_session(
             &token_hash(&token),
             &SessionRow {

@@ -24,6 +24,20 @@ use hyper_util::service::TowerToHyperService;
 /// the end of the previous request on a kept-alive connection.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(20);
 
+/// The header in which the connection layer (here)
+/// puts the client's address; whatever a client sends under this name is
+/// replaced.
+pub(crate) const PEER: &str = "judge-peer";
+
+/// The client's address, as the connection layer saw it.
+pub(crate) fn peer(headers: &axum::http::HeaderMap) -> String {
+    headers
+        .get(PEER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("unknown")
+        .to_string()
+}
+
 /// Descriptors kept for the judging (compilers, runs, their pipes) and
 /// the database, whatever the clients do.
 const RESERVED_FOR_JUDGING: u64 = 768;
@@ -65,9 +79,7 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, router: Router, des
         let service = TowerToHyperService::new(tower::ServiceExt::map_request(
             router.clone(),
             move |mut request: axum::http::Request<hyper::body::Incoming>| {
-                request
-                    .headers_mut()
-                    .insert(super::auth::PEER, peer.clone());
+                request.headers_mut().insert(PEER, peer.clone());
                 request.map(axum::body::Body::new)
             },
         ));

@@ -16,20 +16,16 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 
 use super::api::{context, error, viewer, Viewer};
-use super::auth::{peer, session, Account};
+use super::auth::{session, Account};
+use super::connections::peer;
 use super::state::App;
 use crate::render::ccs;
 use crate::server::live::View;
-use crate::server::model::{Event, EventData};
 
 /// How long the feed may be quiet before a keep-alive newline.
 const KEEP_ALIVE: Duration = Duration::from_secs(120);
 /// Events read at a time.
 const BATCH: i64 = 500;
-
-fn visible(event: &Event, viewer: &Viewer) -> bool {
-    viewer.door().sees(event)
-}
 
 /// The lines of the events after `after` this viewer may see, and the last
 /// id read (`None` when there were none).
@@ -38,8 +34,7 @@ async fn next_lines(
     viewer: &Viewer,
     after: i64,
 ) -> Result<Option<(String, i64)>, crate::error::Error> {
-    let events = app.live.store.events_after(after, BATCH).await?;
-    let Some(last) = events.last().map(|e| e.id) else {
+    let Some((events, last)) = app.live.events_for(&viewer.door(), after, BATCH).await? else {
         return Ok(None);
     };
     let cx = crate::render::ccs::Context {
@@ -47,42 +42,8 @@ async fn next_lines(
         scoring: app.live.config.contest.scoring,
         start: app.live.start().await?,
     };
-    // Before the start only the jury sees the problems, here as in
-    // `GET problems`; they are published again at the start.
-    let jury = matches!(viewer, Viewer::Account(Account::Jury));
-    let before_start = !jury && app.live.state().await?.started.is_none();
-    // Answers refer only to questions this viewer reads.
-    let replies = events.iter().any(|e| match &e.data {
-        EventData::Clarification(c) => c.reply_to.is_some(),
-        _ => false,
-    });
-    let clarifications = if replies && !jury {
-        app.live.store.clarifications().await?
-    } else {
-        Vec::new()
-    };
-    let team = match viewer {
-        Viewer::Account(Account::Team(t)) => Some(t.as_str()),
-        _ => None,
-    };
     let mut text = String::new();
-    for event in events
-        .iter()
-        .filter(|e| visible(e, viewer) && !(before_start && e.data.kind() == "problems"))
-    {
-        if let (EventData::Clarification(c), false) = (&event.data, jury) {
-            let seen = Event {
-                data: EventData::Clarification(c.seen_by(team, &clarifications)),
-                ..event.clone()
-            };
-            text.push_str(&ccs::event_line(
-                &seen,
-                &app.live.tokens.seal(event.id),
-                &cx,
-            ));
-            text.push('\n');
-            continue;
-        }
+    for event in &events {
         text.push_str(&ccs::event_line(
             event,
             &app.live.tokens.seal(event.id),
@@ -100,7 +61,7 @@ fn feed_stream(
     after: i64,
     follow: bool,
 ) -> impl Stream<Item = Result<Bytes, Infallible>> {
-    let changes = app.live.store.changes().subscribe();
+    let changes = app.live.subscribe();
     stream::unfold(
         (app, viewer, after, changes, false),
         move |(app, viewer, mut after, mut changes, done)| async move {
@@ -122,14 +83,7 @@ fn feed_stream(
                     Ok(None) => {
                         changes.borrow_and_update();
                         // Written meanwhile?
-                        if app
-                            .live
-                            .store
-                            .last_event()
-                            .await
-                            .map(|l| l > after)
-                            .unwrap_or(false)
-                        {
+                        if app.live.written_after(after).await.unwrap_or(false) {
                             continue;
                         }
                         match tokio::time::timeout(KEEP_ALIVE, changes.changed()).await {
@@ -259,7 +213,7 @@ fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
     let Some(slot) = app.streams.take(&peer(headers)) else {
         return busy();
     };
-    let changes = app.live.store.changes().subscribe();
+    let changes = app.live.subscribe();
     let after = *changes.borrow();
     let stream = stream::unfold(
         (app, viewer, after, changes, None),
@@ -271,9 +225,14 @@ fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
                 // Several changes close together make one message.
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 let latest = *changes.borrow_and_update();
-                let events = app.live.store.events_after(after, 10_000).await.ok()?;
-                after = latest.max(events.last().map(|e| e.id).unwrap_or(after));
-                let mut relevant = events.iter().any(|e| visible(e, &viewer));
+                let (relevant_events, last) = app
+                    .live
+                    .events_for(&viewer.door(), after, 10_000)
+                    .await
+                    .ok()?
+                    .unwrap_or((Vec::new(), after));
+                after = latest.max(last);
+                let mut relevant = !relevant_events.is_empty();
                 if !matches!(viewer, Viewer::Account(Account::Jury)) {
                     let public = app.live.scoreboard(View::Public).await.ok()?;
                     let now = Some((public.standings.clone(), public.state));

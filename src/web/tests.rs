@@ -152,7 +152,7 @@ impl Fixture {
                 )
             })
             .collect();
-        self.app.live.store.publish(events).await.unwrap();
+        self.app.live.test_store().publish(events).await.unwrap();
     }
 }
 
@@ -168,7 +168,7 @@ pub(super) async fn get(
     auth: Option<(&str, &str)>,
     peer: &str,
 ) -> (StatusCode, String) {
-    let mut request = Request::get(uri).header(super::auth::PEER, peer);
+    let mut request = Request::get(uri).header(super::connections::PEER, peer);
     if let Some((l, p)) = auth {
         request = request.header(header::AUTHORIZATION, basic(l, p));
     }
@@ -205,7 +205,7 @@ async fn the_public_feed_does_not_count_hidden_events() {
     f.app.live.freeze_now().await.ok();
     f.app
         .live
-        .store
+        .test_store()
         .publish(vec![(
             Audience::Public,
             EventData::Team(TeamSnapshot {
@@ -268,7 +268,7 @@ async fn page_updates_say_only_that_something_changed() {
         .clone()
         .oneshot(
             Request::get("/updates")
-                .header(super::auth::PEER, "1.1.1.3")
+                .header(super::connections::PEER, "1.1.1.3")
                 .body(Body::empty())
                 .unwrap(),
         )
@@ -282,7 +282,7 @@ async fn page_updates_say_only_that_something_changed() {
     f.app.live.schedule_start(None).await.ok();
     f.app
         .live
-        .store
+        .test_store()
         .publish(vec![(
             Audience::Public,
             EventData::Team(TeamSnapshot {
@@ -311,7 +311,7 @@ async fn streams_over_the_cap_get_503_and_pages_go_on() {
             .clone()
             .oneshot(
                 Request::get("/updates")
-                    .header(super::auth::PEER, "6.6.6.6")
+                    .header(super::connections::PEER, "6.6.6.6")
                     .body(Body::empty())
                     .unwrap(),
             )
@@ -342,7 +342,7 @@ async fn streams_over_the_cap_get_503_and_pages_go_on() {
         .clone()
         .oneshot(
             Request::get("/updates")
-                .header(super::auth::PEER, "6.6.6.6")
+                .header(super::connections::PEER, "6.6.6.6")
                 .body(Body::empty())
                 .unwrap(),
         )
@@ -377,7 +377,7 @@ async fn the_api_refuses_cross_site_writes_and_allows_no_origin() {
         .clone()
         .oneshot(
             Request::post("/api/contests/mock/clarifications")
-                .header(super::auth::PEER, "1.1.1.4")
+                .header(super::connections::PEER, "1.1.1.4")
                 .header(header::HOST, "judge.local:8080")
                 .header(header::ORIGIN, "https://evil.example")
                 .header(header::CONTENT_TYPE, "text/plain")
@@ -388,13 +388,19 @@ async fn the_api_refuses_cross_site_writes_and_allows_no_origin() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::FORBIDDEN);
-    assert!(f.app.live.clarifications(None).await.unwrap().is_empty());
+    assert!(f
+        .app
+        .live
+        .clarifications_for(&crate::server::visibility::Viewer::Jury)
+        .await
+        .unwrap()
+        .is_empty());
     let (_, _) = get(&router, "/api/contests/mock", None, "1.1.1.4").await;
     let response = router
         .clone()
         .oneshot(
             Request::get("/api/contests/mock")
-                .header(super::auth::PEER, "1.1.1.4")
+                .header(super::connections::PEER, "1.1.1.4")
                 .header(header::ORIGIN, "https://evil.example")
                 .body(Body::empty())
                 .unwrap(),
