@@ -209,14 +209,27 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
 /// event), at most a few a second. A message says only that something
 /// changed: nothing in it, nor in when it comes, counts what others do
 /// (a judgement hidden by the freeze sends nothing).
-fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
+async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
     let Some(slot) = app.streams.take(&peer(headers)) else {
         return busy();
     };
     let changes = app.live.subscribe();
     let after = *changes.borrow();
+    // The public board as the page was made with, to tell its changes.
+    let board = match viewer {
+        Viewer::Account(Account::Jury) => None,
+        _ => match app.live.scoreboard(View::Public).await {
+            Ok(b) => Some((b.standings.clone(), b.state)),
+            Err(e) => {
+                return error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    &crate::error::render_chain(&e),
+                )
+            }
+        },
+    };
     let stream = stream::unfold(
-        (app, viewer, after, changes, None),
+        (app, viewer, after, changes, board),
         |(app, viewer, mut after, mut changes, mut board)| async move {
             loop {
                 if changes.changed().await.is_err() {
@@ -236,7 +249,7 @@ fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
                 if !matches!(viewer, Viewer::Account(Account::Jury)) {
                     let public = app.live.scoreboard(View::Public).await.ok()?;
                     let now = Some((public.standings.clone(), public.state));
-                    if board.is_some() && board != now {
+                    if board != now {
                         relevant = true;
                     }
                     board = now;
@@ -263,13 +276,15 @@ fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
 
 /// `GET /updates`: for scoreboards (they say only that something changed).
 pub(crate) async fn public_updates(State(app): State<App>, headers: HeaderMap) -> Response {
-    updates(app, Viewer::Public, &headers)
+    updates(app, Viewer::Public, &headers).await
 }
 
 /// `GET /team/updates`.
 pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => updates(app, Viewer::Account(s.account), &headers),
+        Some(s) if s.account.team().is_some() => {
+            updates(app, Viewer::Account(s.account), &headers).await
+        }
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -278,7 +293,7 @@ pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> 
 pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
         Some(s) if s.account == Account::Jury => {
-            updates(app, Viewer::Account(Account::Jury), &headers)
+            updates(app, Viewer::Account(Account::Jury), &headers).await
         }
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }

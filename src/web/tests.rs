@@ -434,3 +434,33 @@ async fn problem_titles_are_hidden_before_the_start() {
     .await;
     assert!(!board.contains("Secret Title"), "{board}");
 }
+
+#[tokio::test]
+async fn a_submission_during_the_freeze_refreshes_the_public_board_once() {
+    let f = fixture(true, true).await;
+    let router = f.router();
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get("/updates")
+                .header(super::connections::PEER, "1.1.1.6")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    // The board shows the new attempt as pending: the page must refresh.
+    f.app
+        .live
+        .submit("t2", "a", None, "a.py", None, b"print(1)\n".to_vec())
+        .await
+        .unwrap();
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
+        .await
+        .expect("a message for the pending attempt")
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned();
+    assert_eq!(text.trim(), "data: changed", "{text}");
+}
