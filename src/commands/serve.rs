@@ -285,8 +285,12 @@ pub(super) fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> 
         problems.push("`problems` is missing: list the contest's problems (ids or paths)".into());
     }
     if spec.teams.is_empty() {
-        problems
-            .push("no `[[teams]]`: add one table per team with `id`, `name` and `password`".into());
+        problems.push(
+            "no teams: add one `[[teams]]` table per team with `id`, `name` and `password`, \
+             `teams = N` for a quick camp, or a teams.tsv (DOMjudge), teams.json (contest \
+             package) or teams.csv (`id,name,affiliation,group`) beside contest.toml"
+                .into(),
+        );
     }
     for t in spec.teams.iter().filter(|t| t.credential.is_none()) {
         problems.push(format!(

@@ -15,6 +15,7 @@ pub(crate) mod clock;
 pub(crate) mod run;
 
 mod results;
+pub(crate) mod roster;
 mod spec;
 mod standings;
 #[cfg(test)]
