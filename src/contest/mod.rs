@@ -11,6 +11,7 @@
 //! and for a live contest (`judge serve`) the clock ([`clock`]), the teams,
 //! the jury and the languages.
 
+pub(crate) mod awards;
 pub(crate) mod clock;
 pub(crate) mod run;
 

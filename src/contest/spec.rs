@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::awards::MedalCounts;
 use super::clock::{datetime_ms, ContestClock};
 use super::roster::{self, Group, Organization};
 use crate::error::{Error, Result, SpecError};
@@ -43,6 +44,15 @@ pub(super) struct ContestDeserialize {
     organizations: Option<Vec<OrganizationDeserialize>>,
     jury: Option<CredentialDeserialize>,
     server: Option<ServerDeserialize>,
+    awards: Option<AwardsDeserialize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AwardsDeserialize {
+    gold: Option<usize>,
+    silver: Option<usize>,
+    bronze: Option<usize>,
 }
 
 /// `teams = 20` (a quick camp) or one `[[teams]]` table per team.
@@ -173,6 +183,8 @@ pub(crate) struct ContestSpec {
     pub(crate) jury: Option<Credential>,
     /// Upload limits of a live contest.
     pub(crate) server: ServerLimits,
+    /// Medals by place (`[awards]`).
+    pub(crate) medals: MedalCounts,
 }
 
 impl ContestSpec {
@@ -212,6 +224,7 @@ impl ContestSpec {
                 organizations: Vec::new(),
                 jury: None,
                 server: ServerLimits::default(),
+                medals: MedalCounts::default(),
             });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -235,6 +248,12 @@ impl ContestSpec {
             .jury
             .and_then(|j| credential_of("jury", j.password, j.password_hash, &mut problems));
         let server = server_of(raw.server, &mut problems);
+        let defaults = MedalCounts::default();
+        let medals = raw.awards.map_or(defaults, |a| MedalCounts {
+            gold: a.gold.unwrap_or(defaults.gold),
+            silver: a.silver.unwrap_or(defaults.silver),
+            bronze: a.bronze.unwrap_or(defaults.bronze),
+        });
         if !problems.is_empty() {
             return Err(Error::Config {
                 path,
@@ -254,6 +273,7 @@ impl ContestSpec {
             organizations,
             jury,
             server,
+            medals,
         })
     }
 }
