@@ -19,7 +19,10 @@ use crate::problem::Problem;
 use crate::sandbox::IsolationMode;
 use crate::server::auth::{is_valid_hash, Argon, Verifier};
 use crate::server::live::{LiveContest, ProblemPage};
-use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
+use crate::server::model::{
+    ContestSnapshot, GroupSnapshot, LanguageSnapshot, LiveConfig, OrganizationSnapshot,
+    TeamSnapshot,
+};
 use crate::server::packages::{self, Fingerprint};
 use crate::server::store::{lock_key, AccountRow, Changes, Database, Holder, Store, SERVER};
 use crate::server::worker::{judge_queue, Judging, Prepared, QueueTimes};
@@ -445,7 +448,7 @@ pub(super) async fn prepare(
             .map(|l| LanguageSnapshot {
                 id: l.id.clone(),
                 name: l.name.clone(),
-                extensions: l.extensions.clone(),
+                extensions: crate::server::setup::offered_extensions(l, &judge.config().languages),
                 entry_point_name: None,
             })
             .collect(),
@@ -455,6 +458,32 @@ pub(super) async fn prepare(
             .map(|t| TeamSnapshot {
                 id: t.id.clone(),
                 name: t.name.clone(),
+                label: t.label.clone(),
+                organization_id: t.organization.clone(),
+                group_ids: t.groups.clone(),
+                hidden: t
+                    .groups
+                    .iter()
+                    .any(|g| spec.groups.iter().any(|x| &x.id == g && x.hidden)),
+            })
+            .collect(),
+        groups: spec
+            .groups
+            .iter()
+            .map(|g| GroupSnapshot {
+                id: g.id.clone(),
+                name: g.name.clone(),
+                hidden: g.hidden,
+            })
+            .collect(),
+        organizations: spec
+            .organizations
+            .iter()
+            .map(|o| OrganizationSnapshot {
+                id: o.id.clone(),
+                name: o.name.clone(),
+                formal_name: o.formal_name.clone(),
+                country: o.country.clone(),
             })
             .collect(),
     };

@@ -9,9 +9,9 @@ use crate::contest::clock::{format_reltime, format_time, EpochMs};
 use crate::contest::{Scoring, Standing};
 use crate::server::live::Board;
 use crate::server::model::{
-    judgement_type_id, Clarification, ContestSnapshot, Event, EventData, JudgementRecord,
-    JudgementState, LanguageSnapshot, ProblemSnapshot, RunRecord, StateSnapshot, SubmissionRecord,
-    TeamSnapshot,
+    judgement_type_id, Clarification, ContestSnapshot, Event, EventData, GroupSnapshot,
+    JudgementRecord, JudgementState, LanguageSnapshot, OrganizationSnapshot, ProblemSnapshot,
+    RunRecord, StateSnapshot, SubmissionRecord, TeamSnapshot,
 };
 use crate::verdict::Verdict;
 
@@ -65,7 +65,6 @@ pub(crate) fn contest(c: &ContestSnapshot) -> Value {
         "id": c.id,
         "name": c.title,
         "formal_name": c.title,
-        "shortname": c.id,
         // A start beyond any date (the jury cleared contest.toml's start and
         // starts it by hand) is no start time.
         "start_time": time_or_null(c.clock.start.filter(|s| *s <= i64::MAX / 8)),
@@ -142,7 +141,29 @@ pub(crate) fn problem(p: &ProblemSnapshot, scoring: Scoring) -> Value {
 
 /// A team.
 pub(crate) fn team(t: &TeamSnapshot) -> Value {
-    json!({"id": t.id, "name": t.name, "label": t.id, "display_name": t.name, "hidden": false})
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "label": t.label.as_ref().unwrap_or(&t.id),
+        "display_name": t.name,
+        "organization_id": t.organization_id,
+        "group_ids": t.group_ids,
+        "hidden": t.hidden,
+    })
+}
+
+/// A group of teams.
+pub(crate) fn group(g: &GroupSnapshot) -> Value {
+    json!({"id": g.id, "name": g.name, "hidden": g.hidden})
+}
+
+/// An organization.
+pub(crate) fn organization(o: &OrganizationSnapshot) -> Value {
+    let mut v = json!({"id": o.id, "name": o.name, "formal_name": o.formal_name});
+    if let Some(country) = &o.country {
+        v["country"] = json!(country);
+    }
+    v
 }
 
 /// The contest's state.
@@ -293,6 +314,8 @@ pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
         EventData::Language(l) => language(l),
         EventData::Problem(p) => problem(p, cx.scoring),
         EventData::Team(t) => team(t),
+        EventData::Group(g) => group(g),
+        EventData::Organization(o) => organization(o),
         EventData::State(s) => state(s),
         EventData::Submission(s) => submission(s, cx),
         EventData::Judgement(j) => judgement(j, cx),

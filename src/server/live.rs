@@ -791,6 +791,8 @@ mod tests {
             problems: vec![],
             languages: vec![],
             teams: vec![],
+            groups: vec![],
+            organizations: vec![],
         }
     }
 

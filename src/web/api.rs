@@ -243,6 +243,8 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             }
         }
         "teams" => config.teams.iter().map(ccs::team).collect(),
+        "groups" => config.groups.iter().map(ccs::group).collect(),
+        "organizations" => config.organizations.iter().map(ccs::organization).collect(),
         "submissions" => {
             if viewer == &Viewer::Public {
                 return Err(needs_login());

@@ -126,6 +126,8 @@ pub(crate) fn router(app: App) -> Router {
         )
         .route("/jury/updates", get(feed::jury_updates))
         .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
+        // The API's base as clients write it, with or without the slash.
+        .route("/api/", get(api::info))
         .nest("/api", api)
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(body_limit))

@@ -121,7 +121,9 @@ pub(crate) async fn event_feed(
         Ok(v) => v,
         Err(r) => return r,
     };
-    let after = match query.get("since_token") {
+    // `since_id` is the name before 2023-06 (clients still send it).
+    let since = query.get("since_token").or_else(|| query.get("since_id"));
+    let after = match since {
         None => 0,
         Some(token) => match app.live.tokens.open(token) {
             Some(t) => t,

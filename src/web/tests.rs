@@ -87,8 +87,11 @@ pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
             .map(|t| TeamSnapshot {
                 id: t.to_string(),
                 name: t.to_uppercase(),
+                ..TeamSnapshot::default()
             })
             .collect(),
+        groups: vec![],
+        organizations: vec![],
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
         .iter()
@@ -211,6 +214,7 @@ async fn the_public_feed_does_not_count_hidden_events() {
             EventData::Team(TeamSnapshot {
                 id: "t1".into(),
                 name: "T1".into(),
+                ..TeamSnapshot::default()
             }),
         )])
         .await
@@ -288,6 +292,7 @@ async fn page_updates_say_only_that_something_changed() {
             EventData::Team(TeamSnapshot {
                 id: "t2".into(),
                 name: "T2".into(),
+                ..TeamSnapshot::default()
             }),
         )])
         .await
