@@ -152,9 +152,10 @@ pub(crate) fn team(t: &TeamSnapshot) -> Value {
     })
 }
 
-/// A group of teams.
+/// A group of teams (a hidden group's teams are `hidden`; 2023-06 has no
+/// such property on the group).
 pub(crate) fn group(g: &GroupSnapshot) -> Value {
-    json!({"id": g.id, "name": g.name, "hidden": g.hidden})
+    json!({"id": g.id, "name": g.name})
 }
 
 /// An organization.
