@@ -137,10 +137,14 @@ pub(crate) struct ServeArgs {
     pub(crate) listen: String,
     /// The contest's database: an SQLite file (default
     /// CONTEST_DIR/.judge-serve/contest.sqlite) or a PostgreSQL URL
-    /// (`postgres://user:pw@host/db`), which judging hosts on other
-    /// machines share (`judge judgehost`).
+    /// (`postgres://user@host/db`), which judging hosts on other machines
+    /// share (`judge judgehost`). Its password: PGPASSWORD, ~/.pgpass or
+    /// --db-password-file, never in the URL (any user sees it in `ps`).
     #[arg(long, value_name = "PATH|URL")]
     pub(crate) db: Option<String>,
+    /// A file whose first line is the PostgreSQL database's password.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) db_password_file: Option<PathBuf>,
     /// Judge with the isolation this machine offers even when it is not
     /// full (the default refuses to start without it, and refuses
     /// `--isolation none`): teams' programs are then less contained.
@@ -158,9 +162,13 @@ pub(crate) struct JudgehostArgs {
     /// This host's copy of the contest directory (contest.toml and the
     /// problems it names): it must match the server's, by content hash.
     pub(crate) dir: PathBuf,
-    /// The contest server's PostgreSQL database (`postgres://user:pw@host/db`).
+    /// The contest server's PostgreSQL database (`postgres://user@host/db`;
+    /// the password from PGPASSWORD, ~/.pgpass or --db-password-file).
     #[arg(long, value_name = "URL")]
     pub(crate) db: String,
+    /// A file whose first line is the database's password.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) db_password_file: Option<PathBuf>,
     /// This host's name in the queue's claims (default: the machine's
     /// name); two hosts on one database need two names.
     #[arg(long, value_name = "NAME")]

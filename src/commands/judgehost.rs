@@ -19,7 +19,7 @@ use crate::contest::{ContestSpec, Scoring, CONTEST_FILE};
 use crate::engine::Hide;
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::problem::TimeRule;
-use crate::server::packages::{self, Fingerprint, ProblemPrint};
+use crate::server::packages::{self, Fingerprint};
 use crate::server::store::{lock_key, Changes, Database, Holder, Store, SERVER};
 use crate::server::worker::{judge_queue, Judging, QueueTimes};
 
@@ -27,10 +27,10 @@ use crate::server::worker::{judge_queue, Judging, QueueTimes};
 const WAIT_FOR_SERVER: Duration = Duration::from_secs(2);
 
 pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i32> {
-    let db = Database::parse(&args.db);
+    let db = Database::parse(&args.db).with_password_file(args.db_password_file.as_deref())?;
     let Database::Postgres(_) = &db else {
         return Err(Error::Usage(format!(
-            "judge judgehost needs the server's PostgreSQL database (--db postgres://USER:PASSWORD@HOST/DB), \
+            "judge judgehost needs the server's PostgreSQL database (--db postgres://USER@HOST/DB, the password in PGPASSWORD, ~/.pgpass or --db-password-file), \
              not `{}`: an SQLite database is the server's alone",
             args.db
         )));
@@ -72,13 +72,7 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
         // The packages are compared before anything is made ready.
         let mut mine = BTreeMap::new();
         for problem in &problems {
-            mine.insert(
-                problem.id.clone(),
-                ProblemPrint {
-                    hash: packages::package_hash(&problem.dir)?,
-                    time_limit_ms: 0,
-                },
-            );
+            mine.insert(problem.id.clone(), packages::problem_print(problem, 0)?);
         }
         let mut languages = BTreeMap::new();
         for language in &judge.config().languages {
@@ -143,7 +137,9 @@ pub(super) fn judgehost(mut settings: Settings, args: JudgehostArgs) -> Result<i
             // Twice the slots in hand, as the server: a slot does not wait
             // while a judging writes its outcome and claims the next.
             parallel: jobs * 2,
-            scratch: std::env::temp_dir(),
+            scratch: crate::server::worker::fresh_scratch(
+                &std::env::temp_dir().join(format!("judge-judgehost-{name}")),
+            )?,
             no_cache,
             queue_times: QueueTimes::new(true),
         };

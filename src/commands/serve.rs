@@ -19,8 +19,11 @@ use crate::problem::Problem;
 use crate::sandbox::IsolationMode;
 use crate::server::auth::{is_valid_hash, Argon, Verifier};
 use crate::server::live::{LiveContest, ProblemPage};
-use crate::server::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, TeamSnapshot};
-use crate::server::packages::{self, Fingerprint, ProblemPrint};
+use crate::server::model::{
+    ContestSnapshot, GroupSnapshot, LanguageSnapshot, LiveConfig, OrganizationSnapshot,
+    TeamSnapshot,
+};
+use crate::server::packages::{self, Fingerprint};
 use crate::server::store::{lock_key, AccountRow, Changes, Database, Holder, Store, SERVER};
 use crate::server::worker::{judge_queue, Judging, Prepared, QueueTimes};
 use crate::server::{problems, setup};
@@ -48,7 +51,8 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
     let db = match &args.db {
         Some(text) => Database::parse(text),
         None => Database::Sqlite(args.dir.join(".judge-serve").join("contest.sqlite")),
-    };
+    }
+    .with_password_file(args.db_password_file.as_deref())?;
     let listener = std::net::TcpListener::bind(&args.listen).map_err(|e| {
         Error::server(
             format!(
@@ -65,6 +69,17 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
         .local_addr()
         .map_err(|e| Error::server("cannot listen", e))?;
     let mut lock = Store::lock(&db, SERVER)?;
+    // Pages, logins and the API keep answering with many streams open;
+    // the streams are capped well below this (crate::web::connections).
+    let descriptors = crate::sandbox::raise_open_files_limit();
+    let private_dir = match &db {
+        Database::Sqlite(path) => path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| args.dir.join(".judge-serve")),
+        Database::Postgres(_) => args.dir.join(".judge-serve"),
+    };
+    let scratch = crate::server::worker::fresh_scratch(&private_dir.join("scratch"))?;
     let argon = Argon::default();
     let accounts = accounts(&spec, &contest_file, &argon)?;
     let problems = load_problems(&spec, &args.dir, &settings)?;
@@ -118,6 +133,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                         let app = crate::web::App {
                             live: Arc::new(live),
                             failures: Arc::new(crate::web::Failures::default()),
+                            streams: Arc::new(crate::web::Streams::for_descriptors(descriptors)),
                             rendered: Arc::default(),
                         };
                         let listener = tokio::net::TcpListener::from_std(listener)
@@ -134,7 +150,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
                     let _ = web_ready.send(Ok(()));
                     tokio::spawn(crate::web::keep_time(app.clone(), feed_file));
                     let router = crate::web::router(app);
-                    crate::web::serve(listener, router).await;
+                    crate::web::serve(listener, router, descriptors).await;
                     // Serving ends only with the process; a panic of this
                     // thread drops the sender, which stops the server.
                     drop(web_failed);
@@ -201,7 +217,7 @@ pub(super) fn serve(mut settings: Settings, args: ServeArgs) -> Result<i32> {
             },
             ioi,
             parallel,
-            scratch: std::env::temp_dir(),
+            scratch,
             no_cache,
             queue_times: QueueTimes::new(false),
         };
@@ -251,10 +267,7 @@ fn fingerprint(
         let settled = &prepared[&problem.id].problem;
         prints.insert(
             problem.id.clone(),
-            ProblemPrint {
-                hash: packages::package_hash(&problem.dir)?,
-                time_limit_ms: settled.limits.time.as_millis() as u64,
-            },
+            packages::problem_print(problem, settled.limits.time.as_millis() as u64)?,
         );
     }
     Ok(Fingerprint {
@@ -275,8 +288,12 @@ pub(super) fn check_live(spec: &ContestSpec, contest_file: &Path) -> Result<()> 
         problems.push("`problems` is missing: list the contest's problems (ids or paths)".into());
     }
     if spec.teams.is_empty() {
-        problems
-            .push("no `[[teams]]`: add one table per team with `id`, `name` and `password`".into());
+        problems.push(
+            "no teams: add one `[[teams]]` table per team with `id`, `name` and `password`, \
+             `teams = N` for a quick camp, or a teams.tsv (DOMjudge), teams.json (contest \
+             package) or teams.csv (`id,name,affiliation,group`) beside contest.toml"
+                .into(),
+        );
     }
     for t in spec.teams.iter().filter(|t| t.credential.is_none()) {
         problems.push(format!(
@@ -431,7 +448,7 @@ pub(super) async fn prepare(
             .map(|l| LanguageSnapshot {
                 id: l.id.clone(),
                 name: l.name.clone(),
-                extensions: l.extensions.clone(),
+                extensions: crate::server::setup::offered_extensions(l, &judge.config().languages),
                 entry_point_name: None,
             })
             .collect(),
@@ -441,6 +458,32 @@ pub(super) async fn prepare(
             .map(|t| TeamSnapshot {
                 id: t.id.clone(),
                 name: t.name.clone(),
+                label: t.label.clone(),
+                organization_id: t.organization.clone(),
+                group_ids: t.groups.clone(),
+                hidden: t
+                    .groups
+                    .iter()
+                    .any(|g| spec.groups.iter().any(|x| &x.id == g && x.hidden)),
+            })
+            .collect(),
+        groups: spec
+            .groups
+            .iter()
+            .map(|g| GroupSnapshot {
+                id: g.id.clone(),
+                name: g.name.clone(),
+                hidden: g.hidden,
+            })
+            .collect(),
+        organizations: spec
+            .organizations
+            .iter()
+            .map(|o| OrganizationSnapshot {
+                id: o.id.clone(),
+                name: o.name.clone(),
+                formal_name: o.formal_name.clone(),
+                country: o.country.clone(),
             })
             .collect(),
     };

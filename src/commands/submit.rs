@@ -241,13 +241,53 @@ pub(super) fn passwords(args: PasswordsArgs) -> Result<i32> {
         table.insert("password_hash", toml_edit::value(argon.hash(&password)));
         sheet.push((who.to_string(), name.to_string(), password));
     };
+    // Each team by its id: a team of a roster file (teams.tsv, ...) or of
+    // `teams = N` without a table gets one, holding only its id and hash.
+    let counted = doc.get("teams").is_some_and(|t| t.is_integer());
+    if counted {
+        doc.remove("teams");
+    }
+    if !doc.contains_key("teams") {
+        doc.insert(
+            "teams",
+            toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()),
+        );
+    }
     if let Some(teams) = doc
         .get_mut("teams")
         .and_then(|t| t.as_array_of_tables_mut())
     {
-        for (team, spec_team) in teams.iter_mut().zip(&spec.teams) {
-            set(team, &spec_team.id, &spec_team.name);
+        for spec_team in &spec.teams {
+            let found = teams
+                .iter()
+                .position(|t| t.get("id").and_then(|i| i.as_str()) == Some(spec_team.id.as_str()));
+            let index = match found {
+                Some(i) => i,
+                None => {
+                    // A roster team's password may be in its file (accounts.tsv).
+                    if spec_team.credential.is_some() && !args.all {
+                        continue;
+                    }
+                    let mut table = toml_edit::Table::new();
+                    table.insert("id", toml_edit::value(spec_team.id.clone()));
+                    if counted {
+                        table.insert("name", toml_edit::value(spec_team.name.clone()));
+                    }
+                    teams.push(table);
+                    teams.len() - 1
+                }
+            };
+            if let Some(team) = teams.get_mut(index) {
+                set(team, &spec_team.id, &spec_team.name);
+            }
         }
+    }
+    if doc
+        .get("teams")
+        .and_then(|t| t.as_array_of_tables())
+        .is_some_and(|t| t.is_empty())
+    {
+        doc.remove("teams");
     }
     if !doc.contains_key("jury") {
         doc.insert("jury", toml_edit::Item::Table(toml_edit::Table::new()));

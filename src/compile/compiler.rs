@@ -794,7 +794,7 @@ pub(crate) fn source_name(source: &Path, language: &Language, text: &[u8]) -> St
 /// The class a Java source is run as: its public class (javac wants the
 /// file named after it), else a class named after the file, else `Main`,
 /// else the file's name. Comments are skipped; a name that is not an
-/// identifier falls back to `Main`.
+/// identifier, or too long for a file's name, falls back to `Main`.
 fn java_class(text: &[u8], source: &Path) -> String {
     let text = String::from_utf8_lossy(text);
     let mut code = String::with_capacity(text.len());
@@ -860,7 +860,9 @@ fn java_class(text: &[u8], source: &Path) -> String {
         .or_else(|| classes.contains(&stem.as_str()).then(|| stem.clone()))
         .or_else(|| classes.contains(&"Main").then(|| "Main".to_string()))
         .unwrap_or(stem);
-    if identifier(&chosen) {
+    // A name no file can have (over 250 bytes) is not given to the file:
+    // the compiler then says the class is in the wrong file (CE).
+    if identifier(&chosen) && chosen.len() <= 250 {
         chosen
     } else {
         "Main".into()
@@ -897,6 +899,12 @@ mod tests {
     #[test]
     fn a_java_source_runs_as_its_public_class_else_its_file_else_main() {
         let class = |text: &str, file: &str| java_class(text.as_bytes(), Path::new(file));
+        // A class name no file can have: `Main`, and javac's CE.
+        let long = "C".repeat(300);
+        assert_eq!(
+            class(&format!("public class {long} {{}}"), "a.java"),
+            "Main"
+        );
         assert_eq!(
             class("public final class Different { }", "x.java"),
             "Different"

@@ -11,10 +11,12 @@
 //! and for a live contest (`judge serve`) the clock ([`clock`]), the teams,
 //! the jury and the languages.
 
+pub(crate) mod awards;
 pub(crate) mod clock;
 pub(crate) mod run;
 
 mod results;
+pub(crate) mod roster;
 mod spec;
 mod standings;
 #[cfg(test)]

@@ -137,6 +137,27 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         }
         None => (None, Problem::list_ids(config).into_iter().collect()),
     };
+    // A problem's package kept in the contest folder is not a contestant.
+    let packages: Vec<std::path::PathBuf> = listed
+        .iter()
+        .flatten()
+        .filter_map(|p| p.dir.canonicalize().ok())
+        .collect();
+    contestants.retain(|(name, _)| {
+        let path = dir.join(name);
+        let listed = path
+            .canonicalize()
+            .is_ok_and(|real| packages.contains(&real));
+        let package = matches!(
+            crate::problem::Format::detect(&path),
+            Some(
+                crate::problem::Format::Native
+                    | crate::problem::Format::Kattis
+                    | crate::problem::Format::Polygon
+            )
+        );
+        !(listed || package)
+    });
     for name in loose {
         found.push(error_entry(
             "",

@@ -7,7 +7,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::awards::MedalCounts;
 use super::clock::{datetime_ms, ContestClock};
+use super::roster::{self, Group, Organization};
 use crate::error::{Error, Result, SpecError};
 
 /// The file a contest directory may hold.
@@ -37,9 +39,28 @@ pub(super) struct ContestDeserialize {
     duration: Option<String>,
     freeze: Option<String>,
     languages: Option<Vec<String>>,
-    teams: Option<Vec<TeamDeserialize>>,
+    teams: Option<TeamsDeserialize>,
+    groups: Option<Vec<GroupDeserialize>>,
+    organizations: Option<Vec<OrganizationDeserialize>>,
     jury: Option<CredentialDeserialize>,
     server: Option<ServerDeserialize>,
+    awards: Option<AwardsDeserialize>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AwardsDeserialize {
+    gold: Option<usize>,
+    silver: Option<usize>,
+    bronze: Option<usize>,
+}
+
+/// `teams = 20` (a quick camp) or one `[[teams]]` table per team.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum TeamsDeserialize {
+    Count(u32),
+    Tables(Vec<TeamDeserialize>),
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,6 +70,27 @@ struct TeamDeserialize {
     name: Option<String>,
     password: Option<String>,
     password_hash: Option<String>,
+    organization: Option<String>,
+    group: Option<String>,
+    groups: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupDeserialize {
+    id: String,
+    name: Option<String>,
+    #[serde(default)]
+    hidden: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OrganizationDeserialize {
+    id: String,
+    name: Option<String>,
+    formal_name: Option<String>,
+    country: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -87,6 +129,12 @@ pub(crate) struct TeamSpec {
     pub(crate) name: String,
     /// Its password, when given.
     pub(crate) credential: Option<Credential>,
+    /// Its label (DOMjudge's team number), when a roster file gives one.
+    pub(crate) label: Option<String>,
+    /// Its organization's id.
+    pub(crate) organization: Option<String>,
+    /// Its groups' ids.
+    pub(crate) groups: Vec<String>,
 }
 
 /// What a live contest's server accepts from a team.
@@ -124,12 +172,19 @@ pub(crate) struct ContestSpec {
     pub(crate) clock: ContestClock,
     /// Language ids teams may submit in (`None`: every language of judge.toml).
     pub(crate) languages: Option<Vec<String>>,
-    /// The teams of a live contest.
+    /// The teams of a live contest: contest.toml's, and a roster file's
+    /// beside it ([`roster`](super::roster)).
     pub(crate) teams: Vec<TeamSpec>,
+    /// Groups of teams (categories); hidden ones are not on the public board.
+    pub(crate) groups: Vec<Group>,
+    /// Organizations (teams' affiliations).
+    pub(crate) organizations: Vec<Organization>,
     /// The jury's password.
     pub(crate) jury: Option<Credential>,
     /// Upload limits of a live contest.
     pub(crate) server: ServerLimits,
+    /// Medals by place (`[awards]`).
+    pub(crate) medals: MedalCounts,
 }
 
 impl ContestSpec {
@@ -165,8 +220,11 @@ impl ContestSpec {
                 },
                 languages: None,
                 teams: Vec::new(),
+                groups: Vec::new(),
+                organizations: Vec::new(),
                 jury: None,
                 server: ServerLimits::default(),
+                medals: MedalCounts::default(),
             });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -184,11 +242,18 @@ impl ContestSpec {
             Some(id) => id,
             None => default_id,
         };
-        let teams = teams_of(raw.teams.unwrap_or_default(), &mut problems);
+        let (teams, groups, organizations) =
+            teams_of(dir, raw.teams, raw.groups, raw.organizations, &mut problems)?;
         let jury = raw
             .jury
             .and_then(|j| credential_of("jury", j.password, j.password_hash, &mut problems));
         let server = server_of(raw.server, &mut problems);
+        let defaults = MedalCounts::default();
+        let medals = raw.awards.map_or(defaults, |a| MedalCounts {
+            gold: a.gold.unwrap_or(defaults.gold),
+            silver: a.silver.unwrap_or(defaults.silver),
+            bronze: a.bronze.unwrap_or(defaults.bronze),
+        });
         if !problems.is_empty() {
             return Err(Error::Config {
                 path,
@@ -204,8 +269,11 @@ impl ContestSpec {
             clock,
             languages: raw.languages,
             teams,
+            groups,
+            organizations,
             jury,
             server,
+            medals,
         })
     }
 }
@@ -326,10 +394,82 @@ fn credential_of(
     }
 }
 
-fn teams_of(raw: Vec<TeamDeserialize>, problems: &mut Vec<String>) -> Vec<TeamSpec> {
-    let mut seen = BTreeSet::new();
-    let mut teams = Vec::new();
-    for (i, t) in raw.into_iter().enumerate() {
+type Teams = (Vec<TeamSpec>, Vec<Group>, Vec<Organization>);
+
+/// The teams: a roster file's beside contest.toml (its `[[teams]]` with the
+/// same id give their password and name), `teams = N`, or contest.toml's own.
+fn teams_of(
+    dir: &Path,
+    raw: Option<TeamsDeserialize>,
+    raw_groups: Option<Vec<GroupDeserialize>>,
+    raw_orgs: Option<Vec<OrganizationDeserialize>>,
+    problems: &mut Vec<String>,
+) -> Result<Teams> {
+    let roster = roster::load(dir)?;
+    let (tables, mut teams, mut groups, mut organizations) = match (raw, roster) {
+        (Some(TeamsDeserialize::Count(_)), Some(r)) => {
+            problems.push(format!(
+                "`teams = N` and {} both list teams: keep one",
+                r.source.display()
+            ));
+            return Ok((Vec::new(), Vec::new(), Vec::new()));
+        }
+        (Some(TeamsDeserialize::Count(0)), None) => {
+            problems.push("`teams = 0`: a contest needs a team".into());
+            return Ok((Vec::new(), Vec::new(), Vec::new()));
+        }
+        (Some(TeamsDeserialize::Count(n)), None) if n > 10_000 => {
+            problems.push(format!("`teams = {n}`: at most 10000"));
+            return Ok((Vec::new(), Vec::new(), Vec::new()));
+        }
+        (Some(TeamsDeserialize::Count(n)), None) => {
+            (Vec::new(), roster::numbered(n), Vec::new(), Vec::new())
+        }
+        (tables, roster) => {
+            let tables = match tables {
+                Some(TeamsDeserialize::Tables(t)) => t,
+                _ => Vec::new(),
+            };
+            let r = roster.unwrap_or_default();
+            (tables, r.teams, r.groups, r.organizations)
+        }
+    };
+    for g in raw_groups.unwrap_or_default() {
+        let at = format!("[[groups]] `id = {:?}`", g.id);
+        if !is_identifier(&g.id) {
+            problems.push(format!("{at}: {IDENTIFIER_RULE}"));
+            continue;
+        }
+        let group = Group {
+            name: g.name.unwrap_or_else(|| g.id.clone()),
+            id: g.id,
+            hidden: g.hidden,
+        };
+        match groups.iter_mut().find(|x| x.id == group.id) {
+            Some(x) => *x = group,
+            None => groups.push(group),
+        }
+    }
+    for o in raw_orgs.unwrap_or_default() {
+        let at = format!("[[organizations]] `id = {:?}`", o.id);
+        if !is_identifier(&o.id) {
+            problems.push(format!("{at}: {IDENTIFIER_RULE}"));
+            continue;
+        }
+        let name = o.name.unwrap_or_else(|| o.id.clone());
+        let org = Organization {
+            formal_name: o.formal_name.unwrap_or_else(|| name.clone()),
+            name,
+            id: o.id,
+            country: o.country,
+        };
+        match organizations.iter_mut().find(|x| x.id == org.id) {
+            Some(x) => *x = org,
+            None => organizations.push(org),
+        }
+    }
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for (i, t) in tables.into_iter().enumerate() {
         let at = format!("[[teams]] {} (`id = {:?}`)", i + 1, t.id);
         if !is_identifier(&t.id) {
             problems.push(format!("{at}: {IDENTIFIER_RULE}"));
@@ -346,17 +486,65 @@ fn teams_of(raw: Vec<TeamDeserialize>, problems: &mut Vec<String>) -> Vec<TeamSp
             continue;
         }
         let credential = credential_of(&at, t.password, t.password_hash, problems);
-        let name = t
-            .name
-            .filter(|n| !n.trim().is_empty())
-            .unwrap_or_else(|| t.id.clone());
-        teams.push(TeamSpec {
-            id: t.id,
-            name,
-            credential,
-        });
+        let mut team_groups: Vec<String> = t.group.into_iter().collect();
+        team_groups.extend(t.groups.unwrap_or_default());
+        let name = t.name.filter(|n| !n.trim().is_empty());
+        match teams.iter_mut().find(|x| x.id == t.id) {
+            Some(x) => {
+                // A roster team: the table adds its password, or renames it.
+                if credential.is_some() {
+                    x.credential = credential;
+                }
+                if let Some(name) = name {
+                    x.name = name;
+                }
+                if t.organization.is_some() {
+                    x.organization = t.organization;
+                }
+                if !team_groups.is_empty() {
+                    x.groups = team_groups;
+                }
+            }
+            None => teams.push(roster::RosterTeam {
+                name: name.unwrap_or_else(|| t.id.clone()),
+                id: t.id,
+                label: None,
+                organization: t.organization,
+                groups: team_groups,
+                credential,
+            }),
+        }
     }
-    teams
+    for t in &teams {
+        if let Some(o) = &t.organization {
+            if !organizations.iter().any(|x| &x.id == o) {
+                problems.push(format!(
+                    "team `{}`: no organization `{o}` (add [[organizations]] with `id = {o:?}`)",
+                    t.id
+                ));
+            }
+        }
+        for g in &t.groups {
+            if !groups.iter().any(|x| &x.id == g) {
+                problems.push(format!(
+                    "team `{}`: no group `{g}` (add [[groups]] with `id = {g:?}`)",
+                    t.id
+                ));
+            }
+        }
+    }
+    let teams = teams
+        .into_iter()
+        .map(|t| TeamSpec {
+            id: t.id,
+            name: t.name,
+            credential: t.credential,
+            label: t.label,
+            organization: t.organization,
+            groups: t.groups,
+        })
+        .collect();
+    Ok((teams, groups, organizations))
 }
 
 fn server_of(raw: Option<ServerDeserialize>, problems: &mut Vec<String>) -> ServerLimits {

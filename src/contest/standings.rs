@@ -122,10 +122,12 @@ pub(super) fn cell<'a>(
 ) -> Cell {
     let mut all: Vec<&Attempt> = attempts.collect();
     all.sort_by_key(|a| a.order);
+    // The judge's own failure (IE) is not the team's attempt: it is
+    // neither shown nor counted (it is judged again once fixed).
     let judged: Vec<&Attempt> = all
         .iter()
         .copied()
-        .filter(|a| a.verdict.is_some())
+        .filter(|a| a.verdict.is_some_and(|v| v != Verdict::IE))
         .collect();
     let mut c = Cell {
         problem: problem.id.clone(),

@@ -152,6 +152,20 @@ fn ioi_takes_the_best_attempt_per_problem() {
 }
 
 #[test]
+fn the_judges_failure_is_no_attempt_on_the_board() {
+    use Verdict::*;
+    let entries = vec![entry("alice", "a", 1, IE, 0), entry("bob", "a", 1, WA, 0)];
+    let rows = standings(
+        &contest(Scoring::Icpc, &["alice", "bob"]),
+        &attempts(&entries),
+    );
+    let alice = rows.iter().find(|r| r.contestant == "alice").unwrap();
+    assert_eq!((alice.cells[0].attempts, alice.cells[0].verdict), (0, None));
+    let bob = rows.iter().find(|r| r.contestant == "bob").unwrap();
+    assert_eq!((bob.cells[0].attempts, bob.cells[0].verdict), (1, Some(WA)));
+}
+
+#[test]
 fn file_names_give_problem_and_attempt() {
     let known: BTreeSet<String> = ["hdu-1527", "a.b"].iter().map(|s| s.to_string()).collect();
     assert_eq!(
@@ -457,4 +471,48 @@ fn pending_attempts_are_counted_apart_and_decide_nothing() {
     );
     let b = &rows[0].cells[1];
     assert_eq!((b.solved, b.pending, b.penalty), (true, 0, 20));
+}
+
+fn contest_dir(toml: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(CONTEST_FILE), toml).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_roster_file_gives_the_teams_and_contest_toml_their_passwords() {
+    let dir = contest_dir(
+        "[[teams]]\nid = \"team002\"\npassword = \"pw2\"\n\n[[teams]]\nid = \"guest\"\nname = \"Guest\"\ngroup = \"obs\"\n\n[[groups]]\nid = \"obs\"\nname = \"Observers\"\nhidden = true\n",
+        &[(
+            "teams.tsv",
+            "File_Version\t2\n1\t1\t\tOne\n2\t2\t\tTwo\tUni\tU\tNLD\tu\n",
+        )],
+    );
+    let spec = ContestSpec::load(dir.path()).unwrap();
+    let ids: Vec<&str> = spec.teams.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["team001", "team002", "guest"]);
+    assert_eq!(
+        spec.teams[1].credential,
+        Some(Credential::Plain("pw2".into()))
+    );
+    assert_eq!(spec.teams[1].organization.as_deref(), Some("u"));
+    assert_eq!(spec.teams[2].groups, ["obs"]);
+    assert!(spec.groups.iter().any(|g| g.id == "obs" && g.hidden));
+}
+
+#[test]
+fn teams_n_makes_a_quick_camp_and_unknown_groups_are_named() {
+    let spec = ContestSpec::load(contest_dir("teams = 3\n", &[]).path()).unwrap();
+    let ids: Vec<&str> = spec.teams.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids, ["team01", "team02", "team03"]);
+    let dir = contest_dir("[[teams]]\nid = \"a\"\ngroup = \"nope\"\n", &[]);
+    let err = ContestSpec::load(dir.path()).unwrap_err().to_string();
+    let shown = format!("{err} {:?}", ContestSpec::load(dir.path()).unwrap_err());
+    assert!(shown.contains("no group `nope`"), "{shown}");
+    let dir = contest_dir("teams = 2\n", &[("teams.csv", "a,A\n")]);
+    let shown = format!("{:?}", ContestSpec::load(dir.path()).unwrap_err());
+    assert!(shown.contains("keep one"), "{shown}");
 }

@@ -60,6 +60,13 @@ pub(super) fn output_to_check(
                 format!("`{name}` is not a regular file (a link, a pipe or a folder): not read"),
             )),
         ),
+        Some(OutputFile::OverLimit(limit)) => (
+            empty,
+            Some((
+                Verdict::OLE,
+                format!("wrote more than {limit} bytes to `{name}`, the problem's output file"),
+            )),
+        ),
         Some(OutputFile::Missing) | None => (
             empty,
             Some((

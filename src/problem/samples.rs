@@ -160,6 +160,24 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
         }
         Err(e) => return Err(invalid(&dir, vec![e])),
     };
+    // A sample that is a link out of the folder (to /etc/shadow, to
+    // someone's key) is refused, as in packages: its diff would print it.
+    let root = super::package::PackageRoot::new(&dir).map_err(|e| Error::io(&dir, e))?;
+    let outside: Vec<String> = samples
+        .iter()
+        .flat_map(|s| std::iter::once(&s.input).chain(s.answer.as_ref()))
+        .filter_map(|path| {
+            root.inside(path).err().map(|e| {
+                e.replace(
+                    "leaves the package: a package",
+                    "leaves the folder: samples",
+                )
+            })
+        })
+        .collect();
+    if !outside.is_empty() {
+        return Err(invalid(&dir, outside));
+    }
     if samples.len() as u64 > MAX_TESTS {
         return Err(invalid(
             &dir,
@@ -311,6 +329,34 @@ mod tests {
             ]
         );
         assert!(found(&folder(&["a.cpp", "notes.txt", "input.txt"])).is_empty());
+    }
+
+    #[test]
+    fn a_sample_linked_out_of_the_folder_is_refused_in_every_layout() {
+        let secret = tempfile::tempdir().unwrap();
+        let target = secret.path().join("shadow");
+        std::fs::write(&target, "root:secret\n").unwrap();
+        let config = crate::config::Config::parse(
+            crate::config::BUILTIN_CONFIG,
+            None,
+            secret.path().to_path_buf(),
+        )
+        .unwrap();
+        for (input, answer) in [
+            ("1.in", "1.ans"),
+            ("test/sample-1.in", "test/sample-1.out"),
+            ("data/sample/1.in", "data/sample/1.ans"),
+            ("in1.txt", "ans1.txt"),
+        ] {
+            for linked in [input, answer] {
+                let dir = folder(&[input, answer]);
+                let path = dir.path().join(linked);
+                std::fs::remove_file(&path).unwrap();
+                std::os::unix::fs::symlink(&target, &path).unwrap();
+                let chain = crate::error::render_chain(&load(dir.path(), &config).unwrap_err());
+                assert!(chain.contains("leaves the folder"), "{linked}: {chain}");
+            }
+        }
     }
 
     #[test]

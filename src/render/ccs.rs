@@ -9,9 +9,9 @@ use crate::contest::clock::{format_reltime, format_time, EpochMs};
 use crate::contest::{Scoring, Standing};
 use crate::server::live::Board;
 use crate::server::model::{
-    judgement_type_id, Clarification, ContestSnapshot, Event, EventData, JudgementRecord,
-    JudgementState, LanguageSnapshot, ProblemSnapshot, RunRecord, StateSnapshot, SubmissionRecord,
-    TeamSnapshot,
+    judgement_type_id, Clarification, ContestSnapshot, Event, EventData, GroupSnapshot,
+    JudgementRecord, JudgementState, LanguageSnapshot, OrganizationSnapshot, ProblemSnapshot,
+    RunRecord, StateSnapshot, SubmissionRecord, TeamSnapshot,
 };
 use crate::verdict::Verdict;
 
@@ -65,7 +65,6 @@ pub(crate) fn contest(c: &ContestSnapshot) -> Value {
         "id": c.id,
         "name": c.title,
         "formal_name": c.title,
-        "shortname": c.id,
         // A start beyond any date (the jury cleared contest.toml's start and
         // starts it by hand) is no start time.
         "start_time": time_or_null(c.clock.start.filter(|s| *s <= i64::MAX / 8)),
@@ -142,7 +141,30 @@ pub(crate) fn problem(p: &ProblemSnapshot, scoring: Scoring) -> Value {
 
 /// A team.
 pub(crate) fn team(t: &TeamSnapshot) -> Value {
-    json!({"id": t.id, "name": t.name, "label": t.id, "display_name": t.name, "hidden": false})
+    json!({
+        "id": t.id,
+        "name": t.name,
+        "label": t.label.as_ref().unwrap_or(&t.id),
+        "display_name": t.name,
+        "organization_id": t.organization_id,
+        "group_ids": t.group_ids,
+        "hidden": t.hidden,
+    })
+}
+
+/// A group of teams (a hidden group's teams are `hidden`; 2023-06 has no
+/// such property on the group).
+pub(crate) fn group(g: &GroupSnapshot) -> Value {
+    json!({"id": g.id, "name": g.name})
+}
+
+/// An organization.
+pub(crate) fn organization(o: &OrganizationSnapshot) -> Value {
+    let mut v = json!({"id": o.id, "name": o.name, "formal_name": o.formal_name});
+    if let Some(country) = &o.country {
+        v["country"] = json!(country);
+    }
+    v
 }
 
 /// The contest's state.
@@ -203,7 +225,7 @@ pub(crate) fn judgement(j: &JudgementRecord, cx: &Context) -> Value {
 /// A run.
 pub(crate) fn run(r: &RunRecord, cx: &Context) -> Value {
     json!({
-        "id": r.id.to_string(),
+        "id": r.public_id(),
         "judgement_id": r.judgement.to_string(),
         "ordinal": r.ordinal,
         "judgement_type_id": judgement_type_id(r.verdict),
@@ -293,6 +315,8 @@ pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
         EventData::Language(l) => language(l),
         EventData::Problem(p) => problem(p, cx.scoring),
         EventData::Team(t) => team(t),
+        EventData::Group(g) => group(g),
+        EventData::Organization(o) => organization(o),
         EventData::State(s) => state(s),
         EventData::Submission(s) => submission(s, cx),
         EventData::Judgement(j) => judgement(j, cx),
@@ -303,7 +327,9 @@ pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
 }
 
 /// One line of the event feed (without its newline).
-pub(crate) fn event_line(event: &Event, cx: &Context) -> String {
+/// One line of the event feed; `token` is what a client resumes from
+/// (opaque to it).
+pub(crate) fn event_line(event: &Event, token: &str, cx: &Context) -> String {
     let id = match &event.data {
         EventData::Contest(_) | EventData::State(_) => Value::Null,
         other => other.object_id().map(Value::String).unwrap_or(Value::Null),
@@ -312,7 +338,7 @@ pub(crate) fn event_line(event: &Event, cx: &Context) -> String {
         "type": event.data.kind(),
         "id": id,
         "data": event_data(&event.data, cx),
-        "token": event.id.to_string(),
+        "token": token,
     })
     .to_string()
 }
@@ -357,7 +383,7 @@ pub(crate) fn error(code: u16, message: &str) -> Value {
 pub(crate) fn feed(events: &[Event], cx: &Context) -> String {
     let mut out = String::new();
     for e in events {
-        out.push_str(&event_line(e, cx));
+        out.push_str(&event_line(e, &e.id.to_string(), cx));
         out.push('\n');
     }
     out

@@ -48,6 +48,8 @@ pub(crate) enum OutputFile {
     /// Something that is not a regular file (a link, a pipe, a directory),
     /// or a file that could not be read: never read.
     NotRegular,
+    /// A regular file over the output limit (this many bytes).
+    OverLimit(u64),
 }
 
 /// What [`collect`] found, without the bytes (they went to the sink).
@@ -59,6 +61,8 @@ pub(crate) enum Collected {
     Missing,
     /// Not a regular file, or unreadable.
     NotRegular,
+    /// A regular file over the limit (the limit given).
+    OverLimit(u64),
 }
 
 impl Collected {
@@ -71,6 +75,7 @@ impl Collected {
             }),
             Collected::Missing => OutputFile::Missing,
             Collected::NotRegular => OutputFile::NotRegular,
+            Collected::OverLimit(limit) => OutputFile::OverLimit(limit),
         }
     }
 }
@@ -108,7 +113,8 @@ pub(crate) fn place(dir: &Path, name: &str, mut input: impl Read) -> io::Result<
 }
 
 /// Copies the regular file `name` of `dir` (at most `limit` bytes) into
-/// `sink`. Never follows a link, never blocks on a pipe.
+/// `sink`; a longer one is over the limit, not cut. Never follows a link,
+/// never blocks on a pipe.
 pub(crate) fn collect(dir: &Path, name: &str, limit: u64, sink: &mut File) -> Collected {
     if check_name(name).is_err() {
         return Collected::NotRegular;
@@ -124,6 +130,9 @@ pub(crate) fn collect(dir: &Path, name: &str, limit: u64, sink: &mut File) -> Co
     };
     if !file.metadata().is_ok_and(|m| m.is_file()) {
         return Collected::NotRegular;
+    }
+    if file.metadata().is_ok_and(|m| m.len() > limit) {
+        return Collected::OverLimit(limit);
     }
     match io::copy(&mut file.take(limit), sink).and_then(|n| sink.flush().map(|()| n)) {
         Ok(n) => Collected::Copied(n),
@@ -206,10 +215,14 @@ mod tests {
             OutputFile::Written(c) => Some(c.to_vec().unwrap()),
             OutputFile::Missing => None,
             OutputFile::NotRegular => Some(b"<not regular>".to_vec()),
+            OutputFile::OverLimit(l) => Some(format!("<over {l}>").into_bytes()),
         };
         assert_eq!(got("missing", 10), None);
-        std::fs::write(dir.path().join("out"), "0123456789abc").unwrap();
+        std::fs::write(dir.path().join("out"), "0123456789").unwrap();
         assert_eq!(got("out", 10).unwrap(), b"0123456789");
+        // Over the limit is over the limit (OLE), not a cut output (WA).
+        std::fs::write(dir.path().join("out"), "0123456789abc").unwrap();
+        assert_eq!(got("out", 10).unwrap(), b"<over 10>");
         std::os::unix::fs::symlink(&secret, dir.path().join("link")).unwrap();
         assert_eq!(got("link", 10).unwrap(), b"<not regular>");
         std::fs::create_dir(dir.path().join("dir")).unwrap();

@@ -69,6 +69,7 @@ pub(crate) fn events_of(results: &Results) -> Option<Vec<Event>> {
         EventData::Team(TeamSnapshot {
             id: c.clone(),
             name: c.clone(),
+            ..TeamSnapshot::default()
         })
     }));
     let end = clock.end(start);

@@ -14,6 +14,16 @@ use argon2::{Algorithm, Argon2, Block, Params, Version};
 /// The most memory a hash may ask for (a `password_hash` from elsewhere):
 /// 64 MiB, in Argon2's 1 KiB blocks.
 const MAX_BLOCKS: u32 = 64 * 1024;
+/// The most passes a hash may ask for (the default is 2): a hash with a
+/// time cost in the millions would hang every login.
+const MAX_PASSES: u32 = 16;
+/// The most lanes a hash may ask for.
+const MAX_LANES: u32 = 8;
+
+/// Whether a hash's parameters are within what this server runs.
+fn bounded(params: &Params) -> bool {
+    params.m_cost() <= MAX_BLOCKS && params.t_cost() <= MAX_PASSES && params.p_cost() <= MAX_LANES
+}
 
 /// Argon2 with two blocks of memory (two hashes at once, one per core of a
 /// small server) reused for every hash: a long-running server does not
@@ -86,7 +96,7 @@ impl Argon {
         ) else {
             return false;
         };
-        if params.m_cost() > MAX_BLOCKS {
+        if !bounded(&params) {
             return false;
         }
         let version = parsed
@@ -122,11 +132,10 @@ fn random_bytes<const N: usize>() -> [u8; N] {
 }
 
 /// Whether `hash` (a PHC string) is a valid Argon2 hash this server checks
-/// (its memory at most 64 MiB).
+/// (its memory at most 64 MiB, at most 16 passes and 8 lanes).
 pub(crate) fn is_valid_hash(hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|h| {
-        Algorithm::try_from(h.algorithm).is_ok()
-            && Params::try_from(&h).is_ok_and(|p| p.m_cost() <= MAX_BLOCKS)
+        Algorithm::try_from(h.algorithm).is_ok() && Params::try_from(&h).is_ok_and(|p| bounded(&p))
     })
 }
 
@@ -175,6 +184,36 @@ impl Verifier {
             verified: Mutex::new(HashMap::new()),
             argon,
         }
+    }
+
+    /// A key for `purpose` that stays the same while the accounts'
+    /// hashes do (across restarts) and that only the holder of
+    /// contest.toml's hashes can make.
+    pub(crate) fn derived_key(&self, purpose: &str) -> [u8; 32] {
+        let mut logins: Vec<&String> = self.hashes.keys().collect();
+        logins.sort();
+        let mut material = Vec::new();
+        for login in logins {
+            material.extend_from_slice(login.as_bytes());
+            material.push(0);
+            material.extend_from_slice(self.hashes[login].as_bytes());
+            material.push(0);
+        }
+        blake3::derive_key(purpose, &material)
+    }
+
+    /// The form token of a session of `login` with cookie `token`, bound
+    /// to the account's password hash: when contest.toml gives the
+    /// account a new password, its sessions' tokens no longer match and
+    /// the sessions end. `None` for an unknown login.
+    pub(crate) fn session_tag(&self, login: &str, token: &str) -> Option<String> {
+        let hash = self.hashes.get(login)?;
+        let key = blake3::derive_key("judge serve session v1", hash.as_bytes());
+        Some(
+            blake3::keyed_hash(&key, token.as_bytes())
+                .to_hex()
+                .to_string(),
+        )
     }
 
     /// Whether `password` is `login`'s, known without running Argon2 (it
@@ -235,11 +274,31 @@ mod tests {
         assert!(!is_valid_hash(
             "$argon2id$v=19$m=1048576,t=2,p=1$c29tZXNhbHQ$aGFzaA"
         ));
+        // An absurd time cost would hang every login: refused, and never run.
+        let slow = "$argon2id$v=19$m=19456,t=4000000,p=1$c29tZXNhbHRzb21lc2FsdA$0lAPFvb5mwHBbSqmi2ESVbMZf2Lh2bTSOgJ3c7LmjYk";
+        assert!(!is_valid_hash(slow));
+        assert!(!argon.verify("pw", slow));
+        assert!(!is_valid_hash(
+            "$argon2id$v=19$m=19456,t=2,p=64$c29tZXNhbHRzb21lc2FsdA$0lAPFvb5mwHBbSqmi2ESVbMZf2Lh2bTSOgJ3c7LmjYk"
+        ));
         let verifier = Verifier::new(argon, [("t1".to_string(), hash)]);
         assert!(verifier.check("t1", "correct horse"));
         assert!(verifier.check("t1", "correct horse"));
         assert!(!verifier.check("t1", "wrong"));
         assert!(!verifier.check("t2", "correct horse"));
+    }
+
+    #[test]
+    fn session_tags_follow_the_password() {
+        let argon = Argon::default();
+        let (a, b) = (argon.hash("one"), argon.hash("two"));
+        let before = Verifier::new(Argon::default(), [("t1".to_string(), a)]);
+        let after = Verifier::new(Argon::default(), [("t1".to_string(), b)]);
+        let tag = before.session_tag("t1", "token").unwrap();
+        assert_eq!(before.session_tag("t1", "token").unwrap(), tag);
+        assert_ne!(after.session_tag("t1", "token").unwrap(), tag);
+        assert_ne!(before.session_tag("t1", "other").unwrap(), tag);
+        assert_eq!(before.session_tag("t2", "token"), None);
     }
 
     #[test]

@@ -14,6 +14,7 @@ use super::model::{
     SubmissionRecord,
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
+use super::visibility::{EventTokens, Viewer};
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::{standings, ContestInfo, ContestProblem, ServerLimits, Standing};
 use crate::error::Error;
@@ -23,6 +24,8 @@ use crate::error::Error;
 pub(crate) enum Refusal {
     /// Malformed or impossible (400).
     Invalid(String),
+    /// Only for a logged-in account (401).
+    LoginNeeded(String),
     /// Not allowed now, or not to this account (403).
     Forbidden(String),
     /// No such object, or not this account's to see (404).
@@ -129,10 +132,16 @@ pub(crate) struct LiveContest {
     pub(crate) limits: ServerLimits,
     /// Statements and samples, by problem id.
     pub(crate) pages: BTreeMap<String, ProblemPage>,
-    /// The database.
-    pub(crate) store: Store,
+    /// The database: private to `server`; the web layer reads through
+    /// the viewer-taking methods of `super::door`.
+    pub(super) store: Store,
     /// Passwords.
     pub(crate) verifier: Verifier,
+    /// The event feed's tokens.
+    pub(crate) tokens: EventTokens,
+    /// The configuration as teams and the public see it before the start:
+    /// no problems (not even their titles).
+    unstarted: LiveConfig,
     recent_submissions: Mutex<HashMap<String, VecDeque<EpochMs>>>,
     /// The latest board of each view, with the event id it is up to date
     /// with.
@@ -155,17 +164,34 @@ impl LiveContest {
         store: Store,
         verifier: Verifier,
     ) -> LiveContest {
+        let tokens = EventTokens::new(verifier.derived_key("judge serve event tokens v1"));
+        let unstarted = LiveConfig {
+            problems: Vec::new(),
+            ..config.clone()
+        };
         LiveContest {
+            unstarted,
             config,
             limits,
             pages,
             store,
             verifier,
+            tokens,
             recent_submissions: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             tally: tokio::sync::Mutex::new(None),
             published: Mutex::new(None),
             clock: Mutex::new(None),
+        }
+    }
+
+    /// The configuration as `viewer` may see it in `state`: the problems
+    /// only for the jury until the start.
+    pub(crate) fn config_for(&self, viewer: &Viewer, state: &StateSnapshot) -> &LiveConfig {
+        if *viewer != Viewer::Jury && state.started.is_none() {
+            &self.unstarted
+        } else {
+            &self.config
         }
     }
 
@@ -491,25 +517,6 @@ impl LiveContest {
         Ok(())
     }
 
-    /// Submissions with their latest judgements: a team's, or all.
-    pub(crate) async fn submission_rows(
-        &self,
-        team: Option<&str>,
-    ) -> Result<Vec<SubmissionRow>, Error> {
-        let submissions = self.store.submissions(team).await?;
-        let mut latest: HashMap<i64, JudgementRecord> = HashMap::new();
-        for j in self.store.judgements(None).await? {
-            latest.insert(j.submission, j);
-        }
-        Ok(submissions
-            .into_iter()
-            .map(|s| SubmissionRow {
-                judgement: latest.remove(&s.id),
-                submission: s,
-            })
-            .collect())
-    }
-
     /// A team asks the jury.
     pub(crate) async fn ask(
         &self,
@@ -583,18 +590,6 @@ impl LiveContest {
                 .map(|p| Some(p.id.clone()))
                 .ok_or_else(|| Refusal::Invalid(format!("no problem `{p}` in this contest"))),
         }
-    }
-
-    /// The clarifications `team` may read (all for the jury), in order.
-    pub(crate) async fn clarifications(
-        &self,
-        team: Option<&str>,
-    ) -> Result<Vec<Clarification>, Error> {
-        let all = self.store.clarifications().await?;
-        Ok(match team {
-            Some(team) => all.into_iter().filter(|c| c.visible_to(team)).collect(),
-            None => all,
-        })
     }
 
     /// Queues a rejudge of one submission, or of every submission of a
@@ -680,7 +675,10 @@ impl LiveContest {
             View::Public if state.is_frozen() => state.frozen,
             _ => None,
         };
-        let info = self.contest_info();
+        let mut info = self.contest_info();
+        if view == View::Public && state.started.is_none() {
+            info.problems.clear();
+        }
         let standings = standings(&info, &tally.attempts(start, hide_from));
         Ok(Board {
             info,
@@ -793,6 +791,8 @@ mod tests {
             problems: vec![],
             languages: vec![],
             teams: vec![],
+            groups: vec![],
+            organizations: vec![],
         }
     }
 

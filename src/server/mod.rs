@@ -3,13 +3,16 @@
 //! scoreboard's tally ([`board`]), the judging of its queue by the engine
 //! ([`worker`]), what it judges with, for the judging hosts to compare
 //! ([`packages`]), passwords ([`auth`]), a submission's zip ([`files`]) and the
-//! database made to match contest.toml at start ([`setup`]). Nothing here
+//! database made to match contest.toml at start ([`setup`]); who may see what is
+//! written once, in [`visibility`] (the viewer, events, tokens) and
+//! [`door`] (every read, for a viewer). Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
 //! (`crate::render`) sit above it.
 
 pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod board;
+pub(crate) mod door;
 pub(crate) mod files;
 pub(crate) mod live;
 pub(crate) mod model;
@@ -17,4 +20,5 @@ pub(crate) mod packages;
 pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod store;
+pub(crate) mod visibility;
 pub(crate) mod worker;

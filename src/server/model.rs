@@ -61,12 +61,48 @@ pub(crate) struct LanguageSnapshot {
 }
 
 /// A team.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct TeamSnapshot {
     /// Id (the login name).
     pub(crate) id: String,
     /// Name.
     pub(crate) name: String,
+    /// Label (DOMjudge's team number), when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) label: Option<String>,
+    /// Its organization's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) organization_id: Option<String>,
+    /// Its groups' ids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) group_ids: Vec<String>,
+    /// In a hidden group: not on the public scoreboard.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) hidden: bool,
+}
+
+/// A group of teams (a category).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct GroupSnapshot {
+    /// Id.
+    pub(crate) id: String,
+    /// Name.
+    pub(crate) name: String,
+    /// Kept off the public scoreboard.
+    pub(crate) hidden: bool,
+}
+
+/// An organization (an affiliation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct OrganizationSnapshot {
+    /// Id.
+    pub(crate) id: String,
+    /// Short name.
+    pub(crate) name: String,
+    /// Full name.
+    pub(crate) formal_name: String,
+    /// ISO 3166-1 alpha-3 country code.
+    pub(crate) country: Option<String>,
 }
 
 /// The state of the contest: when each step happened (ms since the epoch),
@@ -189,6 +225,16 @@ pub(crate) struct RunRecord {
     pub(crate) run_time_ms: u64,
 }
 
+impl RunRecord {
+    /// Its id as shown outside: its judgement's and its test's, never the
+    /// database's run counter (which counts every team's runs, and would
+    /// tell a team how many tests others' submissions ran during the
+    /// freeze).
+    pub(crate) fn public_id(&self) -> String {
+        format!("{}-{}", self.judgement, self.ordinal)
+    }
+}
+
 /// A clarification: a team's question, the jury's answer to one team, or
 /// an announcement to all.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -282,6 +328,10 @@ pub(crate) enum EventData {
     Problem(ProblemSnapshot),
     /// A team.
     Team(TeamSnapshot),
+    /// A group of teams.
+    Group(GroupSnapshot),
+    /// An organization.
+    Organization(OrganizationSnapshot),
     /// The contest's state.
     State(StateSnapshot),
     /// A submission.
@@ -310,6 +360,8 @@ impl EventData {
             EventData::Language(_) => "languages",
             EventData::Problem(_) => "problems",
             EventData::Team(_) => "teams",
+            EventData::Group(_) => "groups",
+            EventData::Organization(_) => "organizations",
             EventData::State(_) => "state",
             EventData::Submission(_) => "submissions",
             EventData::Judgement(_) => "judgements",
@@ -327,9 +379,11 @@ impl EventData {
             EventData::Language(l) => Some(l.id.clone()),
             EventData::Problem(p) => Some(p.id.clone()),
             EventData::Team(t) => Some(t.id.clone()),
+            EventData::Group(g) => Some(g.id.clone()),
+            EventData::Organization(o) => Some(o.id.clone()),
             EventData::Submission(s) => Some(s.id.to_string()),
             EventData::Judgement(j) => Some(j.id.to_string()),
-            EventData::Run(r) => Some(r.id.to_string()),
+            EventData::Run(r) => Some(r.public_id()),
             EventData::Clarification(c) => Some(c.id.to_string()),
             EventData::Deleted { id, .. } => Some(id.clone()),
         }
@@ -369,6 +423,10 @@ pub(crate) struct LiveConfig {
     pub(crate) languages: Vec<LanguageSnapshot>,
     /// The teams, in contest.toml's order.
     pub(crate) teams: Vec<TeamSnapshot>,
+    /// Groups of teams.
+    pub(crate) groups: Vec<GroupSnapshot>,
+    /// Organizations.
+    pub(crate) organizations: Vec<OrganizationSnapshot>,
 }
 
 impl LiveConfig {
@@ -379,6 +437,13 @@ impl LiveConfig {
         events.extend(Verdict::ALL.iter().map(|v| EventData::JudgementType(*v)));
         events.extend(self.languages.iter().cloned().map(EventData::Language));
         events.extend(self.problems.iter().cloned().map(EventData::Problem));
+        events.extend(self.groups.iter().cloned().map(EventData::Group));
+        events.extend(
+            self.organizations
+                .iter()
+                .cloned()
+                .map(EventData::Organization),
+        );
         events.extend(self.teams.iter().cloned().map(EventData::Team));
         events
     }

@@ -1,5 +1,6 @@
 //! The fingerprint of what a live contest judges with: each problem
-//! package's content hash with the time limit the server settled, and the
+//! package's content hash, its test data's wherever it lives, its limits,
+//! the time limit the server settled, and the
 //! definitions of the contest's languages. The server records it in the
 //! database; a judging host computes its own from its copy of the contest
 //! and refuses to start when they differ, naming what differs. The main type
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Language;
 use crate::error::{Error, Result};
+use crate::problem::Problem;
 
 /// The `meta` key the fingerprint is stored under (its hash under
 /// `fingerprint`, which every claim of a host compares).
@@ -33,6 +35,15 @@ pub(crate) struct Fingerprint {
 pub(crate) struct ProblemPrint {
     /// The content hash of its folder.
     pub(crate) hash: String,
+    /// The content hash of its test data where that lives outside the
+    /// package (`testdata/ID` of a contest folder; empty when inside).
+    #[serde(default)]
+    pub(crate) data: String,
+    /// Its limits other than the time limit, as a sentence (memory,
+    /// output, its programs' and its checker's limits: from judge.toml's
+    /// defaults where the package is silent).
+    #[serde(default)]
+    pub(crate) limits: String,
     /// The time limit the server judges with (settled from the package's
     /// accepted solutions where it says so: hosts take the server's).
     pub(crate) time_limit_ms: u64,
@@ -65,6 +76,17 @@ impl Fingerprint {
                     &mine.hash[..12],
                     &theirs.hash[..12]
                 )),
+                Some(mine) if mine.data != theirs.data => out.push(format!(
+                    "problem `{id}`: this host's test data differs from the server's \
+                     (content hash {} here, {} there)",
+                    short(&mine.data),
+                    short(&theirs.data)
+                )),
+                Some(mine) if mine.limits != theirs.limits => out.push(format!(
+                    "problem `{id}`: this host's limits differ from the server's ({} here; {} \
+                     there)",
+                    mine.limits, theirs.limits
+                )),
                 Some(_) => {}
             }
         }
@@ -86,6 +108,47 @@ impl Fingerprint {
         }
         out
     }
+}
+
+/// A hash as shown, or `none` (no test data outside the package).
+fn short(hash: &str) -> &str {
+    if hash.is_empty() {
+        "none"
+    } else {
+        &hash[..hash.len().min(12)]
+    }
+}
+
+/// The fingerprint of `problem` with `time_limit_ms`: its package, its
+/// test data wherever it lives, its limits.
+pub(crate) fn problem_print(problem: &Problem, time_limit_ms: u64) -> Result<ProblemPrint> {
+    let data = if problem.testdata_dir.starts_with(&problem.dir) || !problem.testdata_dir.is_dir() {
+        String::new()
+    } else {
+        package_hash(&problem.testdata_dir)?
+    };
+    let (l, p, c) = (
+        &problem.limits,
+        &problem.program_limits,
+        &problem.checker_limits,
+    );
+    let limits = format!(
+        "memory {} B, output {} B; package programs {} ms, {} B, {} B; checker {} ms, {} B, {} B",
+        l.memory,
+        l.output,
+        p.time.as_millis(),
+        p.memory,
+        p.output,
+        c.time.as_millis(),
+        c.memory,
+        c.output
+    );
+    Ok(ProblemPrint {
+        hash: package_hash(&problem.dir)?,
+        data,
+        limits,
+        time_limit_ms,
+    })
 }
 
 /// The content hash of a problem package: every file under `dir` (links
@@ -175,6 +238,8 @@ mod tests {
                 "a".to_string(),
                 ProblemPrint {
                     hash: hash.repeat(32),
+                    data: String::new(),
+                    limits: "memory 1 B".into(),
                     time_limit_ms: 1000,
                 },
             )]
@@ -190,6 +255,26 @@ mod tests {
                 "problem `a`: this host's package differs from the server's (content hash \
                  111111111111 here, 000000000000 there)",
                 "language `c`: this host's judge.toml defines it otherwise than the server's"
+            ]
+        );
+        // Test data outside the package, and the limits, are compared too.
+        let mut host = server.clone();
+        let a = host.problems.get_mut("a").unwrap();
+        a.data = "f".repeat(32);
+        a.limits = "memory 2 B".into();
+        assert_eq!(
+            server.differences(&host),
+            [
+                "problem `a`: this host's test data differs from the server's (content hash \
+              ffffffffffff here, none there)"
+            ]
+        );
+        host.problems.get_mut("a").unwrap().data = String::new();
+        assert_eq!(
+            server.differences(&host),
+            [
+                "problem `a`: this host's limits differ from the server's (memory 2 B here; \
+              memory 1 B there)"
             ]
         );
     }

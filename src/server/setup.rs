@@ -10,13 +10,44 @@ use super::store::{AccountRow, Store};
 use crate::error::{Error, Result};
 
 /// The kinds of configuration events, in the order they are published.
-const CONFIG_KINDS: [&str; 5] = [
+const CONFIG_KINDS: [&str; 7] = [
     "contest",
     "judgement-types",
     "languages",
     "problems",
+    "groups",
+    "organizations",
     "teams",
 ];
+
+/// The file extensions the Contest API lists for `language`: its own, or,
+/// for a variant without any (`cpp17`, `pypy`), those of the language it is
+/// a variant of (the same source file name, else the same packages), so
+/// that every language has some (DOMjudge's submit client needs them; two
+/// languages sharing one are told apart with `-l`).
+pub(crate) fn offered_extensions(
+    language: &crate::config::Language,
+    all: &[crate::config::Language],
+) -> Vec<String> {
+    if !language.extensions.is_empty() {
+        return language.extensions.clone();
+    }
+    let source_ext = |l: &crate::config::Language| {
+        l.source_name
+            .as_deref()
+            .and_then(|n| n.rsplit_once('.'))
+            .map(|(_, e)| e.to_string())
+    };
+    let variant_of = |other: &&crate::config::Language| {
+        !other.extensions.is_empty()
+            && ((source_ext(language).is_some() && source_ext(other) == source_ext(language))
+                || (!language.debian.is_empty() && other.debian == language.debian))
+    };
+    if let Some(base) = all.iter().find(variant_of) {
+        return base.extensions.clone();
+    }
+    source_ext(language).into_iter().collect()
+}
 
 /// Brings `store` in line with `config`: refuses a database of another
 /// contest, or one whose submissions name a team, problem or language

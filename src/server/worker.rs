@@ -17,6 +17,7 @@ use crate::config::Language;
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::run::ioi_score;
 use crate::engine::{Judge, RunOptions, Submission};
+use crate::error::Error;
 use crate::error::{render_chain, Result};
 use crate::problem::Problem;
 use crate::report::{LimitsReport, SubmissionReport, Summary};
@@ -378,4 +379,39 @@ fn could_not_judge(claim: &Claim, why: &str) -> SubmissionReport {
         skip_reason: None,
         summary: Summary::of(&[]),
     }
+}
+
+/// Makes `dir` the judging's scratch folder, empty and its owner's only
+/// (0700): what a server or host killed mid-judging left there (copies of
+/// teams' sources) is removed at start. A folder of another user's there is
+/// refused.
+pub(crate) fn fresh_scratch(dir: &std::path::Path) -> Result<PathBuf, Error> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let mine = std::fs::metadata("/proc/self").map(|m| m.uid()).ok();
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if !m.is_dir() || Some(m.uid()) != mine => {
+            return Err(Error::Server {
+                what: format!(
+                    "{} is not a folder of this user's: remove it, it would hold the judging's \
+                     copies of teams' sources",
+                    dir.display()
+                ),
+                source: None,
+            })
+        }
+        Ok(_) => std::fs::remove_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?,
+        Err(_) => {}
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    Ok(dir.to_path_buf())
 }

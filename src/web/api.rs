@@ -41,6 +41,16 @@ pub(crate) enum Viewer {
 }
 
 impl Viewer {
+    /// The viewer as the contest's rules know it.
+    pub(crate) fn door(&self) -> crate::server::visibility::Viewer {
+        use crate::server::visibility::Viewer as Door;
+        match self {
+            Viewer::Public => Door::Public,
+            Viewer::Account(Account::Jury) => Door::Jury,
+            Viewer::Account(Account::Team(t)) => Door::Team(t.clone()),
+        }
+    }
+
     fn team(&self) -> Option<&str> {
         match self {
             Viewer::Account(a) => a.team(),
@@ -213,7 +223,7 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             "log in (HTTP basic authentication) to see submissions",
         )
     };
-    let team = viewer.team();
+    let door = viewer.door();
     Ok(match collection {
         "judgement-types" => Verdict::ALL
             .iter()
@@ -233,59 +243,32 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             }
         }
         "teams" => config.teams.iter().map(ccs::team).collect(),
+        "groups" => config.groups.iter().map(ccs::group).collect(),
+        "organizations" => config.organizations.iter().map(ccs::organization).collect(),
         "submissions" => {
             if viewer == &Viewer::Public {
                 return Err(needs_login());
             }
-            let all = app.live.store.submissions(team).await.map_err(failed)?;
+            let all = app.live.submissions_for(&door).await.map_err(refused)?;
             all.iter().map(|s| ccs::submission(s, &cx)).collect()
         }
-        "judgements" | "runs" => {
+        "judgements" => {
             if viewer == &Viewer::Public {
                 return Err(needs_login());
             }
-            let mine: std::collections::HashSet<i64> = app
-                .live
-                .store
-                .submissions(team)
-                .await
-                .map_err(failed)?
-                .iter()
-                .map(|s| s.id)
-                .collect();
-            let judgements: Vec<_> = app
-                .live
-                .store
-                .judgements(None)
-                .await
-                .map_err(failed)?
-                .into_iter()
-                .filter(|j| j.start.is_some() && mine.contains(&j.submission))
-                .collect();
-            if collection == "judgements" {
-                judgements.iter().map(|j| ccs::judgement(j, &cx)).collect()
-            } else {
-                let ids: std::collections::HashSet<i64> = judgements.iter().map(|j| j.id).collect();
-                let runs = app.live.store.runs(None).await.map_err(failed)?;
-                runs.iter()
-                    .filter(|r| ids.contains(&r.judgement))
-                    .map(|r| ccs::run(r, &cx))
-                    .collect()
+            let all = app.live.judgements_for(&door).await.map_err(refused)?;
+            all.iter().map(|j| ccs::judgement(j, &cx)).collect()
+        }
+        "runs" => {
+            if viewer == &Viewer::Public {
+                return Err(needs_login());
             }
+            let all = app.live.runs_for(&door).await.map_err(refused)?;
+            all.iter().map(|r| ccs::run(r, &cx)).collect()
         }
         "clarifications" => {
-            let all = app.live.store.clarifications().await.map_err(failed)?;
-            let jury = viewer.is_jury();
-            all.iter()
-                .filter(|c| jury || c.readable_by(team))
-                .map(|c| {
-                    if jury {
-                        ccs::clarification(c, &cx)
-                    } else {
-                        ccs::clarification(&c.seen_by(team, &all), &cx)
-                    }
-                })
-                .collect()
+            let all = app.live.clarifications_for(&door).await.map_err(failed)?;
+            all.iter().map(|c| ccs::clarification(c, &cx)).collect()
         }
         _ => {
             return Err(error(
@@ -392,28 +375,13 @@ pub(crate) async fn submission_files(
         let viewer = contest_viewer(&app, &cid, &headers).await?;
         let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
         let number: i64 = id.parse().map_err(|_| not_found())?;
-        let submission = app
+        let detail = app
             .live
-            .store
-            .submission(number)
+            .submission_for(&viewer.door(), number)
             .await
-            .map_err(failed)?
+            .map_err(refused)?
             .ok_or_else(not_found)?;
-        let allowed = viewer.is_jury() || viewer.team() == Some(submission.team.as_str());
-        if !allowed {
-            return Err(if viewer == Viewer::Public {
-                error(StatusCode::UNAUTHORIZED, "log in to see submissions")
-            } else {
-                not_found()
-            });
-        }
-        let source = app
-            .live
-            .store
-            .source(number)
-            .await
-            .map_err(failed)?
-            .ok_or_else(not_found)?;
+        let (submission, source) = (detail.row.submission, detail.source);
         let zip = zip_one(&submission.filename, &source);
         Ok::<_, Response>(
             (

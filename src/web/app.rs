@@ -48,7 +48,7 @@ pub(crate) fn router(app: App) -> Router {
             app.clone(),
             refuse_wrong_credentials,
         ))
-        .layer(axum::middleware::map_response(api_headers));
+        .layer(axum::middleware::from_fn(refuse_cross_site_changes));
     Router::new()
         .route("/", get(pages::root))
         .route("/login", get(pages::login_page).post(pages::login))
@@ -126,6 +126,8 @@ pub(crate) fn router(app: App) -> Router {
         )
         .route("/jury/updates", get(feed::jury_updates))
         .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
+        // The API's base as clients write it, with or without the slash.
+        .route("/api/", get(api::info))
         .nest("/api", api)
         .fallback(pages::not_found)
         .layer(DefaultBodyLimit::max(body_limit))
@@ -146,6 +148,36 @@ async fn refuse_wrong_credentials(
 ) -> Response {
     if let Err(refused) = api::viewer(&app, request.headers()).await {
         return refused;
+    }
+    next.run(request).await
+}
+
+/// A request that changes something (not GET or HEAD) sent by a page of
+/// another site is refused before its credentials are even read: a
+/// browser attaches a jury's remembered basic credentials to a
+/// cross-site `text/plain` POST, which needs no preflight. The API
+/// sends no CORS header, so no other site reads its answers either.
+async fn refuse_cross_site_changes(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let reads = matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
+    if !reads && (cross_site || pages::same_origin(request.headers()).is_err()) {
+        return (
+            StatusCode::FORBIDDEN,
+            axum::Json(crate::render::ccs::error(
+                403,
+                "a request from a page of another site is refused",
+            )),
+        )
+            .into_response();
     }
     next.run(request).await
 }
@@ -243,14 +275,6 @@ async fn security_headers(mut response: Response) -> Response {
         header::CONTENT_SECURITY_POLICY,
         "default-src 'self'; style-src 'self'; script-src 'self'; img-src 'self' data:; \
          frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-    );
-    response
-}
-
-async fn api_headers(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
     );
     response
 }

@@ -2,16 +2,18 @@
 //! token the database keeps only as a hash, plus a form token every
 //! changing form must carry), or HTTP basic authentication (the Contest
 //! API: a team's id and password, or `jury`). Failed logins are limited
-//! per login name (a password that matched before still passes). The main
+//! per login name and client address (a password that matched before
+//! still passes, and a browser with a live session is never refused). The main
 //! type is [`Account`].
 
 use axum::http::{header, HeaderMap};
 use base64::Engine;
 
+use super::connections::peer;
 use super::state::App;
 use crate::contest::clock::now_ms;
 use crate::server::auth::{random_token, token_hash};
-use crate::server::store::SessionRow;
+use crate::server::door::SessionRow;
 
 /// The session cookie's name.
 pub(crate) const COOKIE: &str = "judge_session";
@@ -28,6 +30,14 @@ pub(crate) enum Account {
 }
 
 impl Account {
+    /// The login name.
+    pub(crate) fn login(&self) -> &str {
+        match self {
+            Account::Team(t) => t,
+            Account::Jury => "jury",
+        }
+    }
+
     /// The team's id, for a team.
     pub(crate) fn team(&self) -> Option<&str> {
         match self {
@@ -57,13 +67,27 @@ pub(crate) enum Denied {
     TooMany,
 }
 
-/// Checks a login and password (Argon2 runs off the request threads).
-pub(crate) async fn check(app: &App, login: &str, password: &str) -> Result<Account, Denied> {
+/// Checks a login and password (Argon2 runs off the request threads);
+/// failures are counted per login and client address.
+pub(crate) async fn check(
+    app: &App,
+    headers: &HeaderMap,
+    login: &str,
+    password: &str,
+) -> Result<Account, Denied> {
+    let peer = peer(headers);
     // Credentials that matched before pass even while the login is locked:
     // anyone can fail ten times as `jury`, which must not lock the jury's
     // feed client or a team's logged-in tools out of the contest.
     let known = app.live.verifier.known(login, password);
-    if !known && !app.failures.allowed(login) {
+    // A browser logged in as this account is not locked out by others'
+    // failures from its address (a contest hall behind one address).
+    let holds_session = || async {
+        session(app, headers)
+            .await
+            .is_some_and(|s| s.account.login() == login)
+    };
+    if !known && !app.failures.allowed(login, &peer) && !holds_session().await {
         return Err(Denied::TooMany);
     }
     let ok = known || {
@@ -83,7 +107,7 @@ pub(crate) async fn check(app: &App, login: &str, password: &str) -> Result<Acco
         // Only accounts that exist are counted: made-up names (which can
         // never log in) would grow the table without end.
         if login == "jury" || app.live.config.team(login).is_some() {
-            app.failures.failed(login);
+            app.failures.failed(login, &peer);
         }
         Err(Denied::Wrong)
     }
@@ -100,14 +124,19 @@ pub(crate) async fn basic(app: &App, headers: &HeaderMap) -> Option<Result<Accou
         .ok()?;
     let text = String::from_utf8(decoded).ok()?;
     let (login, password) = text.split_once(':')?;
-    Some(check(app, login, password).await)
+    Some(check(app, headers, login, password).await)
 }
 
-/// The session of the request's cookie, if it has a live one.
+/// The session of the request's cookie, if it has a live one made with
+/// the account's present password.
 pub(crate) async fn session(app: &App, headers: &HeaderMap) -> Option<Session> {
     let token = cookie(headers, COOKIE)?;
     let hash = token_hash(&token);
-    let row = app.live.store.session(&hash, now_ms()).await.ok()??;
+    let row = app.live.session(&hash).await.ok()??;
+    let tag = app.live.verifier.session_tag(&row.account, &token)?;
+    if !constant_time_eq(tag.as_bytes(), row.csrf.as_bytes()) {
+        return None;
+    }
     let account = if row.account == "jury" {
         Account::Jury
     } else {
@@ -123,17 +152,18 @@ pub(crate) async fn session(app: &App, headers: &HeaderMap) -> Option<Session> {
 /// Starts a session for `account`; the `Set-Cookie` value.
 pub(crate) async fn start_session(app: &App, account: &Account) -> crate::error::Result<String> {
     let token = random_token();
-    let login = match account {
-        Account::Team(t) => t.clone(),
-        Account::Jury => "jury".into(),
-    };
+    let login = account.login().to_string();
+    let csrf = app
+        .live
+        .verifier
+        .session_tag(&login, &token)
+        .expect("a logged-in account has a password");
     app.live
-        .store
         .create_session(
             &token_hash(&token),
             &SessionRow {
                 account: login,
-                csrf: random_token(),
+                csrf,
                 expires: now_ms() + SESSION_MS,
             },
         )
@@ -165,6 +195,9 @@ pub(crate) fn csrf_ok(session: &Session, given: Option<&str>) -> bool {
     let Some(given) = given else {
         return false;
     };
-    let (a, b) = (session.csrf.as_bytes(), given.as_bytes());
+    constant_time_eq(session.csrf.as_bytes(), given.as_bytes())
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

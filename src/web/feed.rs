@@ -13,27 +13,19 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{self, Stream};
+use futures_util::stream::{self, Stream, StreamExt};
 
 use super::api::{context, error, viewer, Viewer};
 use super::auth::{session, Account};
+use super::connections::peer;
 use super::state::App;
 use crate::render::ccs;
-use crate::server::model::{Audience, Event, EventData};
+use crate::server::live::View;
 
 /// How long the feed may be quiet before a keep-alive newline.
 const KEEP_ALIVE: Duration = Duration::from_secs(120);
 /// Events read at a time.
 const BATCH: i64 = 500;
-
-fn visible(event: &Event, viewer: &Viewer) -> bool {
-    match (viewer, &event.audience) {
-        (Viewer::Account(Account::Jury), _) => true,
-        (_, Audience::Public) => true,
-        (Viewer::Account(Account::Team(t)), Audience::Team(owner)) => t == owner,
-        (Viewer::Public, Audience::Team(_)) => false,
-    }
-}
 
 /// The lines of the events after `after` this viewer may see, and the last
 /// id read (`None` when there were none).
@@ -42,8 +34,7 @@ async fn next_lines(
     viewer: &Viewer,
     after: i64,
 ) -> Result<Option<(String, i64)>, crate::error::Error> {
-    let events = app.live.store.events_after(after, BATCH).await?;
-    let Some(last) = events.last().map(|e| e.id) else {
+    let Some((events, last)) = app.live.events_for(&viewer.door(), after, BATCH).await? else {
         return Ok(None);
     };
     let cx = crate::render::ccs::Context {
@@ -51,39 +42,13 @@ async fn next_lines(
         scoring: app.live.config.contest.scoring,
         start: app.live.start().await?,
     };
-    // Before the start only the jury sees the problems, here as in
-    // `GET problems`; they are published again at the start.
-    let jury = matches!(viewer, Viewer::Account(Account::Jury));
-    let before_start = !jury && app.live.state().await?.started.is_none();
-    // Answers refer only to questions this viewer reads.
-    let replies = events.iter().any(|e| match &e.data {
-        EventData::Clarification(c) => c.reply_to.is_some(),
-        _ => false,
-    });
-    let clarifications = if replies && !jury {
-        app.live.store.clarifications().await?
-    } else {
-        Vec::new()
-    };
-    let team = match viewer {
-        Viewer::Account(Account::Team(t)) => Some(t.as_str()),
-        _ => None,
-    };
     let mut text = String::new();
-    for event in events
-        .iter()
-        .filter(|e| visible(e, viewer) && !(before_start && e.data.kind() == "problems"))
-    {
-        if let (EventData::Clarification(c), false) = (&event.data, jury) {
-            let seen = Event {
-                data: EventData::Clarification(c.seen_by(team, &clarifications)),
-                ..event.clone()
-            };
-            text.push_str(&ccs::event_line(&seen, &cx));
-            text.push('\n');
-            continue;
-        }
-        text.push_str(&ccs::event_line(event, &cx));
+    for event in &events {
+        text.push_str(&ccs::event_line(
+            event,
+            &app.live.tokens.seal(event.id),
+            &cx,
+        ));
         text.push('\n');
     }
     Ok(Some((text, last)))
@@ -96,7 +61,7 @@ fn feed_stream(
     after: i64,
     follow: bool,
 ) -> impl Stream<Item = Result<Bytes, Infallible>> {
-    let changes = app.live.store.changes().subscribe();
+    let changes = app.live.subscribe();
     stream::unfold(
         (app, viewer, after, changes, false),
         move |(app, viewer, mut after, mut changes, done)| async move {
@@ -118,14 +83,7 @@ fn feed_stream(
                     Ok(None) => {
                         changes.borrow_and_update();
                         // Written meanwhile?
-                        if app
-                            .live
-                            .store
-                            .last_event()
-                            .await
-                            .map(|l| l > after)
-                            .unwrap_or(false)
-                        {
+                        if app.live.written_after(after).await.unwrap_or(false) {
                             continue;
                         }
                         match tokio::time::timeout(KEEP_ALIVE, changes.changed()).await {
@@ -163,11 +121,13 @@ pub(crate) async fn event_feed(
         Ok(v) => v,
         Err(r) => return r,
     };
-    let after = match query.get("since_token") {
+    // `since_id` is the name before 2023-06 (clients still send it).
+    let since = query.get("since_token").or_else(|| query.get("since_id"));
+    let after = match since {
         None => 0,
-        Some(token) => match token.parse::<i64>() {
-            Ok(t) if t >= 0 => t,
-            _ => {
+        Some(token) => match app.live.tokens.open(token) {
+            Some(t) => t,
+            None => {
                 return error(
                     StatusCode::BAD_REQUEST,
                     &format!("unknown since_token `{token}`"),
@@ -179,9 +139,32 @@ pub(crate) async fn event_feed(
     if let Err(r) = context(&app).await {
         return r;
     }
+    let slot = if follow {
+        match app.streams.take(&peer(&headers)) {
+            Some(slot) => Some(slot),
+            None => return busy(),
+        }
+    } else {
+        None
+    };
+    // The stream holds its place until it ends.
+    let lines = feed_stream(app, viewer, after, follow).map(move |chunk| {
+        let _held = &slot;
+        chunk
+    });
     (
         [(header::CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(feed_stream(app, viewer, after, follow)),
+        Body::from_stream(lines),
+    )
+        .into_response()
+}
+
+/// The answer to a stream over the caps: 503, try again later.
+fn busy() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "30")],
+        "too many streams open (from this address, or in all): try again later",
     )
         .into_response()
 }
@@ -224,14 +207,32 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
 }
 
 /// Server-sent events for a page: a message whenever an event this viewer
-/// may see is written (`viewer` `None`: any event, for scoreboards, which
-/// change with anyone's judgement), at most a few a second.
-fn updates(app: App, viewer: Option<Viewer>) -> Response {
-    let changes = app.live.store.changes().subscribe();
+/// may see is written or the public scoreboard changed (the jury: any
+/// event), at most a few a second. A message says only that something
+/// changed: nothing in it, nor in when it comes, counts what others do
+/// (a judgement hidden by the freeze sends nothing).
+async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
+    let Some(slot) = app.streams.take(&peer(headers)) else {
+        return busy();
+    };
+    let changes = app.live.subscribe();
     let after = *changes.borrow();
+    // The public board as the page was made with, to tell its changes.
+    let board = match viewer {
+        Viewer::Account(Account::Jury) => None,
+        _ => match app.live.scoreboard(View::Public).await {
+            Ok(b) => Some((b.standings.clone(), b.state)),
+            Err(e) => {
+                return error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    &crate::error::render_chain(&e),
+                )
+            }
+        },
+    };
     let stream = stream::unfold(
-        (app, viewer, after, changes),
-        |(app, viewer, mut after, mut changes)| async move {
+        (app, viewer, after, changes, board),
+        |(app, viewer, mut after, mut changes, mut board)| async move {
             loop {
                 if changes.changed().await.is_err() {
                     return None;
@@ -239,33 +240,53 @@ fn updates(app: App, viewer: Option<Viewer>) -> Response {
                 // Several changes close together make one message.
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 let latest = *changes.borrow_and_update();
-                let events = app.live.store.events_after(after, 10_000).await.ok()?;
-                after = latest.max(events.last().map(|e| e.id).unwrap_or(after));
-                let relevant = match &viewer {
-                    None => !events.is_empty(),
-                    Some(v) => events.iter().any(|e| visible(e, v)),
-                };
+                let (relevant_events, last) = app
+                    .live
+                    .events_for(&viewer.door(), after, 10_000)
+                    .await
+                    .ok()?
+                    .unwrap_or((Vec::new(), after));
+                after = latest.max(last);
+                let mut relevant = !relevant_events.is_empty();
+                if !matches!(viewer, Viewer::Account(Account::Jury)) {
+                    let public = app.live.scoreboard(View::Public).await.ok()?;
+                    let now = Some((public.standings.clone(), public.state));
+                    if board != now {
+                        relevant = true;
+                    }
+                    board = now;
+                }
                 if relevant {
-                    let message = SseEvent::default().data(after.to_string());
-                    return Some((Ok::<_, Infallible>(message), (app, viewer, after, changes)));
+                    let message = SseEvent::default().data("changed");
+                    return Some((
+                        Ok::<_, Infallible>(message),
+                        (app, viewer, after, changes, board),
+                    ));
                 }
             }
         },
     );
+    // The stream holds its place until it ends.
+    let stream = stream.map(move |message| {
+        let _held = &slot;
+        message
+    });
     Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(30)))
         .into_response()
 }
 
 /// `GET /updates`: for scoreboards (they say only that something changed).
-pub(crate) async fn public_updates(State(app): State<App>) -> Response {
-    updates(app, None)
+pub(crate) async fn public_updates(State(app): State<App>, headers: HeaderMap) -> Response {
+    updates(app, Viewer::Public, &headers).await
 }
 
 /// `GET /team/updates`.
 pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => updates(app, Some(Viewer::Account(s.account))),
+        Some(s) if s.account.team().is_some() => {
+            updates(app, Viewer::Account(s.account), &headers).await
+        }
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
 }
@@ -273,9 +294,26 @@ pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> 
 /// `GET /jury/updates`.
 pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
     match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => updates(app, Some(Viewer::Account(Account::Jury))),
+        Some(s) if s.account == Account::Jury => {
+            updates(app, Viewer::Account(Account::Jury), &headers).await
+        }
         _ => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
+}
+
+/// Writes `text` to `path`, readable by its owner only (the whole feed
+/// holds every team's judgements).
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)?;
+    file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    file.write_all(text.as_bytes())
 }
 
 /// Keeps the published state in step with the clock (the start, the
@@ -300,7 +338,7 @@ pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
         if done && !written {
             written = true;
             match full_feed(&app).await {
-                Ok(text) => match std::fs::write(&feed_file, text) {
+                Ok(text) => match write_private(&feed_file, &text) {
                     Ok(()) => eprintln!(
                         "the contest is final: its event feed is in {} (for the ICPC Resolver)",
                         feed_file.display()

@@ -13,8 +13,10 @@ pub(crate) mod connections;
 pub(crate) mod feed;
 pub(crate) mod pages;
 pub(crate) mod state;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use app::router;
-pub(crate) use connections::serve;
+pub(crate) use connections::{serve, Streams};
 pub(crate) use feed::keep_time;
 pub(crate) use state::{App, Failures};

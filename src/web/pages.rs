@@ -19,7 +19,8 @@ use super::auth::{self, csrf_ok, session, Account, Denied, Session};
 use super::state::{message_of, status_of, App};
 use crate::contest::clock::now_ms;
 use crate::render::web::{self, board, jury, team, Chrome, Who};
-use crate::server::live::{Refusal, Statement, SubmissionRow, View};
+use crate::server::live::{Refusal, Statement, View};
+use crate::server::visibility::Viewer;
 
 type PageResult = Result<Response, Response>;
 
@@ -38,14 +39,23 @@ fn who_of(session: Option<&Session>) -> Who {
 async fn chrome<'a>(app: &'a App, session: Option<&'a Session>) -> Result<Chrome<'a>, Response> {
     let state = app.live.state().await.map_err(server_error)?;
     let start = app.live.start().await.map_err(server_error)?;
+    let viewer = match session.map(|s| &s.account) {
+        Some(Account::Team(t)) => Viewer::Team(t.clone()),
+        Some(Account::Jury) => Viewer::Jury,
+        None => Viewer::Public,
+    };
     Ok(Chrome {
-        config: &app.live.config,
+        config: app.live.config_for(&viewer, &state),
         who: who_of(session),
         csrf: session.map(|s| s.csrf.as_str()),
         state,
         start,
         now: now_ms(),
     })
+}
+
+fn refused(refusal: Refusal) -> Response {
+    (status_of(&refusal), message_of(&refusal)).into_response()
 }
 
 fn server_error(e: crate::error::Error) -> Response {
@@ -205,7 +215,9 @@ async fn scoreboard_table(app: &App, allowed: bool, view: View) -> Response {
 }
 
 /// Refuses a form posted from another site (its `Origin` is not ours).
-fn same_origin(headers: &HeaderMap) -> Result<(), Response> {
+/// A request from a page of another site (its `Origin` names another
+/// host) is refused: 403.
+pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), Response> {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
         return Ok(());
     };
@@ -270,7 +282,7 @@ pub(crate) async fn login(
     if let Err(r) = same_origin(&headers) {
         return r;
     }
-    let denied = match auth::check(&app, form.login.trim(), &form.password).await {
+    let denied = match auth::check(&app, &headers, form.login.trim(), &form.password).await {
         Ok(account) => {
             return match auth::start_session(&app, &account).await {
                 Ok(cookie) => {
@@ -315,7 +327,7 @@ pub(crate) async fn logout(
         if let Err(r) = check_form(&s, &headers, form.csrf.as_deref()) {
             return r;
         }
-        if let Err(e) = app.live.store.end_session(&s.token_hash).await {
+        if let Err(e) = app.live.end_session(&s.token_hash).await {
             return server_error(e);
         }
     }
@@ -396,9 +408,9 @@ async fn team_submissions(
     team_page(app, headers, part, async |c, team| {
         let rows = app
             .live
-            .submission_rows(Some(team))
+            .submission_rows(&Viewer::Team(team.to_string()))
             .await
-            .map_err(server_error)?;
+            .map_err(refused)?;
         Ok(match part {
             Part::Page => Html(team::home(c, &rows, notice)),
             Part::Fragment => Html(team::submissions_table(c, &rows).into_string()),
@@ -559,23 +571,6 @@ pub(crate) async fn team_sample(
     .await
 }
 
-async fn row_of(app: &App, id: i64) -> Result<Option<SubmissionRow>, Response> {
-    let Some(submission) = app.live.store.submission(id).await.map_err(server_error)? else {
-        return Ok(None);
-    };
-    let judgement = app
-        .live
-        .store
-        .judgements(Some(id))
-        .await
-        .map_err(server_error)?
-        .pop();
-    Ok(Some(SubmissionRow {
-        submission,
-        judgement,
-    }))
-}
-
 /// `GET /team/submissions/{id}`: the team's own only (404 for others').
 pub(crate) async fn team_submission(
     State(app): State<App>,
@@ -584,20 +579,14 @@ pub(crate) async fn team_submission(
 ) -> Response {
     team_page(&app, &headers, Part::Page, async |c, team| {
         let id: i64 = id.parse().map_err(|_| not_found_response())?;
-        let row = row_of(&app, id)
-            .await?
-            .filter(|r| r.submission.team == team)
+        let detail = app
+            .live
+            .submission_for(&Viewer::Team(team.to_string()), id)
+            .await
+            .map_err(refused)?
             .ok_or_else(not_found_response)?;
-        let report = match &row.judgement {
-            Some(j) => app
-                .live
-                .store
-                .judgement(j.id)
-                .await
-                .map_err(server_error)?
-                .and_then(|(_, r)| r),
-            None => None,
-        };
+        let report = detail.judgements.last().and_then(|(_, r)| r.clone());
+        let row = detail.row;
         let page = app.live.pages.get(&row.submission.problem);
         Ok(Html(team::submission(c, &row, report.as_ref(), page)).into_response())
     })
@@ -632,7 +621,7 @@ async fn team_clarifications_part(app: &App, headers: &HeaderMap, part: Part) ->
     team_page(app, headers, part, async |c, team| {
         let list = app
             .live
-            .clarifications(Some(team))
+            .clarifications_for(&Viewer::Team(team.to_string()))
             .await
             .map_err(server_error)?;
         Ok(match part {
@@ -705,14 +694,7 @@ pub(crate) async fn jury_home(
     Query(notice): Query<JuryNotice>,
 ) -> Response {
     jury_page(&app, &headers, Part::Page, async |c| {
-        let count = app
-            .live
-            .store
-            .submissions(None)
-            .await
-            .map_err(server_error)?
-            .len();
-        let unfinished = app.live.store.unfinished().await.map_err(server_error)?;
+        let (count, unfinished) = app.live.jury_counts(&Viewer::Jury).await.map_err(refused)?;
         let notice = notice.done.map(|d| format!("Done: {d}."));
         Ok(Html(jury::home(c, count, unfinished, notice.as_deref())).into_response())
     })
@@ -755,7 +737,11 @@ pub(crate) async fn jury_submissions_fragment(
 /// Every submission: their page, or their table.
 async fn jury_submissions_part(app: &App, headers: &HeaderMap, part: Part) -> Response {
     jury_page(app, headers, part, async |c| {
-        let rows = app.live.submission_rows(None).await.map_err(server_error)?;
+        let rows = app
+            .live
+            .submission_rows(&Viewer::Jury)
+            .await
+            .map_err(refused)?;
         Ok(match part {
             Part::Page => Html(jury::submissions(c, &rows)),
             Part::Fragment => Html(jury::submissions_table(c, &rows).into_string()),
@@ -773,26 +759,13 @@ pub(crate) async fn jury_submission(
 ) -> Response {
     jury_page(&app, &headers, Part::Page, async |c| {
         let id: i64 = id.parse().map_err(|_| not_found_response())?;
-        let row = row_of(&app, id).await?.ok_or_else(not_found_response)?;
-        let source = app
+        let detail = app
             .live
-            .store
-            .source(id)
+            .submission_for(&Viewer::Jury, id)
             .await
-            .map_err(server_error)?
-            .unwrap_or_default();
-        let mut judgements = Vec::new();
-        for j in app
-            .live
-            .store
-            .judgements(Some(id))
-            .await
-            .map_err(server_error)?
-        {
-            if let Some(full) = app.live.store.judgement(j.id).await.map_err(server_error)? {
-                judgements.push(full);
-            }
-        }
+            .map_err(refused)?
+            .ok_or_else(not_found_response)?;
+        let (row, source, judgements) = (detail.row, detail.source, detail.judgements);
         let source = String::from_utf8_lossy(&source);
         Ok(Html(jury::submission(c, &row, &source, &judgements)).into_response())
     })
@@ -848,7 +821,11 @@ pub(crate) async fn jury_rejudge_problem(
 /// `GET /jury/clarifications`.
 pub(crate) async fn jury_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
     jury_page(&app, &headers, Part::Page, async |c| {
-        let list = app.live.clarifications(None).await.map_err(server_error)?;
+        let list = app
+            .live
+            .clarifications_for(&Viewer::Jury)
+            .await
+            .map_err(server_error)?;
         Ok(Html(jury::clarifications(c, &list)).into_response())
     })
     .await

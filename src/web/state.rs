@@ -1,5 +1,5 @@
 //! What every handler shares ([`App`]): the contest, failed logins per
-//! login name ([`Failures`]), scoreboards as last rendered; and how a
+//! login name and address ([`Failures`]), scoreboards as last rendered; and how a
 //! refusal of the contest's becomes an HTTP status and a message.
 
 use std::collections::{HashMap, VecDeque};
@@ -21,6 +21,8 @@ pub(crate) struct App {
     pub(crate) live: Arc<LiveContest>,
     /// Failed logins.
     pub(crate) failures: Arc<Failures>,
+    /// The streams open (live updates, event feeds), capped.
+    pub(crate) streams: Arc<super::connections::Streams>,
     /// Scoreboards as last rendered, by what was rendered (an API view, a
     /// page's table), with the board they show: rendered again only when
     /// the board changed.
@@ -53,18 +55,23 @@ impl App {
     }
 }
 
-/// Failed logins per login name.
+/// Failed logins per login name and client address: a stranger who fails
+/// ten times as `jury` locks out only their own address, never the jury
+/// at another one (and never a browser that already holds a session).
 #[derive(Debug, Default)]
 pub(crate) struct Failures {
-    recent: Mutex<HashMap<String, VecDeque<EpochMs>>>,
+    recent: Mutex<HashMap<(String, String), VecDeque<EpochMs>>>,
 }
 
+/// Pairs remembered at most (the oldest are forgotten first).
+const FAILURE_PAIRS: usize = 100_000;
+
 impl Failures {
-    /// Whether `login` may try now.
-    pub(crate) fn allowed(&self, login: &str) -> bool {
+    /// Whether `login` may try now from `peer`.
+    pub(crate) fn allowed(&self, login: &str, peer: &str) -> bool {
         let now = now_ms();
         let mut recent = self.recent.lock().expect("not poisoned");
-        let Some(times) = recent.get_mut(login) else {
+        let Some(times) = recent.get_mut(&(login.to_string(), peer.to_string())) else {
             return true;
         };
         while times.front().is_some_and(|t| now - t > FAILURE_WINDOW_MS) {
@@ -73,13 +80,20 @@ impl Failures {
         times.len() < FAILURES_ALLOWED
     }
 
-    /// Counts a failed try.
-    pub(crate) fn failed(&self, login: &str) {
+    /// Counts a failed try of `login` from `peer`.
+    pub(crate) fn failed(&self, login: &str, peer: &str) {
+        let now = now_ms();
         let mut recent = self.recent.lock().expect("not poisoned");
+        if recent.len() >= FAILURE_PAIRS {
+            recent.retain(|_, times| times.back().is_some_and(|t| now - t <= FAILURE_WINDOW_MS));
+        }
+        if recent.len() >= FAILURE_PAIRS {
+            return;
+        }
         recent
-            .entry(login.to_string())
+            .entry((login.to_string(), peer.to_string()))
             .or_default()
-            .push_back(now_ms());
+            .push_back(now);
     }
 }
 
@@ -88,6 +102,7 @@ pub(crate) fn status_of(refusal: &crate::server::live::Refusal) -> StatusCode {
     use crate::server::live::Refusal;
     match refusal {
         Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
+        Refusal::LoginNeeded(_) => StatusCode::UNAUTHORIZED,
         Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
         Refusal::NotFound(_) => StatusCode::NOT_FOUND,
         Refusal::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -101,6 +116,7 @@ pub(crate) fn message_of(refusal: &crate::server::live::Refusal) -> String {
     use crate::server::live::Refusal;
     match refusal {
         Refusal::Invalid(m)
+        | Refusal::LoginNeeded(m)
         | Refusal::Forbidden(m)
         | Refusal::NotFound(m)
         | Refusal::TooLarge(m)
@@ -109,5 +125,22 @@ pub(crate) fn message_of(refusal: &crate::server::live::Refusal) -> String {
             eprintln!("{}", crate::error::render_chain(e));
             "the server failed to do this; the jury can see why in its log".into()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_lock_one_address_out_not_the_owner_elsewhere() {
+        let failures = Failures::default();
+        for _ in 0..FAILURES_ALLOWED {
+            assert!(failures.allowed("jury", "10.0.0.66"));
+            failures.failed("jury", "10.0.0.66");
+        }
+        assert!(!failures.allowed("jury", "10.0.0.66"));
+        assert!(failures.allowed("jury", "10.0.0.1"));
+        assert!(failures.allowed("t1", "10.0.0.66"));
     }
 }

@@ -455,3 +455,41 @@ fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
         .keys()
         .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
 }
+
+/// The web layer asks the live contest (the one door, with a viewer) and
+/// never its store: no `.store` and no `server::store` in `src/web/`
+/// outside its tests, so no rule of who sees what can be skipped there.
+#[test]
+fn the_web_layer_never_reaches_the_store() {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut read = 0;
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&web).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "rs") || path.ends_with("tests.rs") {
+            continue;
+        }
+        read += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (n, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or("");
+            let field = line.match_indices(".store").any(|(at, m)| {
+                !line[at + m.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            });
+            if field || line.contains("server::store") || line.trim_end().ends_with(".store") {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(read > 5, "too few files read from {}", web.display());
+    assert!(
+        found.is_empty(),
+        "the web layer reaches the store directly (ask crate::server::live::LiveContest with a \
+         viewer instead):\n{}",
+        found.join("\n")
+    );
+}

@@ -919,3 +919,41 @@ fn passwords_are_generated_hashed_and_judge_submit_uses_them() {
         wrong.stderr
     );
 }
+
+#[test]
+fn passwords_give_a_teams_tsv_roster_its_logins_without_touching_the_file() {
+    let workspace = Workspace::new();
+    let contest = Contest::new(
+        &workspace,
+        "camp",
+        "title = \"Camp\"\nproblems = [\"mini-nim\"]\n",
+    );
+    let tsv = "File_Version\t2\n1\t1\t3\tNull Pointers\tUtrecht University\tUU\tNLD\tuu\n2\t2\t3\tOff By One\n";
+    std::fs::write(contest.dir.join("teams.tsv"), tsv).unwrap();
+    std::fs::write(
+        contest.dir.join("accounts.tsv"),
+        "accounts\t1\nteam\tOff By One\tteam002\tgiven-pw\n",
+    )
+    .unwrap();
+    let out = workspace.judge(["passwords", contest.dir.to_str().unwrap()]);
+    out.expect_code(0);
+    // team001 has no account: a password is made; team002's is in accounts.tsv.
+    assert!(out.stdout.contains("login team001 "), "{}", out.stdout);
+    assert!(!out.stdout.contains("login team002 "), "{}", out.stdout);
+    assert!(out.stdout.contains("login jury "), "{}", out.stdout);
+    let toml = std::fs::read_to_string(contest.dir.join("contest.toml")).unwrap();
+    assert!(toml.contains("id = \"team001\""), "{toml}");
+    assert_eq!(toml.matches("password_hash").count(), 2, "{toml}");
+    assert_eq!(
+        std::fs::read_to_string(contest.dir.join("teams.tsv")).unwrap(),
+        tsv
+    );
+    // A second run finds every team with a password.
+    let again = workspace.judge(["passwords", contest.dir.to_str().unwrap()]);
+    again.expect_code(0);
+    assert!(
+        again.stdout.contains("have a password already"),
+        "{}",
+        again.stdout
+    );
+}

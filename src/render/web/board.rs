@@ -24,7 +24,9 @@ pub(crate) fn table(config: &LiveConfig, board: &Board) -> Markup {
                     Scoring::Icpc => { th { "Solved" } th { "Time" } }
                     Scoring::Ioi => { th { "Points" } }
                 }
-                @for p in &config.problems { th title=(p.name) { (p.label) } }
+                @for p in config.problems.iter().filter(|p| board.info.problems.iter().any(|q| q.id == p.id)) {
+                    th title=(p.name) { (p.label) }
+                }
             } }
             tbody {
                 @for row in &board.standings {

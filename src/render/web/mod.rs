@@ -202,11 +202,35 @@ pub(crate) fn message(chrome: &Chrome, title: &str, text: &str, back: &str) -> S
 }
 
 /// A problem statement in Markdown as HTML: raw HTML in it is shown as
-/// text (statements are the coach's, but a page must stay ours).
+/// text, and links and images go only to http(s), mailto (links) or
+/// relative addresses (a package is not ours: a `javascript:` link on a
+/// team's page would run in the team's session).
 pub(crate) fn markdown(text: &str) -> Markup {
-    use pulldown_cmark::{Event, Options, Parser};
+    use pulldown_cmark::{Event, Options, Parser, Tag};
     let parser = Parser::new_ext(text, Options::ENABLE_TABLES).map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) if !safe_url(&dest_url, true) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: "#".into(),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) if !safe_url(&dest_url, false) => Event::Start(Tag::Image {
+            link_type,
+            dest_url: "".into(),
+            title,
+            id,
+        }),
         other => other,
     });
     let mut out = String::new();
@@ -214,9 +238,48 @@ pub(crate) fn markdown(text: &str) -> Markup {
     PreEscaped(out)
 }
 
+/// Whether a statement may link (or, `link` false, load an image) to
+/// `url`: a relative address, or http(s) (and mailto for links). A scheme
+/// is what comes before the first `:` if no `/`, `?` or `#` does.
+fn safe_url(url: &str, link: bool) -> bool {
+    let url = url.trim_start_matches(|c: char| c.is_whitespace() || c.is_control());
+    let scheme_end = url.find(':');
+    let path_start = url.find(['/', '?', '#']);
+    let Some(end) = scheme_end.filter(|e| path_start.is_none_or(|p| *e < p)) else {
+        return true;
+    };
+    let scheme = url[..end].to_ascii_lowercase();
+    scheme == "http" || scheme == "https" || (link && scheme == "mailto")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_links_go_only_to_the_web_mail_or_nearby() {
+        let html = markdown(
+            "[a](javascript:alert(1)) [b]( JaVaScRiPt:alert(1)) [c](data:text/html,x) \
+             [d](vbscript:x) [e](https://example.org/x) [f](mailto:jury@example.org) \
+             [g](img/x.png) [h](#top) [i](?q=a:b) ![j](javascript:x) ![k](pic.png)",
+        )
+        .into_string();
+        assert!(!html.to_ascii_lowercase().contains("javascript:"), "{html}");
+        assert!(
+            !html.contains("data:") && !html.contains("vbscript:"),
+            "{html}"
+        );
+        for kept in [
+            "href=\"https://example.org/x\"",
+            "href=\"mailto:jury@example.org\"",
+            "href=\"img/x.png\"",
+            "href=\"#top\"",
+            "href=\"?q=a:b\"",
+            "src=\"pic.png\"",
+        ] {
+            assert!(html.contains(kept), "{kept} in {html}");
+        }
+    }
 
     #[test]
     fn markdown_shows_raw_html_as_text() {

@@ -118,12 +118,109 @@ impl Database {
         }
     }
 
+    /// `--db` with `--db-password-file`: the password read from `file`
+    /// (its first line) put into the URL, which the command line then
+    /// never shows. A password in the URL itself is warned about.
+    pub(crate) fn with_password_file(self, file: Option<&Path>) -> Result<Database> {
+        let Database::Postgres(url) = self else {
+            return match file {
+                Some(f) => Err(Error::Server {
+                    what: format!(
+                        "--db-password-file {} is for a PostgreSQL --db only",
+                        f.display()
+                    ),
+                    source: None,
+                }),
+                None => Ok(self),
+            };
+        };
+        let has_password = url
+            .split_once("://")
+            .and_then(|(_, rest)| rest.split('/').next())
+            .and_then(|authority| authority.rsplit_once('@'))
+            .is_some_and(|(user, _)| user.contains(':'));
+        let Some(file) = file else {
+            if has_password {
+                eprintln!(
+                    "warning: the database's password is on the command line, where every user \
+                     of this machine sees it (`ps`): give it in PGPASSWORD, ~/.pgpass or \
+                     --db-password-file instead"
+                );
+            }
+            return Ok(Database::Postgres(url));
+        };
+        if has_password {
+            return Err(Error::Server {
+                what: "the database's password is both in --db and in --db-password-file: \
+                       give it once"
+                    .into(),
+                source: None,
+            });
+        }
+        let text = std::fs::read_to_string(file).map_err(|e| Error::io(file, e))?;
+        let password = text.lines().next().unwrap_or("").trim_end_matches('\r');
+        if password.is_empty() {
+            return Err(Error::Server {
+                what: format!("{}: its first line is empty (the password)", file.display()),
+                source: None,
+            });
+        }
+        let encoded: String = password
+            .bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect();
+        let (scheme, rest) = url.split_once("://").expect("a postgres URL has `://`");
+        let authority_end = rest.find('/').unwrap_or(rest.len());
+        let (authority, path) = rest.split_at(authority_end);
+        let with = match authority.rsplit_once('@') {
+            Some((user, host)) => format!("{scheme}://{user}:{encoded}@{host}{path}"),
+            None => {
+                let user = std::env::var("PGUSER")
+                    .or_else(|_| std::env::var("USER"))
+                    .unwrap_or_else(|_| "postgres".into());
+                format!("{scheme}://{user}:{encoded}@{authority}{path}")
+            }
+        };
+        Ok(Database::Postgres(with))
+    }
+
     /// For messages: the path, or the URL without its password.
     pub(crate) fn shown(&self) -> String {
         match self {
             Database::Sqlite(path) => path.display().to_string(),
             Database::Postgres(url) => hide_password(url),
         }
+    }
+}
+
+#[cfg(test)]
+mod password_tests {
+    use super::*;
+
+    #[test]
+    fn a_password_file_goes_into_the_url_and_never_twice() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pw");
+        std::fs::write(&file, "s3cr@t/x\nignored\n").unwrap();
+        let db = Database::parse("postgres://judge@db.local/contest")
+            .with_password_file(Some(&file))
+            .unwrap();
+        assert_eq!(
+            db,
+            Database::Postgres("postgres://judge:s3cr%40t%2Fx@db.local/contest".into())
+        );
+        assert_eq!(db.shown(), "postgres://judge:***@db.local/contest");
+        assert!(Database::parse("postgres://judge:pw@db/contest")
+            .with_password_file(Some(&file))
+            .is_err());
+        assert!(Database::parse("x.sqlite")
+            .with_password_file(Some(&file))
+            .is_err());
     }
 }
 
@@ -210,7 +307,8 @@ impl Store {
         }
     }
 
-    /// Takes the lock beside the database file `db` (`DB.lock`): an error
+    /// Takes the lock beside the database file `db` (`DB.lock`), after
+    /// making the database and its journal its owner's only: an error
     /// naming both when another server holds it.
     fn lock_file(db: &Path) -> Result<StoreLock> {
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -219,6 +317,7 @@ impl Store {
                 source,
             })?;
         }
+        make_private(db)?;
         let lock_path = PathBuf::from(format!("{}.lock", db.display()));
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -448,4 +547,40 @@ fn encode_path(path: &str) -> String {
 /// An optional integer column.
 fn opt_i64(row: &AnyRow, column: &str) -> Option<i64> {
     row.try_get::<Option<i64>, _>(column).ok().flatten()
+}
+
+/// Makes the SQLite database `db` readable by its owner only, before SQLite
+/// opens it: the file (created empty if missing: SQLite makes its journal
+/// and shared memory with the database file's mode) and what is already
+/// there (a database made by an older version) 0600, and a `.judge-serve`
+/// folder that holds it 0700. It holds every team's source, hidden tests'
+/// diffs and the sessions.
+pub(crate) fn make_private(db: &Path) -> Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let write_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::Write { path, source }
+    };
+    if let Some(dir) = db
+        .parent()
+        .filter(|d| d.file_name().is_some_and(|n| n == ".judge-serve"))
+    {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(write_error(dir))?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .append(true)
+        .mode(0o600)
+        .open(db)
+        .map_err(write_error(db))?;
+    for suffix in ["", "-wal", "-shm", "-journal", ".lock"] {
+        let path = PathBuf::from(format!("{}{suffix}", db.display()));
+        if path.exists() {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                .map_err(write_error(&path))?;
+        }
+    }
+    Ok(())
 }

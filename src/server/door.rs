@@ -1,0 +1,251 @@
+//! What each viewer may read of a live contest, asked of [`LiveContest`]
+//! with a [`Viewer`]: the only way the web layer reaches the contest's
+//! data (the store is private to `server`). Each rule is written here
+//! once: the public reads no submission; a team reads its own
+//! submissions, sources, judgements and runs, the clarifications to it,
+//! from it and to all, and the events of its audience; nobody but the
+//! jury reads the problems before the start; the jury reads everything.
+
+use std::collections::HashSet;
+
+use super::live::{LiveContest, Refusal, SubmissionRow};
+use super::model::{Clarification, Event, EventData, JudgementRecord, RunRecord, SubmissionRecord};
+pub(crate) use super::store::SessionRow;
+use super::visibility::Viewer;
+use crate::contest::clock::now_ms;
+use crate::error::Error;
+use crate::report::SubmissionReport;
+
+/// A submission as a viewer may read it: with its source and every
+/// judgement's report (the jury's page), or its latest judgement's.
+#[derive(Debug, Clone)]
+pub(crate) struct SubmissionDetail {
+    /// The submission and its latest judgement.
+    pub(crate) row: SubmissionRow,
+    /// Its source.
+    pub(crate) source: Vec<u8>,
+    /// Its judgements with their reports, oldest first.
+    pub(crate) judgements: Vec<(JudgementRecord, Option<SubmissionReport>)>,
+}
+
+impl LiveContest {
+    fn needs_login(viewer: &Viewer) -> Result<(), Refusal> {
+        match viewer {
+            Viewer::Public => Err(Refusal::LoginNeeded("log in to see submissions".into())),
+            _ => Ok(()),
+        }
+    }
+
+    /// The submissions `viewer` may read: a team's own, all for the jury.
+    pub(crate) async fn submissions_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<SubmissionRecord>, Refusal> {
+        Self::needs_login(viewer)?;
+        Ok(self.store.submissions(team_of(viewer)).await?)
+    }
+
+    /// The started judgements of the submissions `viewer` may read.
+    pub(crate) async fn judgements_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<JudgementRecord>, Refusal> {
+        let mine: HashSet<i64> = self
+            .submissions_for(viewer)
+            .await?
+            .iter()
+            .map(|s| s.id)
+            .collect();
+        Ok(self
+            .store
+            .judgements(None)
+            .await?
+            .into_iter()
+            .filter(|j| j.start.is_some() && mine.contains(&j.submission))
+            .collect())
+    }
+
+    /// The runs of the judgements `viewer` may read.
+    pub(crate) async fn runs_for(&self, viewer: &Viewer) -> Result<Vec<RunRecord>, Refusal> {
+        let ids: HashSet<i64> = self
+            .judgements_for(viewer)
+            .await?
+            .iter()
+            .map(|j| j.id)
+            .collect();
+        Ok(self
+            .store
+            .runs(None)
+            .await?
+            .into_iter()
+            .filter(|r| ids.contains(&r.judgement))
+            .collect())
+    }
+
+    /// Submissions with their latest judgements, as `viewer` may read them.
+    pub(crate) async fn submission_rows(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<SubmissionRow>, Refusal> {
+        Self::needs_login(viewer)?;
+        let submissions = self.store.submissions(team_of(viewer)).await?;
+        let mut latest = std::collections::HashMap::new();
+        for j in self.store.judgements(None).await? {
+            latest.insert(j.submission, j);
+        }
+        Ok(submissions
+            .into_iter()
+            .map(|s| SubmissionRow {
+                judgement: latest.remove(&s.id),
+                submission: s,
+            })
+            .collect())
+    }
+
+    /// Submission `id` with its source and judgements, if `viewer` may
+    /// read it (a team's own; another's is as missing as one that is not).
+    pub(crate) async fn submission_for(
+        &self,
+        viewer: &Viewer,
+        id: i64,
+    ) -> Result<Option<SubmissionDetail>, Refusal> {
+        Self::needs_login(viewer)?;
+        let Some(submission) = self.store.submission(id).await? else {
+            return Ok(None);
+        };
+        if let Viewer::Team(team) = viewer {
+            if submission.team != *team {
+                return Ok(None);
+            }
+        }
+        let source = self.store.source(id).await?.unwrap_or_default();
+        let mut judgements = Vec::new();
+        for j in self.store.judgements(Some(id)).await? {
+            if let Some(full) = self.store.judgement(j.id).await? {
+                judgements.push(full);
+            }
+        }
+        let judgement = judgements.last().map(|(j, _)| j.clone());
+        Ok(Some(SubmissionDetail {
+            row: SubmissionRow {
+                submission,
+                judgement,
+            },
+            source,
+            judgements,
+        }))
+    }
+
+    /// The clarifications `viewer` may read, in order, as they may read
+    /// them (an answer to another team's question does not name it).
+    pub(crate) async fn clarifications_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<Clarification>, Error> {
+        let all = self.store.clarifications().await?;
+        Ok(match viewer {
+            Viewer::Jury => all,
+            _ => {
+                let team = team_of(viewer);
+                all.iter()
+                    .filter(|c| c.readable_by(team))
+                    .map(|c| c.seen_by(team, &all))
+                    .collect()
+            }
+        })
+    }
+
+    /// The jury's counts: submissions, and judgements not finished.
+    pub(crate) async fn jury_counts(&self, viewer: &Viewer) -> Result<(usize, i64), Refusal> {
+        if *viewer != Viewer::Jury {
+            return Err(Refusal::NotFound("not found".into()));
+        }
+        Ok((
+            self.store.submissions(None).await?.len(),
+            self.store.unfinished().await?,
+        ))
+    }
+
+    /// The events after `after` (at most `batch` read) as `viewer` may
+    /// read them, and the last id read (`None`: there were none). Before
+    /// the start only the jury reads the problems (they are published
+    /// again at the start); an answer refers only to a question the
+    /// viewer reads.
+    pub(crate) async fn events_for(
+        &self,
+        viewer: &Viewer,
+        after: i64,
+        batch: i64,
+    ) -> Result<Option<(Vec<Event>, i64)>, Error> {
+        let events = self.store.events_after(after, batch).await?;
+        let Some(last) = events.last().map(|e| e.id) else {
+            return Ok(None);
+        };
+        let jury = *viewer == Viewer::Jury;
+        let before_start = !jury && self.state().await?.started.is_none();
+        let replies = events.iter().any(|e| match &e.data {
+            EventData::Clarification(c) => c.reply_to.is_some(),
+            _ => false,
+        });
+        let clarifications = if replies && !jury {
+            self.store.clarifications().await?
+        } else {
+            Vec::new()
+        };
+        let team = team_of(viewer);
+        let seen = events
+            .into_iter()
+            .filter(|e| viewer.sees(e) && !(before_start && e.data.kind() == "problems"))
+            .map(|e| match (&e.data, jury) {
+                (EventData::Clarification(c), false) => Event {
+                    data: EventData::Clarification(c.seen_by(team, &clarifications)),
+                    ..e
+                },
+                _ => e,
+            })
+            .collect();
+        Ok(Some((seen, last)))
+    }
+
+    /// Whether events after `after` were written (whoever may read them).
+    pub(crate) async fn written_after(&self, after: i64) -> Result<bool, Error> {
+        Ok(self.store.last_event().await? > after)
+    }
+
+    /// Tells of every event written: its id, the latest.
+    pub(crate) fn subscribe(&self) -> tokio::sync::watch::Receiver<i64> {
+        self.store.changes().subscribe()
+    }
+
+    /// The session stored under `token_hash`, while it lasts.
+    pub(crate) async fn session(&self, token_hash: &str) -> Result<Option<SessionRow>, Error> {
+        self.store.session(token_hash, now_ms()).await
+    }
+
+    /// Stores a session.
+    pub(crate) async fn create_session(
+        &self,
+        token_hash: &str,
+        row: &SessionRow,
+    ) -> Result<(), Error> {
+        self.store.create_session(token_hash, row).await
+    }
+
+    /// The store, for tests that write what the judging would.
+    #[cfg(test)]
+    pub(crate) fn test_store(&self) -> &super::store::Store {
+        &self.store
+    }
+
+    /// Ends a session.
+    pub(crate) async fn end_session(&self, token_hash: &str) -> Result<(), Error> {
+        self.store.end_session(token_hash).await
+    }
+}
+
+fn team_of(viewer: &Viewer) -> Option<&str> {
+    match viewer {
+        Viewer::Team(t) => Some(t),
+        _ => None,
+    }
+}

@@ -1,0 +1,471 @@
+//! The router driven in-process (`tower::ServiceExt::oneshot`, no port):
+//! what each viewer gets from the routes that carry the attacks of the
+//! review (the freeze read from tokens and run ids, cross-site writes,
+//! the login lock-out, streams without end, problems before the start).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use axum::Router;
+use base64::Engine;
+use http_body_util::BodyExt;
+use tower::ServiceExt;
+
+use super::state::App;
+use crate::contest::clock::{now_ms, ContestClock, EpochMs};
+use crate::contest::Scoring;
+use crate::server::auth::{Argon, Verifier};
+use crate::server::live::LiveContest;
+use crate::server::model::{
+    Audience, ContestSnapshot, EventData, LanguageSnapshot, LiveConfig, ProblemSnapshot, RunRecord,
+    TeamSnapshot,
+};
+use crate::server::store::{AccountRow, Changes, Database, Store};
+use crate::verdict::Verdict;
+
+/// A cheap Argon2 hash of `password` (tests need no strength).
+fn quick_hash(password: &str) -> String {
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let params = argon2::Params::new(8, 1, 1, None).unwrap();
+    argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
+        .hash_password(
+            password.as_bytes(),
+            &SaltString::encode_b64(b"0123456789abcdef").unwrap(),
+        )
+        .unwrap()
+        .to_string()
+}
+
+/// A contest with teams t1 and t2 (passwords `p1`, `p2`), the jury
+/// (`pj`), problem `a` ("Secret Title"), started `started_ago` ms ago (or
+/// starting in an hour) and frozen from the start when `frozen`.
+pub(super) struct Fixture {
+    pub(super) app: App,
+    _dir: tempfile::TempDir,
+}
+
+pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let hour = 3_600_000;
+    let start: EpochMs = if started {
+        now_ms() - hour
+    } else {
+        now_ms() + hour
+    };
+    let config = LiveConfig {
+        contest: ContestSnapshot {
+            id: "mock".into(),
+            title: "Mock".into(),
+            scoring: Scoring::Icpc,
+            penalty: 20,
+            clock: ContestClock {
+                start: Some(start),
+                duration_ms: 5 * hour,
+                freeze_ms: frozen.then_some(5 * hour),
+            },
+        },
+        problems: vec![ProblemSnapshot {
+            id: "a".into(),
+            label: "A".into(),
+            name: "Secret Title".into(),
+            ordinal: 0,
+            time_limit_ms: 1000,
+            memory_limit: 1 << 28,
+            test_data_count: 25,
+            max_score: 1,
+        }],
+        languages: vec![LanguageSnapshot {
+            id: "python3".into(),
+            name: "Python 3".into(),
+            extensions: vec!["py".into()],
+            entry_point_name: None,
+        }],
+        teams: ["t1", "t2"]
+            .iter()
+            .map(|t| TeamSnapshot {
+                id: t.to_string(),
+                name: t.to_uppercase(),
+                ..TeamSnapshot::default()
+            })
+            .collect(),
+        groups: vec![],
+        organizations: vec![],
+    };
+    let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
+        .iter()
+        .map(|(id, pw)| AccountRow {
+            id: id.to_string(),
+            password_hash: quick_hash(pw),
+            is_team: *id != "jury",
+        })
+        .collect();
+    let db = Database::Sqlite(dir.path().join(".judge-serve").join("contest.sqlite"));
+    std::fs::create_dir_all(dir.path().join(".judge-serve")).unwrap();
+    let store = Store::open(&db, Changes::new(0)).await.unwrap();
+    let contest_file = dir.path().join("contest.toml");
+    crate::server::setup::sync(&store, &config, &accounts, &contest_file)
+        .await
+        .unwrap();
+    let last = store.last_event().await.unwrap();
+    store.changes().bump(last);
+    let verifier = Verifier::new(
+        Argon::default(),
+        accounts
+            .iter()
+            .map(|a| (a.id.clone(), a.password_hash.clone())),
+    );
+    let live = LiveContest::new(
+        config,
+        crate::contest::ServerLimits::default(),
+        BTreeMap::new(),
+        store,
+        verifier,
+    );
+    live.tick().await.unwrap();
+    let app = App {
+        live: Arc::new(live),
+        failures: Arc::default(),
+        streams: Arc::new(super::Streams::new(8, 3)),
+        rendered: Arc::default(),
+    };
+    Fixture { app, _dir: dir }
+}
+
+impl Fixture {
+    pub(super) fn router(&self) -> Router {
+        super::router(self.app.clone())
+    }
+
+    /// A team's judged runs, as the judging writes them (one event each).
+    pub(super) async fn runs(&self, team: &str, count: u32) {
+        let events = (1..=count)
+            .map(|ordinal| {
+                (
+                    Audience::Team(team.into()),
+                    EventData::Run(RunRecord {
+                        id: 0,
+                        judgement: 1,
+                        ordinal,
+                        verdict: Verdict::AC,
+                        time: now_ms(),
+                        run_time_ms: 1,
+                    }),
+                )
+            })
+            .collect();
+        self.app.live.test_store().publish(events).await.unwrap();
+    }
+}
+
+pub(super) fn basic(login: &str, password: &str) -> String {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(format!("{login}:{password}"));
+    format!("Basic {encoded}")
+}
+
+/// A GET of `uri` as `auth` from `peer`: status and body.
+pub(super) async fn get(
+    router: &Router,
+    uri: &str,
+    auth: Option<(&str, &str)>,
+    peer: &str,
+) -> (StatusCode, String) {
+    let mut request = Request::get(uri).header(super::connections::PEER, peer);
+    if let Some((l, p)) = auth {
+        request = request.header(header::AUTHORIZATION, basic(l, p));
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+fn tokens(feed: &str) -> Vec<String> {
+    feed.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["token"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_public_feed_does_not_count_hidden_events() {
+    let f = fixture(true, true).await;
+    let router = f.router();
+    let feed = "/api/contests/mock/event-feed?stream=false";
+    let (_, before) = get(&router, feed, None, "1.1.1.1").await;
+    let first = tokens(&before).last().unwrap().clone();
+    // 25 runs of a hidden judgement (AC on a 25-test problem), then a
+    // public event; and the same with 1 run.
+    f.runs("t1", 25).await;
+    f.app.live.freeze_now().await.ok();
+    f.app
+        .live
+        .test_store()
+        .publish(vec![(
+            Audience::Public,
+            EventData::Team(TeamSnapshot {
+                id: "t1".into(),
+                name: "T1".into(),
+                ..TeamSnapshot::default()
+            }),
+        )])
+        .await
+        .unwrap();
+    let (_, after) = get(&router, feed, None, "1.1.1.1").await;
+    let all = tokens(&after);
+    let next = &all[all.iter().position(|t| *t == first).unwrap() + 1];
+    // Numeric tokens would differ by 26: opaque ones say nothing.
+    assert!(
+        first.parse::<u64>().is_err() && next.parse::<u64>().is_err(),
+        "tokens count the hidden events: {first} then {next}"
+    );
+    // A client resumes from an opaque token, and a made-up one is refused.
+    let (status, rest) = get(
+        &router,
+        &format!("{feed}&since_token={first}"),
+        None,
+        "1.1.1.1",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(tokens(&rest).first(), Some(next));
+    let (status, _) = get(&router, &format!("{feed}&since_token=28"), None, "1.1.1.1").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn a_team_sees_its_runs_without_the_global_counter() {
+    let f = fixture(true, true).await;
+    let router = f.router();
+    f.runs("t2", 25).await;
+    f.runs("t1", 2).await;
+    let (_, feed) = get(
+        &router,
+        "/api/contests/mock/event-feed?stream=false",
+        Some(("t1", "p1")),
+        "1.1.1.2",
+    )
+    .await;
+    let ids: Vec<String> = feed
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "runs")
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids, ["1-1", "1-2"], "{feed}");
+    assert!(!feed.contains("\"t2\"") || !feed.contains("runs\",\"id\":\"26"));
+}
+
+#[tokio::test]
+async fn page_updates_say_only_that_something_changed() {
+    let f = fixture(true, true).await;
+    let router = f.router();
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get("/updates")
+                .header(super::connections::PEER, "1.1.1.3")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    // Hidden runs, then a change of the public board's state.
+    f.runs("t1", 25).await;
+    f.app.live.freeze_now().await.ok();
+    f.app.live.schedule_start(None).await.ok();
+    f.app
+        .live
+        .test_store()
+        .publish(vec![(
+            Audience::Public,
+            EventData::Team(TeamSnapshot {
+                id: "t2".into(),
+                name: "T2".into(),
+                ..TeamSnapshot::default()
+            }),
+        )])
+        .await
+        .unwrap();
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
+        .await
+        .expect("a message for the public event")
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned();
+    assert_eq!(text.trim(), "data: changed", "{text}");
+}
+
+#[tokio::test]
+async fn streams_over_the_cap_get_503_and_pages_go_on() {
+    let f = fixture(true, false).await;
+    let router = f.router();
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let r = router
+            .clone()
+            .oneshot(
+                Request::get("/updates")
+                    .header(super::connections::PEER, "6.6.6.6")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK);
+        open.push(r);
+    }
+    let (status, _) = get(&router, "/updates", None, "6.6.6.6").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "per address");
+    let (status, _) = get(&router, "/api/contests/mock/event-feed", None, "6.6.6.6").await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "the feed too");
+    let (status, _) = get(&router, "/scoreboard", None, "6.6.6.6").await;
+    assert_eq!(status, StatusCode::OK, "pages go on");
+    let (status, _) = get(&router, "/api/contests/mock/state", None, "6.6.6.6").await;
+    assert_eq!(status, StatusCode::OK, "the API goes on");
+    // Another address still gets its stream; a closed one is given back.
+    let (status, _) = get(
+        &router,
+        "/api/contests/mock/event-feed?stream=false",
+        None,
+        "7.7.7.7",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    open.clear();
+    let r = router
+        .clone()
+        .oneshot(
+            Request::get("/updates")
+                .header(super::connections::PEER, "6.6.6.6")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn failed_logins_lock_out_the_address_not_the_jury() {
+    let f = fixture(true, false).await;
+    let router = f.router();
+    let state = "/api/contests/mock/state";
+    for _ in 0..12 {
+        get(&router, state, Some(("jury", "wrong")), "6.6.6.6").await;
+    }
+    let (status, _) = get(&router, state, Some(("jury", "pj")), "6.6.6.6").await;
+    assert_eq!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "the attacker's address"
+    );
+    let (status, _) = get(&router, state, Some(("jury", "pj")), "10.0.0.1").await;
+    assert_eq!(status, StatusCode::OK, "the jury elsewhere");
+}
+
+#[tokio::test]
+async fn the_api_refuses_cross_site_writes_and_allows_no_origin() {
+    let f = fixture(true, false).await;
+    let router = f.router();
+    let response = router
+        .clone()
+        .oneshot(
+            Request::post("/api/contests/mock/clarifications")
+                .header(super::connections::PEER, "1.1.1.4")
+                .header(header::HOST, "judge.local:8080")
+                .header(header::ORIGIN, "https://evil.example")
+                .header(header::CONTENT_TYPE, "text/plain")
+                .header(header::AUTHORIZATION, basic("t1", "p1"))
+                .body(Body::from(r#"{"text":"spam"}"#))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::FORBIDDEN);
+    assert!(f
+        .app
+        .live
+        .clarifications_for(&crate::server::visibility::Viewer::Jury)
+        .await
+        .unwrap()
+        .is_empty());
+    let (_, _) = get(&router, "/api/contests/mock", None, "1.1.1.4").await;
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get("/api/contests/mock")
+                .header(super::connections::PEER, "1.1.1.4")
+                .header(header::ORIGIN, "https://evil.example")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        response
+            .headers()
+            .get(header::ACCESS_CONTROL_ALLOW_ORIGIN)
+            .is_none(),
+        "no CORS header"
+    );
+}
+
+#[tokio::test]
+async fn problem_titles_are_hidden_before_the_start() {
+    let f = fixture(false, false).await;
+    let router = f.router();
+    for uri in ["/scoreboard", "/scoreboard/fragment", "/login"] {
+        let (status, body) = get(&router, uri, None, "1.1.1.5").await;
+        assert_eq!(status, StatusCode::OK, "{uri}");
+        assert!(!body.contains("Secret Title"), "{uri}: {body}");
+    }
+    let (_, board) = get(
+        &router,
+        "/api/contests/mock/scoreboard",
+        Some(("t1", "p1")),
+        "1.1.1.5",
+    )
+    .await;
+    assert!(!board.contains("Secret Title"), "{board}");
+}
+
+#[tokio::test]
+async fn a_submission_during_the_freeze_refreshes_the_public_board_once() {
+    let f = fixture(true, true).await;
+    let router = f.router();
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get("/updates")
+                .header(super::connections::PEER, "1.1.1.6")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut body = response.into_body();
+    // The board shows the new attempt as pending: the page must refresh.
+    f.app
+        .live
+        .submit("t2", "a", None, "a.py", None, b"print(1)\n".to_vec())
+        .await
+        .unwrap();
+    let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
+        .await
+        .expect("a message for the pending attempt")
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned();
+    assert_eq!(text.trim(), "data: changed", "{text}");
+}
