@@ -11,7 +11,6 @@
 //! [`serve`].
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use std::time::Duration;
@@ -50,11 +49,12 @@ fn connection_cap(descriptors: u64) -> usize {
 }
 
 /// Serves `router` on `listener`, for ever, with at most as many
-/// connections at once as `descriptors` allow beside the judging's; one
-/// over is closed at once.
+/// connections at once as `descriptors` allow beside the judging's, and
+/// one address at most a quarter of them; one over is closed at once.
 pub(crate) async fn serve(listener: tokio::net::TcpListener, router: Router, descriptors: u64) {
     let cap = connection_cap(descriptors);
-    let open = Arc::new(AtomicUsize::new(0));
+    // Connections are counted as streams are: in total and per address.
+    let open = Arc::new(Streams::new(cap, (cap / 4).max(16)));
     loop {
         let (stream, address) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -67,10 +67,10 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, router: Router, des
                 continue;
             }
         };
-        if open.load(Ordering::Relaxed) >= cap {
+        let Some(held) = open.take(&address.ip().to_string()) else {
             drop(stream);
             continue;
-        }
+        };
         let _ = stream.set_nodelay(true);
         // Handlers learn the client's address from a header only this
         // layer writes.
@@ -83,7 +83,6 @@ pub(crate) async fn serve(listener: tokio::net::TcpListener, router: Router, des
                 request.map(axum::body::Body::new)
             },
         ));
-        let held = Connection::new(&open);
         tokio::spawn(async move {
             let _held = held;
             let mut builder = hyper::server::conn::http1::Builder::new();
@@ -105,22 +104,6 @@ fn is_connection_error(e: &std::io::Error) -> bool {
             | std::io::ErrorKind::ConnectionAborted
             | std::io::ErrorKind::ConnectionReset
     )
-}
-
-/// One open connection, counted while it lives.
-struct Connection(Arc<AtomicUsize>);
-
-impl Connection {
-    fn new(open: &Arc<AtomicUsize>) -> Connection {
-        open.fetch_add(1, Ordering::Relaxed);
-        Connection(Arc::clone(open))
-    }
-}
-
-impl Drop for Connection {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
-    }
 }
 
 /// The streams open, in total and per client address, with their caps.

@@ -159,11 +159,12 @@ pub(crate) async fn event_feed(
         .into_response()
 }
 
-/// The answer to a stream over the caps: 503, try again later.
+/// The answer to a stream over the caps: 503, try again later; the
+/// connection is closed (a client does not keep it to ask again).
 fn busy() -> Response {
     (
         StatusCode::SERVICE_UNAVAILABLE,
-        [(header::RETRY_AFTER, "30")],
+        [(header::RETRY_AFTER, "30"), (header::CONNECTION, "close")],
         "too many streams open (from this address, or in all): try again later",
     )
         .into_response()

@@ -258,10 +258,23 @@ async fn a_team_sees_its_runs_without_the_global_counter() {
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|v| v["type"] == "runs")
-        .map(|v| v["id"].as_str().unwrap().to_string())
+        .flat_map(|v| {
+            [
+                v["id"].as_str().unwrap().to_string(),
+                v["data"]["id"].as_str().unwrap().to_string(),
+            ]
+        })
         .collect();
-    assert_eq!(ids, ["1-1", "1-2"], "{feed}");
-    assert!(!feed.contains("\"t2\"") || !feed.contains("runs\",\"id\":\"26"));
+    assert_eq!(ids, ["1-1", "1-1", "1-2", "1-2"], "{feed}");
+    // The API's runs, the same.
+    let (_, runs) = get(
+        &router,
+        "/api/contests/mock/runs",
+        Some(("t1", "p1")),
+        "1.1.1.2",
+    )
+    .await;
+    assert!(!runs.contains("\"id\":\"0\""), "{runs}");
 }
 
 #[tokio::test]
