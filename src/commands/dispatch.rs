@@ -16,6 +16,8 @@ use crate::render;
 
 /// Parses the command line, runs it, and returns the process exit code.
 pub fn main() -> i32 {
+    // Before anything can replace the binary (an upgrade while it runs).
+    crate::sandbox::keep_own_executable();
     let cli = Cli::parse();
     let result = std::panic::catch_unwind(|| dispatch(cli));
     // Under sudo, what the command wrote goes to the user who ran it.

@@ -689,8 +689,7 @@ fn judge_identity() -> &'static str {
     use std::os::unix::fs::MetadataExt;
     static IDENTITY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     IDENTITY.get_or_init(|| {
-        let binary = std::env::current_exe()
-            .and_then(std::fs::metadata)
+        let binary = crate::sandbox::own_executable_metadata()
             .map(|m| format!("{} {} {}", m.len(), m.mtime(), m.mtime_nsec()))
             .unwrap_or_default();
         format!("{} {binary}", env!("CARGO_PKG_VERSION"))

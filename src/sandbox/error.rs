@@ -115,6 +115,30 @@ pub(crate) enum CgroupError {
         /// What to do.
         fix: String,
     },
+    /// The cgroup file system is mounted read-only (an unprivileged
+    /// container or pod).
+    #[error(
+        "cgroup v2 at {} is mounted read-only (an unprivileged container or Kubernetes pod): \
+         the judge cannot make cgroups for its runs; give the container a writable cgroup file \
+         system (`docker run --privileged`, `podman run --privileged`, a pod's \
+         `securityContext.privileged: true`), or run the judge outside it",
+        mount.display()
+    )]
+    V2ReadOnly {
+        /// Where it is mounted.
+        mount: PathBuf,
+    },
+    /// The judge's cgroup is outside the cgroup namespace it sees (a
+    /// systemd outside the container moved it).
+    #[error(
+        "cgroup v2: the judge's cgroup {path} is outside its container's cgroup namespace \
+         (a systemd outside the container moved it there); the judge does not leave its \
+         container's cgroup"
+    )]
+    V2OutsideNamespace {
+        /// The path /proc/self/cgroup shows.
+        path: String,
+    },
     /// A control file the judge relies on refused a write.
     #[error("cannot write {}: {error}", file.display())]
     Write {

@@ -173,20 +173,21 @@ impl Keeper {
         cpus: Option<sys::CpuSet>,
         wait: Duration,
     ) -> Result<Keeper, StartError> {
-        let exe = std::env::current_exe().map_err(StartError::Executable)?;
         let (ours, theirs) = sys::seqpacket_pair().map_err(StartError::Socket)?;
         let json = serde_json::to_vec(config).expect("serialisable");
-        let mut command = std::process::Command::new(exe);
-        command
-            .arg(KEEPER_COMMAND)
-            .env_clear()
-            .current_dir("/")
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null());
-        sys::pass_fd(&mut command, theirs.as_raw_fd(), SOCKET_FD);
-        if let Some(cpus) = cpus {
-            sys::use_cpus_on_exec(&mut command, cpus);
-        }
+        // From the running executable, not its path: a new binary renamed
+        // over it (an upgrade) is never started by this one.
+        let mut command = sys::own_executable_command(&[KEEPER_COMMAND.as_ref()], |command| {
+            command
+                .current_dir("/")
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null());
+            sys::pass_fd(command, theirs.as_raw_fd(), SOCKET_FD);
+            if let Some(cpus) = cpus {
+                sys::use_cpus_on_exec(command, cpus);
+            }
+        })
+        .map_err(StartError::Executable)?;
         let mut process = command.spawn().map_err(StartError::Spawn)?;
         drop(theirs);
         let ready = sys::send_with_fds(ours.as_raw_fd(), &json, &[])

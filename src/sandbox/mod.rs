@@ -57,7 +57,10 @@ pub(crate) use named_files::{check_name as check_file_name, OutputFile, RunFiles
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
-pub(crate) use sys::{arm_interrupt_watchdog, raise_open_files_limit, signal_name, STARVED_BOUND};
+pub(crate) use sys::{
+    arm_interrupt_watchdog, keep_own_executable, own_executable_metadata, raise_open_files_limit,
+    signal_name, STARVED_BOUND,
+};
 
 /// The longest a run with this wall limit can go: the limit, and the time
 /// it waited for a CPU (`starved_grace`), at most nine more limits.

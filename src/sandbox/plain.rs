@@ -363,7 +363,7 @@ fn killed_before_exec(pid: u32) -> bool {
     let spawner = SPAWNER_NAME.get_or_init(|| {
         // The kernel's name of a process: its executable's file name, cut
         // to 15 bytes.
-        let exe = std::env::current_exe().unwrap_or_default();
+        let exe = sys::own_executable_path().unwrap_or_default();
         let name = exe.file_name().unwrap_or_default().as_encoded_bytes();
         name[..name.len().min(15)].to_vec()
     });

@@ -25,6 +25,7 @@
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
 //! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]);
+//! - [`upgrade`]: a judge whose binary is replaced while it runs (an upgrade) goes on;
 //! - [`vm_proof`]: the VM's proof of the whole hostile suite follows the sandbox (tests/vm/fingerprint.sh).
 
 mod bad_input;
@@ -53,6 +54,7 @@ mod starved;
 mod stress;
 mod support;
 mod untrusted;
+mod upgrade;
 mod verdicts;
 mod verify;
 mod vm_proof;

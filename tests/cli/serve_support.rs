@@ -129,7 +129,11 @@ pub(crate) struct Server {
 
 /// What `judge serve` was started with.
 pub(crate) fn serve_command(workspace: &Workspace, dir: &Path, extra: &[&str]) -> Command {
-    let mut command = workspace.command();
+    serve_command_of(workspace.command(), dir, extra)
+}
+
+/// [`serve_command`] from `command` (a judge with its workspace's config).
+pub(crate) fn serve_command_of(mut command: Command, dir: &Path, extra: &[&str]) -> Command {
     command.args(["--color", "never", "-j", "2"]);
     command.arg("serve").arg(dir);
     if !extra.contains(&"--listen") {

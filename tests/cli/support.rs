@@ -95,7 +95,12 @@ impl Workspace {
     /// root, for a test that needs the running child itself (to signal it,
     /// or to read it while it runs).
     pub(crate) fn command(&self) -> std::process::Command {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_judge"));
+        self.command_of(Path::new(env!("CARGO_BIN_EXE_judge")))
+    }
+
+    /// [`Workspace::command`] with the judge at `binary` (a copy of it).
+    pub(crate) fn command_of(&self, binary: &Path) -> std::process::Command {
+        let mut command = std::process::Command::new(binary);
         command
             .current_dir(repo())
             .arg("--config")

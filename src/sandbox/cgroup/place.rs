@@ -40,11 +40,25 @@ pub(crate) struct JudgeCgroups {
     /// v1: `judge-<pid>` in the memory, pids and cpuacct hierarchies; v2:
     /// one `judge-<pid>`.
     pub(crate) dirs: Vec<PathBuf>,
-    /// v2: the judge moved into `dirs[0]/judge` from this cgroup, and
-    /// enabled these controllers in it: undone when dropped.
-    moved_from: Option<(PathBuf, Vec<&'static str>)>,
+    /// v2: the judge moved into `dirs[0]/judge`: undone when dropped.
+    moved_from: Option<Moved>,
     /// How the place was had, for messages (e.g. "a systemd scope").
     pub(crate) how: String,
+}
+
+/// What the judge changed to have a cgroup of its own on v2, undone when
+/// it ends.
+#[derive(Debug)]
+struct Moved {
+    /// The cgroup it came from, and goes back to.
+    home: PathBuf,
+    /// Where it enabled controllers for children (`home`, or the top of the
+    /// hierarchy it sees), and which.
+    enabled_at: PathBuf,
+    enabled: Vec<&'static str>,
+    /// In a container's cgroup namespace whose root held processes: the
+    /// leaf they were moved into (`init`), from the root.
+    gathered: Option<PathBuf>,
 }
 
 impl JudgeCgroups {
@@ -88,16 +102,32 @@ impl Drop for JudgeCgroups {
                 }
             }
         }
-        if let Some((home, enabled)) = &self.moved_from {
+        if let Some(moved) = &self.moved_from {
             let dir = &self.dirs[0];
             let off = |list: &[&str]| list.iter().map(|c| format!("-{c}")).collect::<Vec<_>>();
             let all: Vec<&str> = V2_NEEDED.iter().copied().chain(["cpu"]).collect();
+            let me = std::process::id().to_string();
             // Best effort: what is left is removed by the next judge.
             let _ = write_controllers(dir, &off(&all).join(" "));
-            if write_controllers(home, &off(enabled).join(" ")).is_ok() {
-                let _ = fs::write(home.join("cgroup.procs"), std::process::id().to_string());
+            if moved.home == moved.enabled_at {
+                if write_controllers(&moved.home, &off(&moved.enabled).join(" ")).is_ok() {
+                    let _ = fs::write(moved.home.join("cgroup.procs"), &me);
+                }
+                let _ = fs::remove_dir(dir.join("judge"));
+            } else {
+                let _ = fs::write(moved.home.join("cgroup.procs"), &me);
+                let _ = fs::remove_dir(dir.join("judge"));
+                let _ = fs::remove_dir(dir);
+                // Refused while another judge's cgroups use them: then
+                // they stay, and so do the gathered processes.
+                let undone =
+                    write_controllers(&moved.enabled_at, &off(&moved.enabled).join(" ")).is_ok();
+                if let Some(init) = moved.gathered.as_ref().filter(|_| undone) {
+                    if move_all(init, &moved.enabled_at).is_ok() {
+                        let _ = fs::remove_dir(init);
+                    }
+                }
             }
-            let _ = fs::remove_dir(dir.join("judge"));
         }
         for dir in &self.dirs {
             let _ = fs::remove_dir(dir);
@@ -143,6 +173,19 @@ fn v2(own: &str, mounts: &str, uid: u32) -> Result<JudgeCgroups, CgroupError> {
         .ok_or(CgroupError::V2NotMounted)?;
     let path = own_path(own, "").ok_or(CgroupError::V2NoLine)?;
     let here = join_cgroup(mount, root, path);
+    if mount_options_of(mounts, mount)
+        .split(',')
+        .any(|o| o == "ro")
+    {
+        return Err(CgroupError::V2ReadOnly {
+            mount: mount.clone(),
+        });
+    }
+    if path.starts_with("/..") {
+        return Err(CgroupError::V2OutsideNamespace {
+            path: path.to_string(),
+        });
+    }
     // The root cgroup has no cgroup.type: processes may live there beside
     // children with controllers.
     if !here.join("cgroup.type").exists() {
@@ -152,6 +195,35 @@ fn v2(own: &str, mounts: &str, uid: u32) -> Result<JudgeCgroups, CgroupError> {
         Ok(cgroups) => return Ok(cgroups),
         Err(e) => e,
     };
+    // The top of the hierarchy this process sees is not the real root: a
+    // container's cgroup namespace. Its cgroups are the container's to
+    // arrange; a systemd outside it is never asked (it would move the
+    // judge out of its container).
+    if mount.join("cgroup.type").exists() {
+        let mut cgroups = beside(mount, &here, true).map_err(|e| CgroupError::V2Place {
+            base: here.clone(),
+            reason: first.to_string(),
+            systemd: format!(
+                "in the container's cgroup namespace, beside its processes: {e} (a systemd \
+                 outside the container is not asked)"
+            ),
+            fix: fix(uid),
+        })?;
+        cgroups.how = "at the top of the container's cgroup namespace".into();
+        return Ok(cgroups);
+    }
+    // A host without systemd (OpenRC, runit, a minimal VM, WSL2): root
+    // makes the judge's cgroup at the top of the hierarchy.
+    if uid == 0 && !systemd::booted() {
+        let mut cgroups = beside(mount, &here, false).map_err(|e| CgroupError::V2Place {
+            base: here.clone(),
+            reason: first.to_string(),
+            systemd: format!("no systemd runs here; at the top of the hierarchy: {e}"),
+            fix: fix(uid),
+        })?;
+        cgroups.how = "at the top of the hierarchy (no systemd)".into();
+        return Ok(cgroups);
+    }
     // Not usable as it is: ask systemd for a scope of our own.
     let unit = systemd::move_into_scope(uid).map_err(|e| CgroupError::V2Place {
         base: here.clone(),
@@ -164,6 +236,14 @@ fn v2(own: &str, mounts: &str, uid: u32) -> Result<JudgeCgroups, CgroupError> {
         error,
     })?;
     let path = own_path(&own, "").ok_or(CgroupError::V2NoLine)?;
+    if path.starts_with("/..") {
+        // A systemd outside this cgroup namespace took the judge out of
+        // it: it goes back.
+        let _ = fs::write(here.join("cgroup.procs"), std::process::id().to_string());
+        return Err(CgroupError::V2OutsideNamespace {
+            path: path.to_string(),
+        });
+    }
     let scope = join_cgroup(mount, root, path);
     let mut cgroups = alone_in(&scope).map_err(|e| CgroupError::V2Place {
         base: scope.clone(),
@@ -261,7 +341,12 @@ fn alone_in(home: &Path) -> Result<JudgeCgroups, CgroupError> {
     let mut cgroups = JudgeCgroups {
         version: Version::V2,
         dirs: vec![dir.clone()],
-        moved_from: Some((home.to_path_buf(), Vec::new())),
+        moved_from: Some(Moved {
+            home: home.to_path_buf(),
+            enabled_at: home.to_path_buf(),
+            enabled: Vec::new(),
+            gathered: None,
+        }),
         how: "in the judge's own cgroup".into(),
     };
     fs::write(leaf.join("cgroup.procs"), me.to_string()).map_err(|error| CgroupError::Write {
@@ -276,9 +361,124 @@ fn alone_in(home: &Path) -> Result<JudgeCgroups, CgroupError> {
         .filter(|c| !enabled.iter().any(|e| e == c))
         .collect();
     enable_for_children(home, &missing)?;
-    cgroups.moved_from = Some((home.to_path_buf(), missing));
+    if let Some(moved) = &mut cgroups.moved_from {
+        moved.enabled = missing;
+    }
     enable_for_children(&dir, &want)?;
     Ok(cgroups)
+}
+
+/// The judge's cgroup at `top` (the top of the hierarchy it sees), beside
+/// `home` (where it is, with other processes): it moves alone into
+/// `top/judge-<pid>/judge` and enables the controllers at `top`. With
+/// `gather` (a container's cgroup namespace), the processes in `top` itself
+/// are first moved into a leaf, `top/init`, as docker:dind does (a cgroup
+/// with processes cannot enable controllers for children); if `top` holds
+/// none (dind did that already), it is used as it is.
+fn beside(top: &Path, home: &Path, gather: bool) -> Result<JudgeCgroups, CgroupError> {
+    let available = read_list(&top.join("cgroup.controllers"));
+    if let Some(missing) = V2_NEEDED
+        .iter()
+        .find(|c| !available.iter().any(|a| a == *c))
+    {
+        return Err(CgroupError::V2Controller {
+            base: top.to_path_buf(),
+            controller: missing,
+        });
+    }
+    let mut home = home.to_path_buf();
+    let mut gathered = None;
+    if gather && !read_list(&top.join("cgroup.procs")).is_empty() {
+        let init = top.join("init");
+        fs::create_dir_all(&init).map_err(|error| CgroupError::NotWritable {
+            base: top.to_path_buf(),
+            error,
+        })?;
+        move_all(top, &init)?;
+        if home == top {
+            home = init.clone();
+        }
+        gathered = Some(init);
+    }
+    remove_stale(top);
+    let want = wanted(top);
+    let enabled = read_list(&top.join("cgroup.subtree_control"));
+    let missing: Vec<&'static str> = want
+        .iter()
+        .copied()
+        .filter(|c| !enabled.iter().any(|e| e == c))
+        .collect();
+    let dir = top.join(judge_name());
+    let leaf = dir.join("judge");
+    fs::create_dir_all(&leaf).map_err(|error| CgroupError::NotWritable {
+        base: top.to_path_buf(),
+        error,
+    })?;
+    let mut cgroups = JudgeCgroups {
+        version: Version::V2,
+        dirs: vec![dir.clone()],
+        moved_from: Some(Moved {
+            home,
+            enabled_at: top.to_path_buf(),
+            enabled: Vec::new(),
+            gathered,
+        }),
+        how: String::new(),
+    };
+    let me = std::process::id();
+    fs::write(leaf.join("cgroup.procs"), me.to_string()).map_err(|error| CgroupError::Write {
+        file: leaf.join("cgroup.procs"),
+        error,
+    })?;
+    enable_for_children(top, &missing)?;
+    if let Some(moved) = &mut cgroups.moved_from {
+        moved.enabled = missing;
+    }
+    enable_for_children(&dir, &want)?;
+    Ok(cgroups)
+}
+
+/// Moves every process of cgroup `from` into `to`, again while some are
+/// left (a process may fork meanwhile); one that exited is skipped.
+fn move_all(from: &Path, to: &Path) -> Result<(), CgroupError> {
+    let target = to.join("cgroup.procs");
+    for _ in 0..20 {
+        let procs = read_list(&from.join("cgroup.procs"));
+        if procs.is_empty() {
+            return Ok(());
+        }
+        for pid in procs {
+            match fs::write(&target, &pid) {
+                Ok(()) => {}
+                Err(e) if e.raw_os_error() == Some(libc::ESRCH) => {}
+                Err(error) => {
+                    return Err(CgroupError::Write {
+                        file: target.clone(),
+                        error,
+                    })
+                }
+            }
+        }
+    }
+    Err(CgroupError::Write {
+        file: target,
+        error: io::Error::other(format!("processes kept appearing in {}", from.display())),
+    })
+}
+
+/// The mount options of the cgroup file system mounted at `mount`.
+fn mount_options_of(mounts: &str, mount: &Path) -> String {
+    mounts
+        .lines()
+        .filter_map(|line| {
+            let (left, right) = line.split_once(" - ")?;
+            let fields: Vec<&str> = left.split(' ').collect();
+            let fstype = right.split(' ').next()?;
+            (fstype == "cgroup2" && Path::new(&unescape(fields.get(4)?)) == mount)
+                .then(|| fields.get(5).copied().unwrap_or("").to_string())
+        })
+        .next_back()
+        .unwrap_or_default()
 }
 
 /// The controllers the judge's subtree gets: memory and pids, and cpu where
@@ -460,6 +660,36 @@ mod tests {
     fn v1_needs_every_controller() {
         let err = v1(OWN, &MOUNTS.replace("rw,pids", "rw,net_cls")).unwrap_err();
         assert_eq!(err.to_string(), "cgroup v1: no `pids` hierarchy mounted");
+    }
+
+    #[test]
+    fn a_read_only_cgroup_file_system_is_seen() {
+        let mounts = "\
+40 30 0:30 / /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw
+41 30 0:31 / /other rw,relatime - cgroup2 cgroup2 rw
+";
+        assert_eq!(
+            mount_options_of(mounts, Path::new("/sys/fs/cgroup")),
+            "ro,nosuid,nodev,noexec,relatime"
+        );
+        assert_eq!(mount_options_of(mounts, Path::new("/other")), "rw,relatime");
+        let err = v2("0::/\n", mounts, 0).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cgroup v2 at /sys/fs/cgroup is mounted read-only"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_cgroup_outside_the_namespace_is_refused() {
+        let mounts = "40 30 0:30 / /nonexistent-cgroup rw - cgroup2 cgroup2 rw\n";
+        let err = v2("0::/../judge-9145.scope\n", mounts, 0).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("outside its container's cgroup namespace"),
+            "{err}"
+        );
     }
 
     #[test]

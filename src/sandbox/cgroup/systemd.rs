@@ -45,6 +45,11 @@ fn sockets(uid: u32) -> Vec<(PathBuf, bool)> {
     ]
 }
 
+/// Whether systemd manages this system (`sd_booted(3)`'s test).
+pub(crate) fn booted() -> bool {
+    std::path::Path::new("/run/systemd/system").is_dir()
+}
+
 /// Moves this process into a new transient scope with `Delegate=yes` and
 /// waits until it is there; returns the unit's name.
 pub(crate) fn move_into_scope(uid: u32) -> Result<String, ScopeError> {

@@ -11,6 +11,15 @@ pub fn keeper_main() -> i32 {
     // Runs must start with SIGPIPE at its default (a program writing to a
     // closed pipe dies by SIGPIPE); the keeper itself never writes to pipes.
     sys::default_signals();
+    // Started through a descriptor, the keeper is named after its number:
+    // it takes the name of its executable's file back (a spawner's runs
+    // have it until they exec, which tells a run killed before it exec'd).
+    if let Some(name) = std::env::args_os()
+        .next()
+        .and_then(|arg0| Some(std::path::Path::new(&arg0).file_name()?.to_owned()))
+    {
+        sys::set_own_name(&name.to_string_lossy());
+    }
     let socket = sys::own_fd(SOCKET_FD);
     let mut buf = vec![0u8; MAX_MESSAGE];
     let config = match sys::recv_with_fds(socket.as_raw_fd(), &mut buf, false) {

@@ -5,6 +5,7 @@
 //! [`fdpass`]: pipes, sockets, passing descriptors; [`cpu`]: affinity;
 //! [`mod@spawn`]: starting a program; [`seccomp`]: the runs' filter; [`ipc`]:
 //! what a run may leave behind; [`at`]: files relative to an open directory;
+//! [`own_exe`]: the judge's own executable, kept open to start helpers;
 //! [`watchdog`]: ending the process when an interrupt is not heeded;
 //! [`ffi`]: the C boundary's conversions.
 
@@ -14,6 +15,7 @@ mod fdpass;
 mod ffi;
 mod ipc;
 mod mount;
+mod own_exe;
 mod process;
 mod seccomp;
 mod spawn;
@@ -26,6 +28,7 @@ pub(super) use fdpass::*;
 use ffi::{check, cstr};
 pub(super) use ipc::*;
 pub(super) use mount::*;
+pub(crate) use own_exe::*;
 pub(crate) use process::*;
 pub(super) use seccomp::*;
 pub(super) use spawn::*;
