@@ -359,10 +359,17 @@ pub(crate) struct ExportArgs {
 /// Package formats `judge export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum ExportFormat {
-    /// The ICPC problem package format, version 2025-09 (BAPCtools, problemtools, Kattis).
+    /// The ICPC problem package format, legacy version: the one problemtools
+    /// (Kattis) and DOMjudge both read; BAPCtools reads only 2025-09.
     Kattis,
-    /// The ICPC problem package format, legacy version (problemtools, DOMjudge).
+    /// The same as `kattis`: the legacy version (problemtools, Kattis, DOMjudge).
     KattisLegacy,
+    /// Version 2023-07 (problemtools and Kattis; not BAPCtools, not DOMjudge).
+    #[value(name = "kattis-2023-07")]
+    Kattis2023_07,
+    /// Version 2025-09 (BAPCtools; problemtools' current release refuses it).
+    #[value(name = "kattis-2025-09")]
+    Kattis2025_09,
 }
 
 /// File layout of `judge gen`.

@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use super::{print, print_note, print_notes, start_judge};
-use crate::cli::args::ExportArgs;
+use crate::cli::args::{ExportArgs, ExportFormat};
 use crate::cli::Settings;
 use crate::error::{exit_code, Result};
+use crate::export::KattisVersion;
 use crate::problem::Problem;
 use crate::render::list::render_written_package;
 use crate::testset::TestFilter;
@@ -19,8 +20,9 @@ pub(super) fn export(settings: Settings, args: ExportArgs) -> Result<i32> {
     let ready = judge.block_on(async { judge.ready(&problem, &TestFilter::default()).await })?;
     print_note(&problem.id, ready.time_note.as_deref());
     let version = match args.format {
-        crate::cli::args::ExportFormat::Kattis => crate::export::KattisVersion::Current,
-        crate::cli::args::ExportFormat::KattisLegacy => crate::export::KattisVersion::Legacy,
+        ExportFormat::Kattis | ExportFormat::KattisLegacy => KattisVersion::Legacy,
+        ExportFormat::Kattis2023_07 => KattisVersion::V2023_07,
+        ExportFormat::Kattis2025_09 => KattisVersion::V2025_09,
     };
     let written = crate::export::write_package(
         &ready.problem,

@@ -1,7 +1,7 @@
-//! `judge export --format kattis`: a problem written as an ICPC package,
-//! version 2025-09 (BAPCtools reads only it; problemtools reads 2023-07 and
-//! legacy) or, with `--format kattis-legacy`, the legacy format (problemtools'
-//! `verifyproblem` and DOMjudge): `problem.yaml` (and legacy's `.timelimit`),
+//! `judge export --format kattis`: a problem written as an ICPC package in
+//! the version a peer reads: legacy (the default: problemtools, Kattis and
+//! DOMjudge), 2023-07 (problemtools and Kattis) or 2025-09 (BAPCtools, which
+//! reads no other; problemtools' release refuses it): `problem.yaml` (and legacy's `.timelimit`),
 //! the statement, `data/sample` and `data/secret`, the input validators, the
 //! output validator and the submissions by expected verdict. Programs whose protocol differs from the
 //! format's (a validator that exits 0 for valid, a testlib checker) are
@@ -55,7 +55,10 @@ const OWNED: &[&str] = &[
 pub(crate) enum KattisVersion {
     /// `2025-09`: `output_validator/`, `statement/`, `limits.time_limit`,
     /// `test_group.yaml` with argument lists.
-    Current,
+    V2025_09,
+    /// `2023-07`: the layout of 2025-09, and `testdata.yaml` with flag
+    /// strings as problemtools reads it.
+    V2023_07,
     /// The legacy format: `output_validators/`, `problem_statement/`,
     /// `.timelimit`, `validation`, `testdata.yaml` with flag strings.
     Legacy,
@@ -85,7 +88,9 @@ pub(crate) fn write_package(
             write_yaml(problem, &validation, &flags, dir)?;
             write(dir.join(".timelimit"), &seconds(problem.limits.time))?;
         }
-        KattisVersion::Current => write_yaml_current(problem, &validation, &flags, dir)?,
+        KattisVersion::V2023_07 | KattisVersion::V2025_09 => {
+            write_yaml_current(problem, &validation, &flags, dir, version)?
+        }
     }
     write_statement(problem, dir, version)?;
     write_data(problem, tests, dir, version, &mut written)?;
@@ -186,7 +191,13 @@ fn write_yaml(problem: &Problem, validation: &str, flags: &str, dir: &Path) -> R
 
 /// problem.yaml of 2025-09: the time limit in it, the type instead of
 /// `validation`; the default validator's flags go to the test groups.
-fn write_yaml_current(problem: &Problem, validation: &str, flags: &str, dir: &Path) -> Result<()> {
+fn write_yaml_current(
+    problem: &Problem,
+    validation: &str,
+    flags: &str,
+    dir: &Path,
+    version: KattisVersion,
+) -> Result<()> {
     let mib = |bytes: u64| bytes.div_ceil(1 << 20);
     // A stable uuid (the format wants one): from the problem's id.
     let hash = blake3::hash(problem.id.as_bytes()).to_hex();
@@ -200,12 +211,17 @@ fn write_yaml_current(problem: &Problem, validation: &str, flags: &str, dir: &Pa
     );
     let mut yaml = format!(
         "# Exported by `judge export` from {} ({} format).
-problem_format_version: 2025-09
+problem_format_version: {}
 name: {}
 uuid: {uuid}
 ",
         problem.id,
         problem.format.as_str(),
+        if version == KattisVersion::V2023_07 {
+            "2023-07"
+        } else {
+            "2025-09"
+        },
         yaml_string(&problem.title)
     );
     if validation.contains("interactive") {
@@ -235,17 +251,27 @@ uuid: {uuid}
     write(dir.join("problem.yaml"), &yaml)?;
     if !flags.is_empty() {
         for group in ["sample", "secret"] {
-            write(
-                dir.join("data").join(group).join("test_group.yaml"),
-                &format!(
-                    "output_validator_args: {}
-",
-                    yaml_list(flags)
-                ),
-            )?;
+            let (file, text) = group_flags(version, flags);
+            write(dir.join("data").join(group).join(file), &text)?;
         }
     }
     Ok(())
+}
+
+/// A test group's output validator flags: `testdata.yaml` with a string
+/// (legacy, and 2023-07 as problemtools reads it), or 2025-09's
+/// `test_group.yaml` with a list.
+fn group_flags(version: KattisVersion, flags: &str) -> (&'static str, String) {
+    match version {
+        KattisVersion::Legacy | KattisVersion::V2023_07 => (
+            "testdata.yaml",
+            format!("output_validator_flags: {}\n", yaml_string(flags)),
+        ),
+        KattisVersion::V2025_09 => (
+            "test_group.yaml",
+            format!("output_validator_args: {}\n", yaml_list(flags)),
+        ),
+    }
 }
 
 /// Words as a YAML flow list of strings.
@@ -257,7 +283,7 @@ fn yaml_list(words: &str) -> String {
 fn write_statement(problem: &Problem, dir: &Path, version: KattisVersion) -> Result<()> {
     let target = dir.join(match version {
         KattisVersion::Legacy => "problem_statement",
-        KattisVersion::Current => "statement",
+        KattisVersion::V2023_07 | KattisVersion::V2025_09 => "statement",
     });
     let original = problem.dir.join("problem_statement");
     if problem.format == Format::Kattis && original.is_dir() {
@@ -326,22 +352,7 @@ fn write_data(
     // A group's output validator flags, where it has its own.
     for (group_dir, (_, checker_args)) in flags {
         if !checker_args.is_empty() {
-            let (file, text) = match version {
-                KattisVersion::Legacy => (
-                    "testdata.yaml",
-                    format!(
-                        "output_validator_flags: {}\n",
-                        yaml_string(&checker_args.join(" "))
-                    ),
-                ),
-                KattisVersion::Current => (
-                    "test_group.yaml",
-                    format!(
-                        "output_validator_args: {}\n",
-                        yaml_list(&checker_args.join(" "))
-                    ),
-                ),
-            };
+            let (file, text) = group_flags(version, &checker_args.join(" "));
             write(group_dir.join(file), &text)?;
         }
     }
@@ -358,9 +369,13 @@ fn output_validator(
     written: &mut Written,
 ) -> Result<(String, String)> {
     // Legacy: a folder of validators; 2025-09: the one validator's folder.
+    // problemtools reads 2023-07's `output_validator/` as legacy's folder
+    // of programs (a `build`/`run` beside a source there is three), so the
+    // program is a folder in it.
     let place = |name: &str| match version {
         KattisVersion::Legacy => dir.join("output_validators").join(name),
-        KattisVersion::Current => dir.join("output_validator"),
+        KattisVersion::V2023_07 => dir.join("output_validator").join(name),
+        KattisVersion::V2025_09 => dir.join("output_validator"),
     };
     let target = place("checker");
     if let Some(interactor) = &problem.interactor {
@@ -499,7 +514,7 @@ fn write_submissions(
         }
         copy_program(problem, program, &target)?;
         written.submissions += 1;
-        if version == KattisVersion::Current && folder != "accepted" {
+        if version != KattisVersion::Legacy && folder != "accepted" {
             folders.insert(folder);
             let relative = target
                 .strip_prefix(dir.join("submissions"))

@@ -159,8 +159,9 @@ pub(crate) fn render_exported(written: &[Exported], problem: &str, dir: &Path) -
 /// What `judge export` wrote, and what the format could not hold.
 pub(crate) fn render_written_package(problem: &str, written: &crate::export::Written) -> String {
     let version = match written.version {
-        crate::export::KattisVersion::Current => "format version 2025-09",
-        crate::export::KattisVersion::Legacy => "legacy format",
+        crate::export::KattisVersion::V2025_09 => "format version 2025-09, for BAPCtools",
+        crate::export::KattisVersion::V2023_07 => "format version 2023-07, for problemtools",
+        crate::export::KattisVersion::Legacy => "legacy format, for problemtools and DOMjudge",
     };
     let mut out = format!(
         "wrote {problem} as an ICPC package ({version}) to {}: {} tests, {} input validators, {} submissions\n",

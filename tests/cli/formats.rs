@@ -37,6 +37,54 @@ fn verifyproblem() -> Option<PathBuf> {
     )
 }
 
+/// BAPCtools' `bt` (PyPI, in a virtualenv): the one peer that reads 2025-09.
+fn bapctools() -> Option<PathBuf> {
+    tool(
+        "JUDGE_TEST_BT",
+        "/opt/venvs/bapctools/bin/bt",
+        "BAPCtools' bt",
+    )
+}
+
+/// `bt run` in `package`: each submission's overall verdict, and the log.
+fn bt_run(tool: &Path, package: &Path) -> (BTreeMap<String, String>, String) {
+    // Python as judge runs a judge-format problem's (CPython): bt would run
+    // PyPy, which cannot start under bt's address-space limit of 64 MiB
+    // (acwing-891's memory limit). bt's own override: the contest's
+    // languages.yaml.
+    std::fs::write(
+        package.parent().unwrap().join("languages.yaml"),
+        "python3:\n  name: 'Python 3'\n  priority: 850\n  files: '*.py *.py3'\n  compile: 'python3 -m py_compile {files}'\n  run: 'python3 \"{mainfile}\"'\n",
+    )
+    .unwrap();
+    let mut command = std::process::Command::new(tool);
+    if let Some(bin) = tool.parent() {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![bin.to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(dirs).unwrap());
+    }
+    let output = command
+        .args(["run", "--no-bar"])
+        .current_dir(package)
+        .output()
+        .expect("run bt");
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    // bt exits 1 on any warning (one names another package of the same
+    // uuid that it saw before, judge's earlier exports): its errors count.
+    assert!(
+        !text.contains("ERROR") && !text.contains("FATAL"),
+        "bt run failed:\n{text}"
+    );
+    let line = regex::Regex::new(r"(?m)^\s*[a-z_]+/(\S+):\s+([A-Z]+) ").unwrap();
+    let got = line
+        .captures_iter(&text)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    (got, text)
+}
+
 pub(crate) fn testlib_path() -> Option<PathBuf> {
     testlib()
 }
@@ -437,13 +485,15 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
             "export".as_ref(),
             id.as_ref(),
             "--format".as_ref(),
-            "kattis-legacy".as_ref(),
+            "kattis".as_ref(),
             "--out".as_ref(),
             package.as_os_str(),
         ]);
         exported.expect_code(0);
         assert!(
-            exported.stdout.contains("(legacy format)"),
+            exported
+                .stdout
+                .contains("(legacy format, for problemtools and DOMjudge)"),
             "{}",
             exported.stdout
         );
@@ -462,20 +512,24 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
         // The export names the reference `reference.rs`; judge reports it
         // as such too.
         assert_agree(&ours, &theirs, &log);
-        // And judge opens its own export in the current format (2025-09,
-        // the time limit in problem.yaml) the same way: build/run programs
+        // And judge opens its own export in 2025-09 (the time limit in
+        // problem.yaml) the same way: build/run programs
         // (a Rust validator calls `rustc`, which rustup keeps out of the
         // system's PATH) and all.
         let current = scratch.path().join(format!("{name}-current"));
         let exported = ws.judge([
             "export".as_ref(),
             id.as_ref(),
+            "--format".as_ref(),
+            "kattis-2025-09".as_ref(),
             "--out".as_ref(),
             current.as_os_str(),
         ]);
         exported.expect_code(0);
         assert!(
-            exported.stdout.contains("(format version 2025-09)"),
+            exported
+                .stdout
+                .contains("(format version 2025-09, for BAPCtools)"),
             "{}",
             exported.stdout
         );
@@ -488,6 +542,64 @@ fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
             "{id}: judge verify of the export: {again:#}"
         );
         assert_agree(&verdicts(&again), &theirs, &log);
+    }
+}
+
+/// Every version `judge export` offers, read by the peer that reads it:
+/// problemtools for legacy (the test above, every bundled problem) and
+/// 2023-07, BAPCtools for 2025-09; each with judge's verdicts. A problem
+/// with a wrapped (Rust, `build`/`run`) validator and an interactive one.
+#[test]
+fn every_export_version_is_read_by_its_peer_with_the_same_verdicts() {
+    let pt = verifyproblem();
+    let bt = bapctools();
+    if pt.is_none() && bt.is_none() {
+        return;
+    }
+    let ws = Workspace::new();
+    let scratch = tempfile::tempdir().unwrap();
+    for id in ["acwing-891", "play-nim"] {
+        let ours = verdicts(&verify_json(&ws, Path::new(id)));
+        let name: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+        for version in ["2023-07", "2025-09"] {
+            let package = scratch.path().join(version).join(&name);
+            let exported = ws.judge([
+                "export".as_ref(),
+                id.as_ref(),
+                "--format".as_ref(),
+                format!("kattis-{version}").as_ref(),
+                "--out".as_ref(),
+                package.as_os_str(),
+            ]);
+            exported.expect_code(0);
+            let yaml = std::fs::read_to_string(package.join("problem.yaml")).unwrap();
+            assert!(
+                yaml.contains(&format!("problem_format_version: {version}")),
+                "{yaml}"
+            );
+            let (theirs, log) = match (version, &pt, &bt) {
+                ("2023-07", Some(tool), _) => {
+                    let (theirs, errors, log) = problemtools(tool, &package, None);
+                    assert_eq!(errors, 0, "{id} {version}: verifyproblem:\n{log}");
+                    (theirs, log)
+                }
+                ("2025-09", _, Some(tool)) => bt_run(tool, &package),
+                _ => continue,
+            };
+            let exported_submissions = walkdir::WalkDir::new(package.join("submissions"))
+                .into_iter()
+                .filter(|e| {
+                    let e = e.as_ref().unwrap();
+                    e.file_type().is_file() && e.file_name() != "submissions.yaml"
+                })
+                .count();
+            assert_eq!(
+                theirs.len(),
+                exported_submissions,
+                "{id} {version}: not every submission judged:\n{log}"
+            );
+            assert_agree(&ours, &theirs, &log);
+        }
     }
 }
 

@@ -115,6 +115,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ac.pl",                 MORE,  "AC", ""),
     case(NIM, "acwing-891/ac-readln.kt",          MORE,  "AC", ""),
     case(NIM, "acwing-891/ac.sh",                 MORE,  "AC", ""),
+    case(NIM, "acwing-891/ac.bash",               MORE,  "AC", ""),
     // Programs of several files (a folder, as Kattis and DOMjudge take
     // them): built together, the main one found as the peers find it.
     case(NIM, "acwing-891/ac-dir-cpp",            MORE,  "AC", ""),
