@@ -486,6 +486,7 @@ pub(super) async fn prepare(
                 country: o.country.clone(),
             })
             .collect(),
+        medals: spec.medals,
     };
     Ok((prepared, languages, config, pages))
 }

@@ -2,7 +2,6 @@
 //! `winner`, `gold-medal`/`silver-medal`/`bronze-medal` by place,
 //! `first-to-solve-<problem id>` and `group-winner-<group id>`. Pure
 //! computation over the standings; who may see them when is the caller's.
-#![allow(dead_code)] // until the live contest serves them (issue 40, next step)
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -158,6 +158,11 @@ pub(crate) fn group(g: &GroupSnapshot) -> Value {
     json!({"id": g.id, "name": g.name})
 }
 
+/// An award.
+pub(crate) fn award(a: &crate::contest::awards::Award) -> Value {
+    json!({"id": a.id, "citation": a.citation, "team_ids": a.team_ids})
+}
+
 /// An organization.
 pub(crate) fn organization(o: &OrganizationSnapshot) -> Value {
     let mut v = json!({"id": o.id, "name": o.name, "formal_name": o.formal_name});

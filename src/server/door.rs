@@ -8,10 +8,11 @@
 
 use std::collections::HashSet;
 
-use super::live::{LiveContest, Refusal, SubmissionRow};
+use super::live::{LiveContest, Refusal, SubmissionRow, View};
 use super::model::{Clarification, Event, EventData, JudgementRecord, RunRecord, SubmissionRecord};
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
+use crate::contest::awards::{awards, Award, AwardsInput, Solve};
 use crate::contest::clock::now_ms;
 use crate::error::Error;
 use crate::report::SubmissionReport;
@@ -34,6 +35,79 @@ impl LiveContest {
             Viewer::Public => Err(Refusal::LoginNeeded("log in to see submissions".into())),
             _ => Ok(()),
         }
+    }
+
+    /// The awards as `viewer` may read them: from the scoreboard it sees
+    /// (frozen for all but the jury until the thaw, without hidden teams),
+    /// first to solve from the accepted submissions that board counts.
+    pub(crate) async fn awards_for(&self, viewer: &Viewer) -> Result<Vec<Award>, Refusal> {
+        let view = if *viewer == Viewer::Jury {
+            View::Jury
+        } else {
+            View::Public
+        };
+        let board = self.scoreboard(view).await?;
+        let Some(start) = board.state.started else {
+            return Ok(Vec::new());
+        };
+        let hide_from = if board.frozen {
+            board.state.frozen
+        } else {
+            None
+        };
+        let mut latest = std::collections::HashMap::new();
+        for j in self.store.judgements(None).await? {
+            latest.insert(j.submission, j);
+        }
+        let solves: Vec<Solve> = self
+            .store
+            .submissions(None)
+            .await?
+            .into_iter()
+            .filter(|s| hide_from.is_none_or(|f| s.time < f))
+            .filter(|s| {
+                latest
+                    .get(&s.id)
+                    .is_some_and(|j| j.verdict == Some(crate::verdict::Verdict::AC))
+            })
+            .map(|s| Solve {
+                contest_ms: s.time - start,
+                team: s.team,
+                problem: s.problem,
+            })
+            .collect();
+        let problems: Vec<(String, String)> = board
+            .info
+            .problems
+            .iter()
+            .filter_map(|p| {
+                let label = self.config.problem(&p.id)?.label.clone();
+                Some((p.id.clone(), label))
+            })
+            .collect();
+        let groups: Vec<(String, String, Vec<String>)> = self
+            .config
+            .groups
+            .iter()
+            .filter(|g| !g.hidden)
+            .map(|g| {
+                let members = self
+                    .config
+                    .teams
+                    .iter()
+                    .filter(|t| t.group_ids.contains(&g.id))
+                    .map(|t| t.id.clone())
+                    .collect();
+                (g.id.clone(), g.name.clone(), members)
+            })
+            .collect();
+        Ok(awards(AwardsInput {
+            standings: &board.standings,
+            problems: &problems,
+            solves: &solves,
+            groups: &groups,
+            medals: self.config.medals,
+        }))
     }
 
     /// The submissions `viewer` may read: a team's own, all for the jury.

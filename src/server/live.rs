@@ -679,6 +679,17 @@ impl LiveContest {
         if view == View::Public && state.started.is_none() {
             info.problems.clear();
         }
+        if view == View::Public {
+            // A hidden group's teams (observers, coaches) are the jury's only.
+            let hidden: std::collections::HashSet<&str> = self
+                .config
+                .teams
+                .iter()
+                .filter(|t| t.hidden)
+                .map(|t| t.id.as_str())
+                .collect();
+            info.contestants.retain(|c| !hidden.contains(c.as_str()));
+        }
         let standings = standings(&info, &tally.attempts(start, hide_from));
         Ok(Board {
             info,
@@ -793,6 +804,7 @@ mod tests {
             teams: vec![],
             groups: vec![],
             organizations: vec![],
+            medals: Default::default(),
         }
     }
 

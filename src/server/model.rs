@@ -427,6 +427,8 @@ pub(crate) struct LiveConfig {
     pub(crate) groups: Vec<GroupSnapshot>,
     /// Organizations.
     pub(crate) organizations: Vec<OrganizationSnapshot>,
+    /// Medals by place (contest.toml `[awards]`).
+    pub(crate) medals: crate::contest::awards::MedalCounts,
 }
 
 impl LiveConfig {

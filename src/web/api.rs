@@ -244,6 +244,14 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
         }
         "teams" => config.teams.iter().map(ccs::team).collect(),
         "groups" => config.groups.iter().map(ccs::group).collect(),
+        "awards" => app
+            .live
+            .awards_for(&door)
+            .await
+            .map_err(refused)?
+            .iter()
+            .map(ccs::award)
+            .collect(),
         "organizations" => config.organizations.iter().map(ccs::organization).collect(),
         "submissions" => {
             if viewer == &Viewer::Public {

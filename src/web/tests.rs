@@ -92,6 +92,7 @@ pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
             .collect(),
         groups: vec![],
         organizations: vec![],
+        medals: Default::default(),
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
         .iter()
@@ -481,4 +482,30 @@ async fn a_submission_during_the_freeze_refreshes_the_public_board_once() {
         .unwrap();
     let text = String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned();
     assert_eq!(text.trim(), "data: changed", "{text}");
+}
+
+#[tokio::test]
+async fn the_api_answers_what_check_api_asks_first() {
+    let f = fixture(true, false).await;
+    let router = f.router();
+    for uri in [
+        "/api/",
+        "/api",
+        "/api/contests/mock/groups",
+        "/api/contests/mock/organizations",
+        "/api/contests/mock/awards",
+    ] {
+        let (status, body) = get(&router, uri, None, "10.0.0.9").await;
+        assert_eq!(status, StatusCode::OK, "{uri}: {body}");
+    }
+    let (_, contest) = get(&router, "/api/contests/mock", None, "10.0.0.9").await;
+    assert!(!contest.contains("shortname"), "{contest}");
+    let (status, _) = get(
+        &router,
+        "/api/contests/mock/event-feed?since_id=999999&stream=false",
+        None,
+        "10.0.0.9",
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 }
