@@ -472,3 +472,26 @@ fn pending_attempts_are_counted_apart_and_decide_nothing() {
     let b = &rows[0].cells[1];
     assert_eq!((b.solved, b.pending, b.penalty), (true, 0, 20));
 }
+
+#[test]
+fn a_package_kept_in_the_contest_folder_is_no_contestant() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    std::fs::create_dir_all(contest.join("alice")).unwrap();
+    std::fs::write(contest.join("alice/a.py"), "print(1)\n").unwrap();
+    for (package, marker) in [
+        ("kattis-pkg", "problem.yaml"),
+        ("polygon-pkg", "problem.xml"),
+        ("judge-pkg", "problem.toml"),
+    ] {
+        std::fs::create_dir_all(contest.join(package)).unwrap();
+        std::fs::write(contest.join(package).join(marker), "name: x\n").unwrap();
+    }
+    std::fs::write(contest.join("contest.toml"), "title = \"x\"\n").unwrap();
+    let config =
+        crate::config::Config::parse(crate::config::BUILTIN_CONFIG, None, dir.path().into())
+            .unwrap();
+    let spec = ContestSpec::load(&contest).unwrap();
+    let found = run::discover(&contest, &spec, &config).unwrap();
+    assert_eq!(found.contestants, ["alice"]);
+}
