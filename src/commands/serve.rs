@@ -361,7 +361,7 @@ fn accounts(spec: &ContestSpec, contest_file: &Path, argon: &Argon) -> Result<Ve
             id: id.clone(),
             is_team: *is_team,
             password_hash: match c {
-                Credential::Plain(p) => argon.hash(p),
+                Credential::Plain(p) => argon.hash_of_clear(id, p),
                 Credential::Hash(h) => h.clone(),
             },
         })

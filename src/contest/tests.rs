@@ -516,3 +516,26 @@ fn teams_n_makes_a_quick_camp_and_unknown_groups_are_named() {
     let shown = format!("{:?}", ContestSpec::load(dir.path()).unwrap_err());
     assert!(shown.contains("keep one"), "{shown}");
 }
+
+#[test]
+fn a_package_kept_in_the_contest_folder_is_no_contestant() {
+    let dir = tempfile::tempdir().unwrap();
+    let contest = dir.path().join("contest");
+    std::fs::create_dir_all(contest.join("alice")).unwrap();
+    std::fs::write(contest.join("alice/a.py"), "print(1)\n").unwrap();
+    for (package, marker) in [
+        ("kattis-pkg", "problem.yaml"),
+        ("polygon-pkg", "problem.xml"),
+        ("judge-pkg", "problem.toml"),
+    ] {
+        std::fs::create_dir_all(contest.join(package)).unwrap();
+        std::fs::write(contest.join(package).join(marker), "name: x\n").unwrap();
+    }
+    std::fs::write(contest.join("contest.toml"), "title = \"x\"\n").unwrap();
+    let config =
+        crate::config::Config::parse(crate::config::BUILTIN_CONFIG, None, dir.path().into())
+            .unwrap();
+    let spec = ContestSpec::load(&contest).unwrap();
+    let found = run::discover(&contest, &spec, &config).unwrap();
+    assert_eq!(found.contestants, ["alice"]);
+}

@@ -170,7 +170,7 @@ pub(crate) fn load(dir: &Path, config: &Config) -> Result<Problem> {
             root.inside(path).err().map(|e| {
                 e.replace(
                     "leaves the package: a package",
-                    "leaves the folder: samples",
+                    "leaves the folder: a samples folder",
                 )
             })
         })

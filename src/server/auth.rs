@@ -60,7 +60,25 @@ impl Argon {
 
     /// The Argon2id hash of `password` (the PHC string), with a random salt.
     pub(crate) fn hash(&self, password: &str) -> String {
-        let salt = random_bytes::<16>();
+        self.hash_with_salt(password, random_bytes::<16>())
+    }
+
+    /// The Argon2id hash of a password contest.toml holds in clear, the
+    /// same at every start (its salt is made from the login and the
+    /// password): the keys made from the hashes (sessions' form tokens,
+    /// the feed's tokens) then survive a restart, and change with the
+    /// password.
+    pub(crate) fn hash_of_clear(&self, login: &str, password: &str) -> String {
+        let mut hasher = blake3::Hasher::new_derive_key("judge serve clear password salt v1");
+        hasher.update(login.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(password.as_bytes());
+        let mut salt = [0u8; 16];
+        salt.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
+        self.hash_with_salt(password, salt)
+    }
+
+    fn hash_with_salt(&self, password: &str, salt: [u8; 16]) -> String {
         let params = Params::DEFAULT;
         let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
         assert!(
@@ -286,6 +304,16 @@ mod tests {
         assert!(verifier.check("t1", "correct horse"));
         assert!(!verifier.check("t1", "wrong"));
         assert!(!verifier.check("t2", "correct horse"));
+    }
+
+    #[test]
+    fn a_clear_password_hashes_the_same_at_every_start() {
+        let argon = Argon::default();
+        let a = argon.hash_of_clear("t1", "pw");
+        assert_eq!(argon.hash_of_clear("t1", "pw"), a);
+        assert_ne!(argon.hash_of_clear("t2", "pw"), a);
+        assert_ne!(argon.hash_of_clear("t1", "pw2"), a);
+        assert!(argon.verify("pw", &a));
     }
 
     #[test]

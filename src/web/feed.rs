@@ -351,3 +351,20 @@ pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_feed_file_is_its_owners_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("event-feed.ndjson");
+        std::fs::write(&path, "old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        super::write_private(&path, "{}\n").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
+    }
+}

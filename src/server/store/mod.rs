@@ -199,8 +199,27 @@ impl Database {
 }
 
 #[cfg(test)]
-mod password_tests {
+mod security_tests {
     use super::*;
+
+    #[test]
+    fn the_database_and_its_journal_are_their_owners_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join(".judge-serve");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let db = folder.join("contest.sqlite");
+        // A journal left readable by an older version.
+        let wal = folder.join("contest.sqlite-wal");
+        std::fs::write(&wal, "x").unwrap();
+        std::fs::set_permissions(&wal, std::fs::Permissions::from_mode(0o644)).unwrap();
+        make_private(&db).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&folder), 0o700);
+        assert_eq!(mode(&db), 0o600);
+        assert_eq!(mode(&wal), 0o600);
+    }
 
     #[test]
     fn a_password_file_goes_into_the_url_and_never_twice() {
