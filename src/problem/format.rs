@@ -99,8 +99,13 @@ impl Problem {
             let dir = config.problems_dir.join(name);
             let Some(format) = Format::detect(&dir) else {
                 let known = Problem::list_ids(config);
-                let reason = if known.is_empty() {
-                    format!("no problems in {}", config.problems_dir.display())
+                let mut reason = if known.is_empty() {
+                    format!(
+                        "no problems in {} (a problem id is looked up in the problems/ folder \
+                         beside the nearest judge.toml, else in the current folder's; give a \
+                         package's path instead)",
+                        config.problems_dir.display()
+                    )
                 } else {
                     format!(
                         "not found in {}; known problems: {}",
@@ -108,6 +113,18 @@ impl Problem {
                         known.join(", ")
                     )
                 };
+                // The bundled problems, where this binary was built from.
+                let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+                if checkout.join("problems").join(name).is_dir()
+                    && checkout.join("problems") != config.problems_dir
+                {
+                    reason.push_str(&format!(
+                        "; `{name}` is one of judge's bundled problems, in {}: add `--config {}` \
+                         to use them (their tests are in its testdata/)",
+                        checkout.join("problems").display(),
+                        checkout.join("judge.toml").display()
+                    ));
+                }
                 return Err(Error::UnknownProblem {
                     name: name.into(),
                     reason,

@@ -495,3 +495,23 @@ fn the_next_judge_removes_what_a_killed_judge_left() {
     let still: Vec<PathBuf> = left.into_iter().filter(|p| p.exists()).collect();
     assert!(still.is_empty(), "left behind: {still:?}");
 }
+
+/// From a folder of one's own (no judge.toml, no problems/), a bundled id
+/// says where ids are looked up and how to reach the bundled problems.
+#[test]
+fn a_bundled_id_from_an_empty_folder_says_where_ids_are_looked_up() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .current_dir(empty.path())
+        .args(["--color", "never", "run", "acwing-891", "a.cpp"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("looked up in the problems/ folder")
+            && stderr.contains("bundled problems")
+            && stderr.contains("--config"),
+        "{stderr}"
+    );
+}
