@@ -93,7 +93,7 @@ const COULD_NOT_JUDGE: &[(&[&str], &[&str])] = &[
             "--lang",
             "cobol",
         ],
-        &["unknown language `cobol`", "known: c (.c)"],
+        &["unknown language `cobol`", "c (.c)"],
     ),
     (
         &["run", "acwing-891", "problems/acwing-891/statement.md"],
