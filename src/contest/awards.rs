@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Standing;
 
@@ -29,7 +29,7 @@ impl Default for MedalCounts {
 }
 
 /// One award: the Contest API's `awards` object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Award {
     pub(crate) id: String,
     pub(crate) citation: String,

@@ -327,6 +327,7 @@ pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
         EventData::Judgement(j) => judgement(j, cx),
         EventData::Run(r) => run(r, cx),
         EventData::Clarification(c) => clarification(c, cx),
+        EventData::Award(a) => award(a),
         EventData::Deleted { .. } => Value::Null,
     }
 }

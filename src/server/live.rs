@@ -353,10 +353,14 @@ impl LiveContest {
             ));
         }
         row.thawed = Some(now);
-        if row.finalized.is_some() {
+        let finalized = row.finalized.is_some();
+        if finalized {
             row.end_of_updates = Some(now);
         }
         self.set_clock(row, false).await?;
+        if finalized {
+            self.publish_awards(Audience::Public).await?;
+        }
         Ok(())
     }
 
@@ -381,10 +385,29 @@ impl LiveContest {
             )));
         }
         row.finalized = Some(now);
-        if state.frozen.is_none() || state.thawed.is_some() {
+        let open = state.frozen.is_none() || state.thawed.is_some();
+        if open {
             row.end_of_updates = Some(now);
         }
         self.set_clock(row, false).await?;
+        // The awards of the final results: the jury's (the Resolver's) while
+        // the board is frozen, everyone's once it is thawed.
+        self.publish_awards(if open {
+            Audience::Public
+        } else {
+            Audience::Jury
+        })
+        .await
+    }
+
+    /// Publishes the awards of the jury's board as events for `audience`.
+    async fn publish_awards(&self, audience: Audience) -> Result<(), Refusal> {
+        let awards = self.awards_for(&Viewer::Jury).await?;
+        let events = awards
+            .into_iter()
+            .map(|a| (audience.clone(), EventData::Award(a)))
+            .collect();
+        self.store.publish(events).await?;
         Ok(())
     }
 

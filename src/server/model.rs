@@ -293,7 +293,12 @@ pub(crate) enum Audience {
     Public,
     /// One team.
     Team(String),
+    /// The jury only (awards computed while the board is still frozen).
+    Jury,
 }
+
+/// How [`Audience::Jury`] is stored: no team id holds a `*`.
+const JURY_AUDIENCE: &str = "*jury";
 
 impl Audience {
     /// As stored.
@@ -301,15 +306,16 @@ impl Audience {
         match self {
             Audience::Public => "",
             Audience::Team(team) => team,
+            Audience::Jury => JURY_AUDIENCE,
         }
     }
 
     /// From storage.
     pub(crate) fn parse(text: &str) -> Audience {
-        if text.is_empty() {
-            Audience::Public
-        } else {
-            Audience::Team(text.to_string())
+        match text {
+            "" => Audience::Public,
+            JURY_AUDIENCE => Audience::Jury,
+            team => Audience::Team(team.to_string()),
         }
     }
 }
@@ -342,6 +348,8 @@ pub(crate) enum EventData {
     Run(RunRecord),
     /// A clarification.
     Clarification(Clarification),
+    /// An award (published when the results are final).
+    Award(crate::contest::awards::Award),
     /// An object removed (a team or problem no longer in contest.toml).
     Deleted {
         /// Its event type (`teams`).
@@ -367,6 +375,7 @@ impl EventData {
             EventData::Judgement(_) => "judgements",
             EventData::Run(_) => "runs",
             EventData::Clarification(_) => "clarifications",
+            EventData::Award(_) => "awards",
             EventData::Deleted { kind, .. } => kind,
         }
     }
@@ -385,6 +394,7 @@ impl EventData {
             EventData::Judgement(j) => Some(j.id.to_string()),
             EventData::Run(r) => Some(r.public_id()),
             EventData::Clarification(c) => Some(c.id.to_string()),
+            EventData::Award(a) => Some(a.id.clone()),
             EventData::Deleted { id, .. } => Some(id.clone()),
         }
     }

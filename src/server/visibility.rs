@@ -26,6 +26,7 @@ impl Viewer {
             (Viewer::Jury, _) | (_, Audience::Public) => true,
             (Viewer::Team(t), Audience::Team(owner)) => t == owner,
             (Viewer::Public, Audience::Team(_)) => false,
+            (Viewer::Public | Viewer::Team(_), Audience::Jury) => false,
         }
     }
 }
