@@ -8,6 +8,7 @@
 mod classify;
 mod interactive;
 mod judge;
+mod margin;
 mod materialise;
 mod named_files;
 mod programs;
