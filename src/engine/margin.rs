@@ -19,10 +19,11 @@ pub(super) const UNDER: f64 = 0.2;
 /// Runs of a test near the limit, the first included.
 pub(super) const TRIES: usize = 3;
 
-/// The CPU limit a test runs under: the problem's plus the margin, so that
-/// a TLE within the margin is told from one far over it.
-pub(super) fn run_cpu_limit(limit: Duration) -> Duration {
-    limit.mul_f64(1.0 + OVER)
+/// The CPU limit a test runs under: the problem's plus the margin (or up
+/// to `factor` of it, when larger), so that a TLE within the margin is told
+/// from one far over it.
+pub(super) fn run_cpu_limit(limit: Duration, factor: Option<f64>) -> Duration {
+    limit.mul_f64(factor.unwrap_or(0.0).max(1.0 + OVER))
 }
 
 /// Whether a test's result is near enough its time limit that the load
@@ -31,7 +32,7 @@ pub(super) fn near_limit(report: &TestReport, limit: Duration) -> bool {
     let cpu = Duration::from_millis(report.time_ms);
     let from = limit.mul_f64(1.0 - UNDER);
     match report.verdict {
-        Verdict::TLE => cpu >= from && cpu < run_cpu_limit(limit),
+        Verdict::TLE => cpu >= from && cpu < run_cpu_limit(limit, None),
         Verdict::AC => cpu >= from,
         _ => false,
     }

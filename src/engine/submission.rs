@@ -77,6 +77,10 @@ pub(crate) struct RunOptions {
     pub(crate) keep_output: bool,
     /// Do not reuse or store results in the result cache (`--no-cache`).
     pub(crate) no_cache: bool,
+    /// Run a test up to this factor of the time limit (at least the
+    /// margin of [`margin::OVER`]), so that a TLE's CPU time says whether it
+    /// would pass at that limit: `verify`'s time_limit_to_tle.
+    pub(crate) measure_up_to: Option<f64>,
 }
 
 /// How many times `batch` and `serve` judge a submission whose judging
@@ -349,12 +353,18 @@ impl Judge {
                     let preparing = judge.inner.preparing.acquire().await.expect("never closed");
                     (None, SlotUse::AfterPreparing(preparing))
                 };
+                let cpu_cap = margin::run_cpu_limit(limits.time, options.measure_up_to);
                 let run = TestRun {
                     exe: &exe,
                     test,
                     checker: &checker,
                     limits,
-                    wall,
+                    cpu_cap,
+                    // A run measured up to a higher limit may take its wall.
+                    wall: match options.measure_up_to {
+                        Some(_) => wall.max(cpu_cap + Duration::from_millis(500)),
+                        None => wall,
+                    },
                     keep_output: options.keep_output,
                     files: &files,
                 };
@@ -441,6 +451,7 @@ impl Judge {
             test,
             checker,
             limits,
+            cpu_cap: margin::run_cpu_limit(limits.time, None),
             wall: wall_limit(limits.time, self.config().limits.wall_factor),
             keep_output,
             files,
@@ -539,8 +550,9 @@ impl Judge {
         let answer_key = Key::of_file(answer).map_err(|e| Error::io(answer, e))?;
         let limits = run.limits;
         let limits_id = format!(
-            "{} {} {} {}",
+            "{} {} {} {} {}",
             limits.time.as_micros(),
+            run.cpu_cap.as_micros(),
             limits.memory,
             limits.output,
             run.wall.as_micros()
@@ -711,6 +723,8 @@ pub(super) struct TestRun<'a> {
     pub(super) test: &'a TestCase,
     pub(super) checker: &'a Checker,
     pub(super) limits: ProblemLimits,
+    /// The CPU limit it runs under: past `limits.time` (see [`margin`]).
+    pub(super) cpu_cap: Duration,
     pub(super) wall: Duration,
     pub(super) keep_output: bool,
     /// Whether it reads and writes files instead of stdin and stdout.
@@ -723,7 +737,7 @@ impl TestRun<'_> {
     /// space, and [`STDERR_KEPT`] of its stderr.
     pub(super) fn sandbox_limits(&self) -> sandbox::Limits {
         sandbox::Limits {
-            cpu_time: margin::run_cpu_limit(self.limits.time),
+            cpu_time: self.cpu_cap,
             wall_time: self.wall,
             memory: Some(self.limits.memory),
             address_space: self.exe.address_space_limit(),
