@@ -6,6 +6,7 @@
 //! Everything here runs on the tokio runtime made by [`runtime`].
 
 mod classify;
+mod contention;
 mod interactive;
 mod judge;
 mod margin;

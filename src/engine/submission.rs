@@ -506,7 +506,10 @@ impl Judge {
         let (Some(answer), false) = (&run.test.answer, run.keep_output) else {
             return Ok(());
         };
-        if report.verdict == Verdict::IE || margin::near_limit(report, run.limits.time) {
+        if report.verdict == Verdict::IE
+            || report.contended
+            || margin::near_limit(report, run.limits.time)
+        {
             return Ok(());
         }
         let key = self.result_key(run, answer)?;
@@ -535,7 +538,20 @@ impl Judge {
             runs.push(self.run_test(run, SlotUse::Held).await?);
         }
         drop(alone);
+        let slowdown = super::contention::measure(&self.cache().probe_calibration());
         let mut report = margin::least_cpu(runs);
+        if slowdown.0 > super::contention::CONTENDED {
+            report.contended = true;
+            report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
+            let said = format!(
+                "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
+                slowdown.0
+            );
+            report.message = match report.message.is_empty() {
+                true => said,
+                false => format!("{} ({said})", report.message),
+            };
+        }
         self.keep_result(run, &report)?;
         report.input = match report.verdict.is_accepted() {
             true => None,

@@ -110,6 +110,13 @@ pub(crate) struct TestReport {
     /// the limit was judged again alone (the least CPU time decides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) runs: Vec<RunTimes>,
+    /// Near the limit and judged while the machine measured slower than its
+    /// calibration: the verdict may be the load's (never cached as final).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) contended: bool,
+    /// With `contended`: how much slower the machine measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) slowdown: Option<f64>,
     /// Why, in one line (empty on AC).
     pub(crate) message: String,
     /// Expected vs got around the first difference (WA/PE).
@@ -162,6 +169,8 @@ impl TestReport {
             memory_kib: 0,
             limit_percent: 0,
             runs: Vec::new(),
+            contended: false,
+            slowdown: None,
             message: String::new(),
             diff: None,
             exit_code: None,

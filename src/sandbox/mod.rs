@@ -57,7 +57,7 @@ pub(crate) use named_files::{check_name as check_file_name, OutputFile, RunFiles
 pub(crate) use plain::{run, Turn};
 pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
-pub(crate) use sys::{arm_interrupt_watchdog, signal_name, STARVED_BOUND};
+pub(crate) use sys::{arm_interrupt_watchdog, signal_name, thread_cpu_time, STARVED_BOUND};
 
 /// The longest a run with this wall limit can go: the limit, and the time
 /// it waited for a CPU (`starved_grace`), at most nine more limits.
