@@ -113,6 +113,12 @@ impl Cache {
         Ok(tmp)
     }
 
+    /// The file under the cache directory that keeps this machine's quiet
+    /// time of the contention probe.
+    pub(crate) fn probe_calibration(&self) -> PathBuf {
+        self.root.join("contention-probe")
+    }
+
     /// Where the entry `key` of `kind` lives (whether or not it exists).
     pub(crate) fn path(&self, kind: Kind, key: &Key) -> PathBuf {
         self.root.join(kind.dir()).join(&key.0[..2]).join(&key.0)

@@ -126,9 +126,12 @@ pub(crate) async fn verify(
         // Its tests are run in order, so that nothing after the first
         // failure runs at all: the CPUs go to the other solutions instead.
         let fail_fast = !solution.expect.contains(&Verdict::AC) && solution.permitted.is_none();
+        // Up to time_limit_to_tle x the limit, so that a TLE says whether
+        // it would pass there (problemtools' second limit).
         let options = RunOptions {
             fail_fast,
             in_order: false,
+            measure_up_to: Some(problem.time_limit_to_tle),
             ..options.clone()
         };
         jobs.push((submission, options));
@@ -204,6 +207,13 @@ pub(crate) async fn verify(
                 ));
             }
         }
+        let sensitive = time_sensitivity(&run, problem.time_limit_to_tle);
+        if let Some(why) = &sensitive {
+            report.notes.push(format!(
+                "{} is sensitive to the time limit: {why}",
+                run.submission
+            ));
+        }
         let slowest = SlowestTest::of(&run);
         if let Some(slow) = slowest
             .as_ref()
@@ -223,12 +233,59 @@ pub(crate) async fn verify(
         report.solutions.push(SolutionResult {
             expected: solution.expect.clone(),
             ok,
+            time_sensitive: sensitive.is_some(),
             slowest,
             report: run,
         });
     }
     report.ok = report.failures.is_empty();
     Ok(report)
+}
+
+/// Why a solution's verdict depends on the time limit, as problemtools
+/// judges it (its verdict at the limit differs from its verdict at the
+/// limit times `to_tle`), from the CPU times measured up to that higher
+/// limit: a test that ran to its end past the limit but under the higher
+/// one, or an accepted solution past the limit divided by `to_tle`.
+pub(crate) fn time_sensitivity(
+    run: &crate::report::SubmissionReport,
+    to_tle: f64,
+) -> Option<String> {
+    let limit = run.limits.time_ms;
+    let high = (limit as f64 * to_tle).round() as u64;
+    let ran_to_its_end = |t: &&crate::report::TestReport| t.exit_code == Some(0);
+    if let Some(t) = run
+        .tests
+        .iter()
+        .filter(ran_to_its_end)
+        .find(|t| t.verdict == Verdict::TLE && t.time_ms <= high)
+    {
+        return Some(format!(
+            "TLE at the limit of {}, but test `{}` ended after {} of CPU time, within {} ({to_tle} x the limit, time_limit_to_tle)",
+            format_ms(limit),
+            t.name,
+            format_ms(t.time_ms),
+            format_ms(high)
+        ));
+    }
+    let low = (limit as f64 / to_tle).round() as u64;
+    if run.verdict.is_accepted() {
+        if let Some(t) = run
+            .tests
+            .iter()
+            .filter(|t| t.time_ms > low)
+            .max_by_key(|t| t.time_ms)
+        {
+            return Some(format!(
+                "accepted, but test `{}` takes {} of CPU time, past the limit of {} divided by {to_tle} ({}): TLE on a machine {to_tle} x slower",
+                t.name,
+                format_ms(t.time_ms),
+                format_ms(limit),
+                format_ms(low)
+            ));
+        }
+    }
+    None
 }
 
 fn display_path(problem: &Problem, program: &ProgramSpec) -> std::path::PathBuf {
@@ -512,5 +569,40 @@ impl BruteContext {
         }
         judge.cache().put_bytes(Kind::Valid, &agreed, b"agrees")?;
         Ok(Compared::Agreed(origin))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_sensitivity;
+    use crate::report::fixtures::{submission_report, test_report};
+    use crate::verdict::Verdict;
+
+    fn test(verdict: Verdict, ms: u64, ran_to_end: bool) -> crate::report::TestReport {
+        let mut t = test_report("t1", verdict, "", None);
+        t.time_ms = ms;
+        t.exit_code = ran_to_end.then_some(0);
+        t
+    }
+
+    /// problemtools' rule on a 1 s limit with time_limit_to_tle 1.5:
+    /// sensitive when the verdict at 1.5 s would differ, from CPU times.
+    #[test]
+    fn sensitive_to_the_time_limit_as_problemtools_says() {
+        for (verdict, ms, ran_to_end, sensitive) in [
+            // Ended at 1.3 s: TLE at 1 s, AC at 1.5 s.
+            (Verdict::TLE, 1300, true, true),
+            // Stopped at 1.5 s: TLE at both.
+            (Verdict::TLE, 1510, false, false),
+            // Far under: AC at both, and on a machine 1.5 x slower.
+            (Verdict::AC, 400, true, false),
+            // Past 1 s / 1.5: a machine 1.5 x slower times it out.
+            (Verdict::AC, 800, true, true),
+            (Verdict::WA, 900, true, false),
+        ] {
+            let run = submission_report(vec![test(verdict, ms, ran_to_end)], verdict);
+            let got = time_sensitivity(&run, 1.5);
+            assert_eq!(got.is_some(), sensitive, "{verdict:?} {ms}: {got:?}");
+        }
     }
 }

@@ -60,6 +60,7 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         in_order: false,
         keep_output: args.input.is_some(),
         no_cache: settings.no_cache,
+        measure_up_to: None,
     };
     let human = Human {
         color: settings.color,

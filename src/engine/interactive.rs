@@ -67,7 +67,7 @@ impl Judge {
             return Err(error);
         }
         let mut report = TestReport::of(run.test);
-        report.measured(&play.submission);
+        report.measured(&play.submission, run.limits.time);
         let limits = &super::programs::package_of(&interactive.interactor).limits;
         let said = interactor_result(
             interactive.protocol,
@@ -143,7 +143,7 @@ impl Judge {
                     run.wall,
                     run.exe.address_space_limit(),
                 );
-                report.measured(&again.submission);
+                report.measured(&again.submission, run.limits.time);
                 report.verdict = second.verdict;
                 report.score = second.score;
                 report.message = second.message;

@@ -6,8 +6,10 @@
 //! Everything here runs on the tokio runtime made by [`runtime`].
 
 mod classify;
+mod contention;
 mod interactive;
 mod judge;
+mod margin;
 mod materialise;
 mod named_files;
 mod programs;

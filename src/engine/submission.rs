@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::SemaphorePermit;
 
 use super::classify::{classify, wall_limit};
+use super::margin;
 use super::named_files::output_to_check;
 use super::scratch::RemoveOnDrop;
 use super::shown_input::shown_input;
@@ -76,6 +77,10 @@ pub(crate) struct RunOptions {
     pub(crate) keep_output: bool,
     /// Do not reuse or store results in the result cache (`--no-cache`).
     pub(crate) no_cache: bool,
+    /// Run a test up to this factor of the time limit (at least the
+    /// margin of [`margin::OVER`]), so that a TLE's CPU time says whether it
+    /// would pass at that limit: `verify`'s time_limit_to_tle.
+    pub(crate) measure_up_to: Option<f64>,
 }
 
 /// How many times `batch` and `serve` judge a submission whose judging
@@ -332,7 +337,7 @@ impl Judge {
                 // run is prepared ahead of its slot, which it gives up as
                 // soon as the program is gone, so that the next test's
                 // program starts while this one is checked.
-                let (kept, slot_use) = if options.fail_fast {
+                let (mut kept, slot_use) = if options.fail_fast {
                     let mut turn = started.subscribe();
                     turn.wait_for(|&n| n >= index)
                         .await
@@ -348,16 +353,31 @@ impl Judge {
                     let preparing = judge.inner.preparing.acquire().await.expect("never closed");
                     (None, SlotUse::AfterPreparing(preparing))
                 };
+                let cpu_cap = margin::run_cpu_limit(limits.time, options.measure_up_to);
                 let run = TestRun {
                     exe: &exe,
                     test,
                     checker: &checker,
                     limits,
-                    wall,
+                    cpu_cap,
+                    // A run measured up to a higher limit may take its wall.
+                    wall: match options.measure_up_to {
+                        Some(_) => wall.max(cpu_cap + Duration::from_millis(500)),
+                        None => wall,
+                    },
                     keep_output: options.keep_output,
                     files: &files,
                 };
                 let result = judge.judge_test(&run, options.no_cache, slot_use).await;
+                // Near the limit: judged again alone (its slot given back
+                // first, so that waiting for every slot cannot deadlock).
+                let result = match result {
+                    Ok(t) if !t.cached && margin::near_limit(&t, limits.time) => {
+                        drop(kept.take());
+                        judge.judge_again_alone(&run, t).await
+                    }
+                    other => other,
+                };
                 // Known as failed before the slot is free for a later test.
                 if let Ok(t) = &result {
                     if !t.verdict.is_accepted() {
@@ -431,6 +451,7 @@ impl Judge {
             test,
             checker,
             limits,
+            cpu_cap: margin::run_cpu_limit(limits.time, None),
             wall: wall_limit(limits.time, self.config().limits.wall_factor),
             keep_output,
             files,
@@ -448,11 +469,13 @@ impl Judge {
         slot: SlotUse<'_>,
     ) -> Result<TestReport> {
         let test = run.test;
-        let result_key = match (&test.answer, no_cache || run.keep_output) {
+        // Kept for the next judging even with `no_cache`, which replaces
+        // what an earlier judging left.
+        let result_key = match (&test.answer, run.keep_output) {
             (Some(answer), false) => Some(self.result_key(run, answer)?),
             _ => None,
         };
-        if let Some(key) = &result_key {
+        if let Some(key) = result_key.as_ref().filter(|_| !no_cache) {
             if let Some(mut cached) = self
                 .cache()
                 .get(Kind::Result, key)
@@ -469,16 +492,71 @@ impl Judge {
             }
         }
         let mut report = self.run_test(run, slot).await?;
-        if let Some(key) = &result_key {
-            // An IE says nothing about the submission: judge it again next time.
-            if report.verdict != Verdict::IE {
-                let bytes = serde_json::to_vec(&report).expect("serialisable");
-                self.cache().put_bytes(Kind::Result, key, &bytes)?;
-            }
-        }
+        self.keep_result(run, &report)?;
         if !report.verdict.is_accepted() {
             report.input = shown_input(&test.input);
         }
+        Ok(report)
+    }
+
+    /// Keeps a test's result in the result cache as final, unless it says
+    /// nothing about the submission (an IE) or the load could have decided
+    /// it (near the limit: it is judged again alone, which keeps its own).
+    fn keep_result(&self, run: &TestRun<'_>, report: &TestReport) -> Result<()> {
+        let (Some(answer), false) = (&run.test.answer, run.keep_output) else {
+            return Ok(());
+        };
+        if report.verdict == Verdict::IE
+            || report.contended
+            || margin::near_limit(report, run.limits.time)
+        {
+            return Ok(());
+        }
+        let key = self.result_key(run, answer)?;
+        let bytes = serde_json::to_vec(report).expect("serialisable");
+        self.cache().put_bytes(Kind::Result, &key, &bytes)?;
+        Ok(())
+    }
+
+    /// A test whose result is near its limit, judged again with no other
+    /// run of this judge beside it (every slot held) until it is clear or
+    /// after [`margin::TRIES`] runs: the least CPU time decides.
+    async fn judge_again_alone(&self, run: &TestRun<'_>, first: TestReport) -> Result<TestReport> {
+        let slots = u32::try_from(self.config().jobs.get()).unwrap_or(u32::MAX);
+        let alone = self
+            .inner
+            .slots
+            .acquire_many(slots)
+            .await
+            .expect("never closed");
+        let mut runs = vec![first];
+        while runs.len() < margin::TRIES {
+            let best = runs.iter().min_by_key(|r| r.time_ms).expect("a run");
+            if !margin::near_limit(best, run.limits.time) {
+                break;
+            }
+            runs.push(self.run_test(run, SlotUse::Held).await?);
+        }
+        drop(alone);
+        let slowdown = super::contention::measure(&self.cache().probe_calibration());
+        let mut report = margin::least_cpu(runs);
+        if slowdown.0 > super::contention::CONTENDED {
+            report.contended = true;
+            report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
+            let said = format!(
+                "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
+                slowdown.0
+            );
+            report.message = match report.message.is_empty() {
+                true => said,
+                false => format!("{} ({said})", report.message),
+            };
+        }
+        self.keep_result(run, &report)?;
+        report.input = match report.verdict.is_accepted() {
+            true => None,
+            false => shown_input(&run.test.input),
+        };
         Ok(report)
     }
 
@@ -488,8 +566,9 @@ impl Judge {
         let answer_key = Key::of_file(answer).map_err(|e| Error::io(answer, e))?;
         let limits = run.limits;
         let limits_id = format!(
-            "{} {} {} {}",
+            "{} {} {} {} {}",
             limits.time.as_micros(),
+            run.cpu_cap.as_micros(),
             limits.memory,
             limits.output,
             run.wall.as_micros()
@@ -603,7 +682,7 @@ impl Judge {
             sandbox::Captured::File { path, .. } => Some(RemoveOnDrop(path.clone())),
             sandbox::Captured::Memory(_) => None,
         };
-        report.measured(&outcome);
+        report.measured(&outcome, limits.time);
         if let Some(error) = super::classify::overloaded(&outcome, run.wall, &run.test.name) {
             return Err(error);
         }
@@ -660,6 +739,8 @@ pub(super) struct TestRun<'a> {
     pub(super) test: &'a TestCase,
     pub(super) checker: &'a Checker,
     pub(super) limits: ProblemLimits,
+    /// The CPU limit it runs under: past `limits.time` (see [`margin`]).
+    pub(super) cpu_cap: Duration,
     pub(super) wall: Duration,
     pub(super) keep_output: bool,
     /// Whether it reads and writes files instead of stdin and stdout.
@@ -672,7 +753,7 @@ impl TestRun<'_> {
     /// space, and [`STDERR_KEPT`] of its stderr.
     pub(super) fn sandbox_limits(&self) -> sandbox::Limits {
         sandbox::Limits {
-            cpu_time: self.limits.time,
+            cpu_time: self.cpu_cap,
             wall_time: self.wall,
             memory: Some(self.limits.memory),
             address_space: self.exe.address_space_limit(),

@@ -35,6 +35,12 @@ pub(crate) struct Problem {
     pub(crate) checker_limits: ProgramLimits,
     /// Whether `limits.time` is final or to be inferred from the accepted solutions.
     pub(crate) time_rule: TimeRule,
+    /// The factor of the time limit at which `verify` asks whether a
+    /// solution's verdict would change (problemtools' time_limit_to_tle,
+    /// legacy time_safety_margin): a solution whose verdict differs there,
+    /// or an accepted one past the limit divided by it, is "sensitive to the
+    /// time limit".
+    pub(crate) time_limit_to_tle: f64,
     /// How outputs are compared (for an interactive problem, what the
     /// interactor wrote, once it accepted: see [`InteractorSpec`]).
     pub(crate) checker: CheckerSpec,
@@ -119,6 +125,7 @@ impl Problem {
             program_limits: ProgramLimits::defaults(config),
             checker_limits: ProgramLimits::defaults(config),
             time_rule: TimeRule::Fixed,
+            time_limit_to_tle: TIME_LIMIT_TO_TLE,
             checker: CheckerSpec::Tokens {
                 case_sensitive: true,
             },
@@ -183,6 +190,9 @@ impl InteractorProtocol {
 }
 
 /// How a problem's time limit is set.
+/// problemtools' default time_limit_to_tle (the 2023-07 format's).
+pub(crate) const TIME_LIMIT_TO_TLE: f64 = 1.5;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum TimeRule {
     /// `limits.time` is the limit.

@@ -122,8 +122,14 @@ impl Human {
 
     /// One test line, with its diff when `with_diff`.
     pub(crate) fn test(&self, t: &TestReport, with_diff: bool) -> String {
+        // The share of the time limit used, and how often it ran when it
+        // was near the limit (judged again alone: the least CPU time decides).
+        let share = match t.runs.len() {
+            0 | 1 => format!("{:>4}%", t.limit_percent),
+            n => format!("{:>4}% of {n} runs", t.limit_percent),
+        };
         let mut line = format!(
-            "  {:<24} {} {:>8} {:>10}",
+            "  {:<24} {} {:>8} {share} {:>10}",
             printable_line(&t.name),
             self.verdict(t.verdict),
             format_ms(t.time_ms),

@@ -6,7 +6,7 @@
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub(crate) mod stress;
-mod submission;
+pub(crate) mod submission;
 pub(crate) mod verify;
 
 pub(crate) use submission::{

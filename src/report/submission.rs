@@ -103,6 +103,20 @@ pub(crate) struct TestReport {
     pub(crate) wall_ms: u64,
     /// Peak memory, KiB.
     pub(crate) memory_kib: u64,
+    /// CPU time as a share of the time limit, percent (over 100 past it).
+    #[serde(default)]
+    pub(crate) limit_percent: u32,
+    /// Every run of the test, in order: more than one when a result near
+    /// the limit was judged again alone (the least CPU time decides).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) runs: Vec<RunTimes>,
+    /// Near the limit and judged while the machine measured slower than its
+    /// calibration: the verdict may be the load's (never cached as final).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) contended: bool,
+    /// With `contended`: how much slower the machine measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) slowdown: Option<f64>,
     /// Why, in one line (empty on AC).
     pub(crate) message: String,
     /// Expected vs got around the first difference (WA/PE).
@@ -153,6 +167,10 @@ impl TestReport {
             time_ms: 0,
             wall_ms: 0,
             memory_kib: 0,
+            limit_percent: 0,
+            runs: Vec::new(),
+            contended: false,
+            slowdown: None,
             message: String::new(),
             diff: None,
             exit_code: None,
@@ -168,14 +186,36 @@ impl TestReport {
 
     /// Takes what a run of the program measured: its CPU and wall time, its
     /// peak memory and how it ended.
-    pub(crate) fn measured(&mut self, outcome: &RunOutcome) {
+    pub(crate) fn measured(&mut self, outcome: &RunOutcome, time_limit: std::time::Duration) {
         self.time_ms = outcome.cpu_time.as_millis() as u64;
         self.wall_ms = outcome.wall_time.as_millis() as u64;
+        self.limit_percent = limit_percent(outcome.cpu_time, time_limit);
+        self.runs = vec![RunTimes {
+            cpu_ms: self.time_ms,
+            wall_ms: self.wall_ms,
+        }];
         self.memory_kib = outcome.peak_memory_kib;
         match outcome.exit {
             Exit::Code(c) => self.exit_code = Some(c),
             Exit::Signal(s) => self.signal = Some(sandbox::signal_name(s)),
         }
+    }
+}
+
+/// The times of one run of a test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub(crate) struct RunTimes {
+    /// CPU time, ms.
+    pub(crate) cpu_ms: u64,
+    /// Wall time, ms.
+    pub(crate) wall_ms: u64,
+}
+
+/// `cpu` as a share of `limit`, percent, rounded.
+pub(crate) fn limit_percent(cpu: std::time::Duration, limit: std::time::Duration) -> u32 {
+    match limit.as_micros() {
+        0 => 0,
+        l => ((cpu.as_micros() * 100 + l / 2) / l).min(u32::MAX as u128) as u32,
     }
 }
 

@@ -48,6 +48,9 @@ pub(crate) struct SolutionResult {
     pub(crate) expected: Vec<Verdict>,
     /// Whether it got one of them.
     pub(crate) ok: bool,
+    /// Whether its verdict depends on the time limit (problemtools'
+    /// "sensitive to time limit"): the reason is among the notes.
+    pub(crate) time_sensitive: bool,
     /// Its slowest test against the time limit (none when nothing ran).
     pub(crate) slowest: Option<SlowestTest>,
     /// The full run report.

@@ -59,7 +59,7 @@ pub(crate) use pool::Sandbox;
 pub(crate) use program::{find_in_user_path, is_executable_file, resolve_program, SYSTEM_PATH};
 pub(crate) use sys::{
     arm_interrupt_watchdog, keep_own_executable, own_executable_metadata, raise_open_files_limit,
-    signal_name, STARVED_BOUND,
+    signal_name, thread_cpu_time, STARVED_BOUND,
 };
 
 /// The longest a run with this wall limit can go: the limit, and the time

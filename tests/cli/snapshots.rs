@@ -32,7 +32,7 @@ fn normalise(text: &str, workspace: &Workspace) -> String {
         (r"after \d+ iterations", "after <n> iterations"),
         (r#""iterations":( ?)\d+"#, r#""iterations":${1}0"#),
         (
-            r#""(time_ms|wall_ms|memory_kib|limit_ms|max_time_ms|max_memory_kib|elapsed_ms|iterations_per_second)":( ?)[\d.]+"#,
+            r#""(time_ms|wall_ms|cpu_ms|limit_percent|memory_kib|limit_ms|max_time_ms|max_memory_kib|elapsed_ms|iterations_per_second)":( ?)[\d.]+"#,
             r#""$1":${2}0"#,
         ),
         (

@@ -223,7 +223,7 @@ fn read(
         }
         CheckerSpec::KattisDefault
     };
-    let (limits, checker_limits, time_rule) =
+    let (limits, checker_limits, time_rule, time_limit_to_tle) =
         limits(package, root, version, config, problems, notes);
     let validators = input_validators(package, problems, notes);
     let groups = data::groups(package, version, &base_flags, problems, notes);
@@ -268,6 +268,7 @@ fn read(
         limits,
         checker_limits,
         time_rule,
+        time_limit_to_tle,
         checker,
         reference,
         validators,
@@ -331,7 +332,7 @@ fn limits(
     config: &Config,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> (ProblemLimits, ProgramLimits, TimeRule) {
+) -> (ProblemLimits, ProgramLimits, TimeRule, f64) {
     let limits = match root.table("limits") {
         Ok(t) => t,
         Err(e) => {
@@ -369,10 +370,11 @@ fn limits(
         problems.push(format!("limits.memory: {why}"));
     }
     let multiplier = |v| units::factor(v, 1.0, 100.0);
-    let (multiplier, resolution) = match version {
+    let (multiplier, resolution, to_tle) = match version {
         Version::Legacy => (
             checked(table, "time_multiplier", multiplier, problems).unwrap_or(5.0),
             Duration::from_secs(1),
+            checked(table, "time_safety_margin", multiplier, problems).unwrap_or(2.0),
         ),
         Version::Draft | Version::Modern => {
             let multipliers = limits
@@ -391,12 +393,16 @@ fn limits(
                 problems,
             )
             .unwrap_or(2.0);
-            if let Some(m) = &multipliers {
-                m.known(&["time_limit_to_tle"]);
-            }
+            let to_tle = checked(
+                multipliers.as_ref(),
+                "time_limit_to_tle",
+                multiplier,
+                problems,
+            )
+            .unwrap_or(crate::problem::model::TIME_LIMIT_TO_TLE);
             let resolution = checked(table, "time_resolution", units::seconds, problems)
                 .unwrap_or(Duration::from_secs(1));
-            (ac, resolution)
+            (ac, resolution, to_tle)
         }
     };
     if let Some(t) = &limits {
@@ -466,6 +472,7 @@ fn limits(
         },
         validation,
         rule,
+        to_tle,
     )
 }
 

@@ -121,6 +121,16 @@ pub(crate) fn cpu_rlimit_backstop(limit: Duration) -> u64 {
     (limit + half.max(Duration::from_secs(1))).as_secs() + 1
 }
 
+/// CPU time used so far by the calling thread (CLOCK_THREAD_CPUTIME_ID):
+/// what a probe of the machine's contention measures itself with.
+pub(crate) fn thread_cpu_time() -> Duration {
+    // SAFETY: timespec is plain data; clock_gettime writes into the local.
+    let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a local.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
 /// How far past its wall limit a run may go: the time it waited for a CPU
 /// the machine did not give it (not the program's doing), at most nine
 /// more wall limits: every run still ends, and one that reaches the bound

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Stability of verdicts on a shared machine (issue 37): figures, never pass/fail.
+
+Programs of five kinds (ALU-bound, cache-bound pointer chase in 2 MiB,
+memory-bandwidth-bound over 64 MiB, page-fault-bound, Python), each calibrated
+on the quiet machine, are judged with time limits that put them at 40-60%,
+80-95%, 105-125% and 200% of the limit, quiet and beside CPU hogs, memory hogs
+and a second judge, several times each. Printed: verdict flips by band (against
+the verdict the band calls for; "overloaded" exits, code 4, are counted apart)
+and CPU-time inflation per kind and load as same-run ratios of medians against
+the quiet runs.
+
+    bench/stability.py           full run (about 10 minutes on 2 cores)
+    bench/stability.py --quick   two kinds, two bands, two loads, once each
+    STABILITY_REPS=1 bench/stability.py   the full grid, once each
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The release build when there is one (its own speed does not enter the
+# figures: only the judged programs' CPU times and verdicts do).
+JUDGE = Path(os.environ.get("JUDGE_BIN", ROOT / "target" / "release" / "judge"))
+if not JUDGE.exists() and (ROOT / "target" / "debug" / "judge").exists():
+    JUDGE = ROOT / "target" / "debug" / "judge"
+QUICK = "--quick" in sys.argv
+
+C_KINDS = {
+    "alu": """
+#include <stdio.h>
+int main(void){ unsigned long x=1; for(long i=0;i<WORK*150000000L;i++) x=x*6364136223846793005UL+1442695040888963407UL;
+ fprintf(stderr, "%lu\\n", x); puts("ok"); return 0; }""",
+    "cache": """
+#include <stdio.h>
+#include <stdlib.h>
+#define N (2*1024*1024/sizeof(long))
+int main(void){ long *a=malloc(N*sizeof(long)); for(long i=0;i<(long)N;i++) a[i]=i;
+ srand(1); for(long i=N-1;i>0;i--){ long j=rand()%i; long t=a[i]; a[i]=a[j]; a[j]=t; }
+ long p=0; for(long i=0;i<WORK*30000000L;i++) p=a[p]; fprintf(stderr, "%ld\\n", p); printf("%s\\n", p>=0?"ok":"ok"); return 0; }""",
+    "bandwidth": """
+#include <stdio.h>
+#include <stdlib.h>
+#define N (64*1024*1024/sizeof(long))
+int main(void){ long *a=calloc(N,sizeof(long)); long s=0;
+ for(long r=0;r<WORK*30;r++) for(long i=0;i<(long)N;i+=8) { s+=a[i]; a[i]=s; }
+ printf("%s\\n", s>=0?"ok":"ok"); return 0; }""",
+    "pagefault": """
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+int main(void){ long s=0; for(long r=0;r<WORK*30;r++){ size_t n=32<<20; char *p=mmap(0,n,PROT_READ|PROT_WRITE,MAP_PRIVATE|MAP_ANONYMOUS,-1,0);
+ for(size_t i=0;i<n;i+=4096) p[i]=1, s+=p[i]; munmap(p,n); } printf("%s\\n", s>=0?"ok":"ok"); return 0; }""",
+}
+PY = """
+x = 0
+for i in range(WORK * 1500000):
+    x = (x * 31 + i) % 1000003
+import sys
+print(x, file=sys.stderr)
+print("ok")
+"""
+BANDS = {"40-60%": 0.5, "80-95%": 0.88, "105-125%": 1.15, "200%": 2.0}
+EXPECTED = {"40-60%": "AC", "80-95%": "AC", "105-125%": "TLE", "200%": "TLE"}
+
+
+def package(dir: Path) -> Path:
+    pkg = dir / "stab"
+    (pkg / "data" / "secret").mkdir(parents=True, exist_ok=True)
+    (pkg / "problem.yaml").write_text("name: stability\nlimits:\n  time_limit: 1\n  memory: 512\n")
+    (pkg / "data" / "secret" / "a.in").write_text("\n")
+    (pkg / "data" / "secret" / "a.ans").write_text("ok\n")
+    return pkg
+
+
+def judge(pkg: Path, prog: Path, limit_ms: int, extra=()):
+    out = subprocess.run(
+        [str(JUDGE), "--color", "never", "--no-cache", *extra, "run", str(pkg), str(prog),
+         "--time-limit", f"{limit_ms}ms", "--format", "json"],
+        capture_output=True, text=True)
+    if out.returncode == 4:
+        return "overloaded", None, 1
+    try:
+        report = json.loads(out.stdout.splitlines()[0])
+    except (IndexError, json.JSONDecodeError):
+        return "error:" + out.stderr.strip()[-200:], None, 0
+    test = report["tests"][0] if report["tests"] else {}
+    return report["verdict"], test.get("time_ms"), len(test.get("runs", [])) or 1
+
+
+class Load:
+    def __init__(self, name, pkg, progs):
+        self.name, self.procs, self.pkg, self.progs = name, [], pkg, progs
+
+    def __enter__(self):
+        n = os.cpu_count() or 2
+        if self.name == "cpu-hogs":
+            self.procs = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(n)]
+        elif self.name == "memory-hogs":
+            hog = "import array\na=array.array('q',bytes(8*(1<<25)))\nwhile True:\n  for i in range(0,len(a),64): a[i]+=1\n"
+            self.procs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(n)]
+        elif self.name == "second-judge":
+            loop = " ".join(f"'{p}'" for p in self.progs)
+            script = f"while true; do '{JUDGE}' --no-cache run '{self.pkg}' {loop} --time-limit 10s >/dev/null 2>&1; done"
+            self.procs = [subprocess.Popen(["bash", "-c", script], start_new_session=True)]
+        time.sleep(1 if self.procs else 0)
+        return self
+
+    def __exit__(self, *_):
+        for p in self.procs:
+            try:
+                os.killpg(p.pid, 9) if self.name == "second-judge" else p.kill()
+            except ProcessLookupError:
+                pass
+            p.wait()
+
+
+def main():
+    if not JUDGE.exists():
+        subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
+    kinds = ["alu", "cache"] if QUICK else ["alu", "cache", "bandwidth", "pagefault", "python"]
+    bands = ["40-60%", "200%"] if QUICK else list(BANDS)
+    loads = ["quiet", "cpu-hogs"] if QUICK else ["quiet", "cpu-hogs", "memory-hogs", "second-judge"]
+    reps = 1 if QUICK else int(os.environ.get("STABILITY_REPS", "3"))
+    with tempfile.TemporaryDirectory(prefix="judge-stability-") as tmp:
+        tmp = Path(tmp)
+        pkg = package(tmp)
+        progs = {}
+        for kind in kinds:
+            work = 1 if QUICK else 2
+            src = PY if kind == "python" else C_KINDS[kind]
+            path = tmp / (f"{kind}.py" if kind == "python" else f"{kind}.c")
+            path.write_text(src.replace("WORK", str(work)))
+            progs[kind] = path
+        # Quiet calibration: median CPU time under a generous limit.
+        quiet_cpu = {}
+        for kind, prog in progs.items():
+            times = [judge(pkg, prog, 20000)[1] for _ in range(3)]
+            quiet_cpu[kind] = statistics.median(t for t in times if t is not None)
+        flips = {(l, b): [0, 0, 0] for l in loads for b in bands}  # flips, overloaded, total
+        cpu = {(l, k): [] for l in loads for k in kinds}
+        reruns = 0
+        for load in loads:
+            with Load(load, pkg, list(progs.values())):
+                for _ in range(reps):
+                    for kind, prog in progs.items():
+                        for band in bands:
+                            limit = max(1, round(quiet_cpu[kind] / BANDS[band]))
+                            verdict, t, runs = judge(pkg, prog, limit)
+                            reruns += runs - 1
+                            f = flips[(load, band)]
+                            f[2] += 1
+                            if verdict == "overloaded":
+                                f[1] += 1
+                            elif verdict != EXPECTED[band]:
+                                f[0] += 1
+                            if t is not None and verdict == "AC":
+                                cpu[(load, kind)].append(t)
+                        # The same program, unlimited: its CPU time under this load.
+                        t = judge(pkg, prog, 20000)[1]
+                        if t is not None:
+                            cpu[(load, kind)].append(t)
+        print(f"quiet CPU times (ms): " + ", ".join(f"{k} {v:.0f}" for k, v in quiet_cpu.items()))
+        print("\n| load | " + " | ".join(bands) + " |")
+        print("|---|" + "---|" * len(bands))
+        for load in loads:
+            cells = [f"{flips[(load, b)][0]} flips, {flips[(load, b)][1]} overloaded / {flips[(load, b)][2]}" for b in bands]
+            print(f"| {load} | " + " | ".join(cells) + " |")
+        print("\nCPU-time inflation (median under load / median quiet, same run):")
+        print("| kind | " + " | ".join(loads) + " |")
+        print("|---|" + "---|" * len(loads))
+        for kind in kinds:
+            base = statistics.median(cpu[("quiet", kind)]) if cpu[("quiet", kind)] else None
+            cells = []
+            for load in loads:
+                xs = cpu[(load, kind)]
+                cells.append(f"{statistics.median(xs) / base:.2f}x" if xs and base else "-")
+            print(f"| {kind} | " + " | ".join(cells) + " |")
+        print(f"\nnear-limit re-runs (judged again alone): {reruns}")
+
+
+if __name__ == "__main__":
+    main()
