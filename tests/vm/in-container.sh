@@ -44,7 +44,7 @@ exec unshare --cgroup --mount --propagation private -- sh -c '
   "$@"; rc=$?
   kill $other
   # Nothing of the judge left in the container: no judge-PID, and the
-  # container's processes back where they were (dind made its /init itself).
+  # processes of the container back where they were (dind made its /init itself).
   left=$(ls -d /sys/fs/cgroup/judge-* 2>/dev/null)
   if [ "$shape" != dind ] && [ -d /sys/fs/cgroup/init ]; then left="$left /sys/fs/cgroup/init"; fi
   [ -n "$left" ] && echo "in-container: left behind in the container: $left" >&2
