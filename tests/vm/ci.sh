@@ -24,10 +24,10 @@ proved=$(awk '$1 == "fingerprint" { print $2 }' tests/vm/full-proved 2>/dev/null
 if [ "$fingerprint" = "$proved" ]; then
   echo "vm: the sandbox is as when \`run.sh 6.1 full\` passed ($fingerprint)"
   echo "vm: 6.1 runs the placements, the workflow and the hostile tests that are quick under emulation"
-  suite=placements,workflow,only
+  suite=placements,containers,workflow,only
   hostile='hostile::a_slot_keeps_nothing hostile::compilation_is_limited_too
     hostile::network_fixture hostile::contained_as_an_unprivileged_user'
-  JUDGE_VM_BUDGET=1200 bash tests/vm/run.sh 6.1 "$suite" "$hostile" || status=1
+  JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.1 "$suite" "$hostile" || status=1
 else
   echo "vm: the sandbox changed since \`run.sh 6.1 full\` passed (tests/vm/full-proved:" \
     "${proved:-none}; this tree: $fingerprint): 6.1 runs the whole of full"

@@ -11,12 +11,13 @@ set -a
 set +a
 cd "$REPO"
 suite=${1:-smoke}
-# A suite is a list of parts: smoke = placements; full = placements, the
+# A suite is a list of parts: smoke = placements (the judge's own and the
+# containers' shapes: `placements`, `containers`); full = those, the
 # docs/ci.md workflow, and the hostile suite with the package-program tests
 # (untrusted::) and the verdict table.
 case $suite in
-  smoke) parts=" placements " ;;
-  full) parts=" placements workflow hostile " ;;
+  smoke) parts=" placements containers " ;;
+  full) parts=" placements containers workflow hostile " ;;
   only) parts=" only " ;;
   *) parts=" ${suite//,/ } " ;;
 esac
@@ -97,6 +98,24 @@ if [[ $parts == *" placements "* ]]; then
   # Root needs no user namespace: full isolation all the same.
   placement "root, user namespaces denied" cgroup-v2 - env
   sysctl -qw "$knob=$on"
+fi
+
+if [[ $parts == *" containers "* ]]; then
+  # Root in a container that is not the judge's alone (tests/vm/in-container.sh's
+  # shapes), each in a delegated scope of its own as an engine makes one, and
+  # on a host without systemd. The test finds no judge-PID cgroup left on the
+  # host's hierarchy, which holds the containers'.
+  in_container="systemd-run --scope -p Delegate=yes --quiet /bin/sh $REPO/tests/vm/in-container.sh"
+  placement "root, a container with a shell parent (docker run IMAGE sh -c, GitLab, a pod's command)" \
+    cgroup-v2 - env JUDGE_TEST_LAUNCHER="env JUDGE_CONTAINER=shell $in_container"
+  placement "root, a container after docker:dind's entrypoint (processes in /init)" \
+    cgroup-v2 - env JUDGE_TEST_LAUNCHER="env JUDGE_CONTAINER=dind $in_container"
+  placement "root, a container seeing the host's /run (systemd's socket)" \
+    cgroup-v2 - env JUDGE_TEST_LAUNCHER="env JUDGE_CONTAINER=run $in_container"
+  placement "root, a container with cgroupfs read-only (an unprivileged pod)" \
+    namespaces "read-only" env JUDGE_TEST_LAUNCHER="env JUDGE_CONTAINER=readonly $in_container"
+  placement "root, a host without systemd, beside other processes" \
+    cgroup-v2 - env JUDGE_TEST_LAUNCHER="env JUDGE_CONTAINER=nosystemd /bin/sh $REPO/tests/vm/in-container.sh"
 fi
 
 if [[ $parts == *" workflow "* ]]; then

@@ -213,8 +213,10 @@ fn v2(own: &str, mounts: &str, uid: u32) -> Result<JudgeCgroups, CgroupError> {
         return Ok(cgroups);
     }
     // A host without systemd (OpenRC, runit, a minimal VM, WSL2): root
-    // makes the judge's cgroup at the top of the hierarchy.
-    if uid == 0 && !systemd::booted() {
+    // makes the judge's cgroup at the top of the hierarchy. Not in a
+    // container that sees the host's hierarchy (`--cgroupns=host`): that top
+    // is the host's.
+    if uid == 0 && !systemd::booted() && !in_a_container() {
         let mut cgroups = beside(mount, &here, false).map_err(|e| CgroupError::V2Place {
             base: here.clone(),
             reason: first.to_string(),
@@ -253,6 +255,17 @@ fn v2(own: &str, mounts: &str, uid: u32) -> Result<JudgeCgroups, CgroupError> {
     })?;
     cgroups.how = format!("in the systemd scope {unit} (delegated)");
     Ok(cgroups)
+}
+
+/// Whether this process runs in a container: the marker files Docker and
+/// Podman leave, or a `container` variable given to its first process.
+fn in_a_container() -> bool {
+    Path::new("/.dockerenv").exists()
+        || Path::new("/run/.containerenv").exists()
+        || fs::read("/proc/1/environ").is_ok_and(|env| {
+            env.split(|&b| b == 0)
+                .any(|entry| entry.starts_with(b"container="))
+        })
 }
 
 /// How to give the judge a cgroup it can use.
