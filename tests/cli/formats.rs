@@ -625,3 +625,55 @@ fn a_checktestdata_validator_runs_as_the_checktestdata_language_with_exit_0_vali
         }
     }
 }
+
+/// `.py` submissions of an ICPC package run as problemtools and BAPCtools
+/// run them: with PyPy where it is installed; `package_python` chooses.
+#[test]
+fn package_python_submissions_run_with_pypy_where_installed_and_the_choice_is_shown() {
+    let installed = ["/usr/local/bin", "/usr/bin", "/bin"]
+        .iter()
+        .any(|d| Path::new(d).join("pypy3").is_file());
+    if !installed {
+        crate::support::skip_missing("pypy3 on /usr/local/bin:/usr/bin:/bin");
+        return;
+    }
+    let fixture = repo().join("tests/fixtures/kattis/guess");
+    for (config, language, note) in [
+        ("", "pypy", ".py run as pypy (Python 3 (PyPy))"),
+        (
+            "package_python = \"python\"\n",
+            "python",
+            ".py run as python",
+        ),
+    ] {
+        let ws = Workspace::with_config("", config);
+        let judged = ws.judge([
+            "verify".as_ref(),
+            fixture.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ]);
+        let report: Value = serde_json::from_str(judged.stdout.trim())
+            .unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
+        assert_eq!(report["ok"], true, "{report:#}");
+        for solution in report["solutions"].as_array().unwrap() {
+            assert_eq!(
+                solution["report"]["language"], language,
+                "{config}: {solution:#}"
+            );
+        }
+        assert!(
+            report["notes"].to_string().contains(note),
+            "{config}: {report:#}"
+        );
+    }
+    let ws = Workspace::with_config("", "package_python = \"cobol\"\n");
+    let judged = ws.judge(["verify".as_ref(), fixture.as_os_str()]);
+    judged.expect_code(2);
+    assert!(
+        judged
+            .stderr
+            .contains("package_python: `cobol` is not a language"),
+        "{judged:#?}"
+    );
+}
