@@ -177,7 +177,7 @@ impl Sandbox {
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .collect();
         if shown.iter().any(|d| real.starts_with(d)) {
-            return None;
+            return super::program::hidden_interpreter(&real, &shown);
         }
         Some(format!(
             "`{}` is {}, outside the directories the sandbox shows ({}); install it \
