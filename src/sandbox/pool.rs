@@ -377,6 +377,7 @@ mod tests {
                 stdout: 1 << 20,
                 stderr: 1 << 20,
                 file_size: 1 << 20,
+                output_ends_run: true,
             },
         };
         let dir = tempfile::tempdir().unwrap();

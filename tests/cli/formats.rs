@@ -466,7 +466,9 @@ fn broken_packages_of_other_formats_say_which_file_and_key() {
 #[test]
 fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
     let Some(tool) = verifyproblem() else { return };
-    let ws = Workspace::new();
+    // The exports' .py as the bundled problems run them and as problemtools
+    // is told to (CPython): PyPy does not fit some of their 64 MiB limits.
+    let ws = Workspace::with_config("", "package_python = \"python\"\n");
     let scratch = tempfile::tempdir().unwrap();
     let ids: Vec<String> = std::fs::read_dir(repo().join("problems"))
         .unwrap()
@@ -676,4 +678,41 @@ fn package_python_submissions_run_with_pypy_where_installed_and_the_choice_is_sh
             .contains("package_python: `cobol` is not a language"),
         "{judged:#?}"
     );
+}
+
+/// Output limits as problemtools and BAPCtools judge them: the output is
+/// judged after the run, so a `time_limit_exceeded/` submission that writes
+/// without end is TLE (not OLE at the limit), and one that writes past the
+/// limit and ends in time is OLE (a run-time error there).
+#[test]
+fn a_package_writer_without_end_is_tle_and_one_past_the_limit_is_ole() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("sumab");
+    copy_dir(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    for (folder, name, body) in [
+        (
+            "time_limit_exceeded",
+            "flood.c",
+            "for (;;) fputs(\"flood flood flood flood\\n\", stdout);",
+        ),
+        (
+            "run_time_error",
+            "nine-mib.c",
+            "for (int i = 0; i < 9 << 20; i += 8) fputs(\"1234567\\n\", stdout); return 0;",
+        ),
+    ] {
+        let dir = package.join("submissions").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(name),
+            format!("#include <stdio.h>\nint main(void) {{\n    {body}\n}}\n"),
+        )
+        .unwrap();
+    }
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["flood.c"], "TLE", "{report:#}");
+    assert_eq!(got["nine-mib.c"], "OLE", "{report:#}");
 }
