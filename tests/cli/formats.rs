@@ -716,3 +716,39 @@ fn a_package_writer_without_end_is_tle_and_one_past_the_limit_is_ole() {
     assert_eq!(got["flood.c"], "TLE", "{report:#}");
     assert_eq!(got["nine-mib.c"], "OLE", "{report:#}");
 }
+
+/// `include/<language>/` of an ICPC package is added to every submission of
+/// that language (the spec's codes: `cpp`, `python3`), and to no other.
+#[test]
+fn a_package_include_folder_joins_submissions_of_its_language() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("sumab");
+    copy_dir(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    let write = |path: &str, text: &str| {
+        let path = package.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "include/cpp/sumlib.h",
+        "inline long long add(long long a, long long b) { return a + b; }\n",
+    );
+    write(
+        "include/python3/sumlib.py",
+        "def add(a, b):\n    return a + b\n",
+    );
+    write(
+        "submissions/accepted/with-include.cpp",
+        "#include <cstdio>\n#include \"sumlib.h\"\nint main() { long long a, b; std::scanf(\"%lld %lld\", &a, &b); std::printf(\"%lld\\n\", add(a, b)); }\n",
+    );
+    write(
+        "submissions/accepted/with_include.py",
+        "from sumlib import add\na, b = map(int, input().split())\nprint(add(a, b))\n",
+    );
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["with-include.cpp"], "AC", "{report:#}");
+    assert_eq!(got["with_include.py"], "AC", "{report:#}");
+}
