@@ -32,6 +32,7 @@ struct ConfigDeserialize {
     pch_dir: Option<PathBuf>,
     problems_dir: Option<PathBuf>,
     testdata_dir: Option<PathBuf>,
+    package_python: Option<String>,
     #[serde(default)]
     limits: LimitsDeserialize,
     #[serde(default)]
@@ -113,6 +114,10 @@ pub(crate) struct Config {
     pub(crate) limits: DefaultLimits,
     /// The language table, in a stable order.
     pub(crate) languages: Vec<Language>,
+    /// The language of `.py` submissions in Kattis/ICPC packages
+    /// (`package_python`): "auto" is PyPy where installed, as problemtools
+    /// and BAPCtools run them.
+    pub(crate) package_python: String,
 }
 
 /// Default limits.
@@ -495,6 +500,13 @@ impl Config {
                 CpuChoice::Auto
             }),
         };
+        let package_python = raw.package_python.unwrap_or_else(|| "auto".into());
+        if package_python != "auto" && !languages.iter().any(|l: &Language| l.id == package_python)
+        {
+            problems.push(format!(
+                "package_python: `{package_python}` is not a language (\"auto\", \"pypy\" or \"python\")"
+            ));
+        }
         if !problems.is_empty() {
             return Err(SpecError { problems });
         }
@@ -512,8 +524,28 @@ impl Config {
             testdata_dir: join(raw.testdata_dir, "testdata"),
             limits,
             languages,
+            package_python,
             root,
         })
+    }
+
+    /// The language that runs a `.py` submission of a Kattis/ICPC package,
+    /// as the format's own tools run it: PyPy (`pypy`) where its command is
+    /// installed, else none (the `.py` language); `package_python` in
+    /// judge.toml chooses one.
+    pub(crate) fn package_python_language(&self) -> Option<&Language> {
+        if self.package_python != "auto" {
+            return self.languages.iter().find(|l| l.id == self.package_python);
+        }
+        let pypy = self.languages.iter().find(|l| l.id == "pypy")?;
+        let command = pypy.compile.as_ref().unwrap_or(&pypy.run);
+        let program = command
+            .iter()
+            .find(|w| w.as_str() != "env" && !w.contains('='))?;
+        let installed = ["/usr/local/bin", "/usr/bin", "/bin"]
+            .iter()
+            .any(|dir| Path::new(dir).join(program).is_file());
+        installed.then_some(pypy)
     }
 
     /// The language with this id (`--lang`), or an error listing the known ones.

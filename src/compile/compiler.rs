@@ -123,6 +123,20 @@ impl Compiler {
                 .unwrap_or_default(),
             &bytes,
         ]);
+        // A language nothing compiles: its runs' program (`pyctd`) is
+        // checked here, cached or not, as a compiled language's is below.
+        if language.compile.is_none() {
+            if let Some(program) = run_program(&language.run).map(OsString::from) {
+                if let Some(why) = sandbox.hidden_program(&program, &[]) {
+                    return Err(Error::MissingTool {
+                        language: language.id.clone(),
+                        program: program.to_string_lossy().into_owned(),
+                        install: language.install_hint(),
+                        source: std::io::Error::other(format!("runs cannot see it: {why}")),
+                    });
+                }
+            }
+        }
         if let Some(dir) = self.cache.get(Kind::Build, &key) {
             return Ok(self.cached_build(&source, language, key, dir, &name, toolchain));
         }
@@ -251,6 +265,7 @@ impl Compiler {
                 stdout: self.limits.compile_output,
                 stderr: self.limits.compile_output,
                 file_size: self.limits.compile_disk,
+                output_ends_run: true,
             },
             program_dir: None,
             exchange: Default::default(),
@@ -708,6 +723,7 @@ async fn probe(
             stdout: 64 << 10,
             stderr: 64 << 10,
             file_size: 1 << 20,
+            output_ends_run: true,
         },
         program_dir: None,
         exchange: Default::default(),

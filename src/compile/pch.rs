@@ -146,6 +146,7 @@ impl Headers {
                 stdout: 64 << 10,
                 stderr: 64 << 10,
                 file_size: needs.limits.compile_disk,
+                output_ends_run: true,
             },
             program_dir: None,
             exchange: Default::default(),

@@ -229,5 +229,6 @@ pub(crate) fn program_limits(
         stdout: if judges { 64 << 10 } else { limits.output },
         stderr: 64 << 10,
         file_size: limits.output,
+        output_ends_run: true,
     }
 }

@@ -127,9 +127,13 @@ impl Judge {
             seconds(slowest),
             seconds(resolution),
             seconds(minimum),
-            self.config()
-                .detect_language(std::path::Path::new("x.py"))
-                .map_or_else(|_| "no language".into(), |l| l.name)
+            self.config().package_python_language().map_or_else(
+                || self
+                    .config()
+                    .detect_language(std::path::Path::new("x.py"))
+                    .map_or_else(|_| "no language".into(), |l| l.name),
+                |l| l.name.clone()
+            )
         );
         Ok((Arc::new(settled), Some(note), Some((tests, checker))))
     }

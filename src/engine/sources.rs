@@ -88,6 +88,15 @@ pub(crate) fn program_files(
         .collect();
     let mut headers = headers;
     headers.sort();
+    let included = included_files(problem, &root, spec, config).map_err(|e| read_err(dir, e))?;
+    for f in included {
+        // A file of the submission's own wins over one of the same name.
+        if f.file_name() != spec.path.file_name()
+            && !headers.iter().any(|h| h.file_name() == f.file_name())
+        {
+            headers.push(f);
+        }
+    }
     let refs: Vec<&PathBuf> = headers.iter().collect();
     let companions = read_companions(&refs).map_err(|(p, e)| read_err(&p, e))?;
     Ok(ProgramFiles {
@@ -95,6 +104,42 @@ pub(crate) fn program_files(
         companions,
         build_run: false,
     })
+}
+
+/// The files of an ICPC package's `include/<language>/` that a submission
+/// (a file under `submissions/`) of that language gets beside it, as the
+/// format says; the language by the spec's codes (`cpp`, `python3`, ...).
+fn included_files(
+    problem: &Problem,
+    root: &PackageRoot,
+    spec: &ProgramSpec,
+    config: &Config,
+) -> std::io::Result<Vec<PathBuf>> {
+    if problem.format != crate::problem::Format::Kattis
+        || !spec.path.starts_with(problem.dir.join("submissions"))
+    {
+        return Ok(Vec::new());
+    }
+    let language = match &spec.lang {
+        Some(id) => config.language_by_id(id, &spec.path).ok(),
+        None => config.detect_language(&spec.path).ok(),
+    };
+    let Some(language) = language else {
+        return Ok(Vec::new());
+    };
+    let code = match language.id.as_str() {
+        "cpp" | "cpp17" | "cpp23" => "cpp",
+        "python" | "pypy" => "python3",
+        "shell" => "sh",
+        other => other,
+    };
+    let dir = problem.dir.join("include").join(code);
+    if !root.is_dir(&dir) {
+        return Ok(Vec::new());
+    }
+    let mut files = regular_files(root, &dir)?;
+    files.sort();
+    Ok(files)
 }
 
 /// A program that is a directory, as problemtools and BAPCtools read one:

@@ -300,6 +300,8 @@ impl Judge {
         });
         let scopes = scope_of.iter().max().map_or(1, |m| m + 1);
         let files = Arc::new(problem.files.clone());
+        // A package's tools judge its output after the run (TLE first).
+        let output_ends_run = problem.format != crate::problem::Format::Kattis;
         let first_failure: Arc<Vec<AtomicUsize>> =
             Arc::new((0..scopes).map(|_| AtomicUsize::new(usize::MAX)).collect());
         // With `in_order`, how many tests are done: test i waits for i.
@@ -367,6 +369,7 @@ impl Judge {
                     },
                     keep_output: options.keep_output,
                     files: &files,
+                    output_ends_run,
                 };
                 let result = judge.judge_test(&run, options.no_cache, slot_use).await;
                 // Near the limit: judged again alone (its slot given back
@@ -455,6 +458,7 @@ impl Judge {
             wall: wall_limit(limits.time, self.config().limits.wall_factor),
             keep_output,
             files,
+            output_ends_run: true,
         };
         let _slot = self.slot().await;
         self.run_test(&run, SlotUse::Held).await
@@ -745,6 +749,10 @@ pub(super) struct TestRun<'a> {
     pub(super) keep_output: bool,
     /// Whether it reads and writes files instead of stdin and stdout.
     pub(super) files: &'a FileIo,
+    /// Whether going over the output limit ends the run at once (judge's
+    /// own problems), or the run goes on and a time limit decides first
+    /// (Kattis/ICPC packages, as their tools judge).
+    pub(super) output_ends_run: bool,
 }
 
 impl TestRun<'_> {
@@ -760,6 +768,7 @@ impl TestRun<'_> {
             stdout: self.limits.output,
             stderr: STDERR_KEPT,
             file_size: self.limits.output,
+            output_ends_run: self.output_ends_run,
         }
     }
 }

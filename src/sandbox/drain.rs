@@ -54,7 +54,13 @@ impl Drains {
         let (stop_stdout, stdout_stop) = tokio::sync::oneshot::channel();
         let (stop_stderr, stderr_stop) = tokio::sync::oneshot::channel();
         let (exceeded_tx, exceeded) = tokio::sync::oneshot::channel();
-        let stdout = drain_stdout(stdout, limits.stdout, spill, stdout_stop, exceeded_tx);
+        let stdout = drain_stdout(
+            stdout,
+            limits.stdout,
+            spill,
+            stdout_stop,
+            (exceeded_tx, limits.output_ends_run),
+        );
         let stderr = drain_keep(stderr, limits.stderr, stderr_stop);
         let drains = Drains {
             both: Box::pin(async move { tokio::join!(stdout, stderr) }),
@@ -62,7 +68,8 @@ impl Drains {
             stop_stdout: Some(stop_stdout),
             stop_stderr: Some(stop_stderr),
         };
-        (drains, OutputExceeded(Some(exceeded)))
+        let exceeded = OutputExceeded(limits.output_ends_run.then_some(exceeded));
+        (drains, exceeded)
     }
 
     /// Reads on; resolves once both pipes are at their end (then never again).
@@ -116,13 +123,14 @@ impl OutputExceeded {
 
 /// Reads stdout, keeping at most `cap` bytes (in memory up to the spill
 /// threshold, then in `spill`). Returns the capture and whether the process
-/// tried to write more than `cap` (the output limit).
+/// tried to write more than `cap` (the output limit): then it stops, or, when
+/// the run goes on (`ends_run` false), reads the rest and drops it.
 async fn drain_stdout(
     mut pipe: impl tokio::io::AsyncRead + Unpin,
     cap: u64,
     spill: Option<PathBuf>,
     mut stop: tokio::sync::oneshot::Receiver<()>,
-    exceeded: tokio::sync::oneshot::Sender<()>,
+    (exceeded, ends_run): (tokio::sync::oneshot::Sender<()>, bool),
 ) -> io::Result<(Captured, bool)> {
     let mut memory = Vec::new();
     let mut file: Option<(io::BufWriter<File>, PathBuf)> = None;
@@ -150,7 +158,19 @@ async fn drain_stdout(
             _ => memory.extend_from_slice(chunk),
         }
         if keep < n {
-            let _ = exceeded.send(());
+            if ends_run {
+                let _ = exceeded.send(());
+            } else {
+                // The run goes on: the rest is read and dropped.
+                loop {
+                    let n = tokio::select! {
+                    read = pipe.read(&mut buf) => read?,
+                    _ = &mut stop => 0};
+                    if n == 0 {
+                        break;
+                    }
+                }
+            }
             return Ok((finish(memory, file, total)?, true));
         }
     }

@@ -412,7 +412,8 @@ impl Shared {
             Some(keeper::Stopped::Asked) | None => None,
         };
         if drained.stdout_over {
-            limit_hit = Some(LimitHit::Output);
+            // A time limit reached first decides (see `output_ends_run`).
+            limit_hit.get_or_insert(LimitHit::Output);
         }
         let exit = exit_of(result.code, result.signal);
         if limit_hit.is_none() && exit == Exit::Signal(sys::signals::SIGXFSZ) {

@@ -177,7 +177,7 @@ impl Sandbox {
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .collect();
         if shown.iter().any(|d| real.starts_with(d)) {
-            return None;
+            return super::program::hidden_interpreter(&real, &shown);
         }
         Some(format!(
             "`{}` is {}, outside the directories the sandbox shows ({}); install it \
@@ -377,6 +377,7 @@ mod tests {
                 stdout: 1 << 20,
                 stderr: 1 << 20,
                 file_size: 1 << 20,
+                output_ends_run: true,
             },
         };
         let dir = tempfile::tempdir().unwrap();

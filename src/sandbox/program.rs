@@ -83,3 +83,85 @@ pub(crate) fn c_string(bytes: &[u8]) -> io::Result<std::ffi::CString> {
         )
     })
 }
+
+/// The interpreter a script's `#!` line names (`/usr/bin/env NAME` looked up
+/// as runs look it up), canonical; `None` for a file that is not a script or
+/// an interpreter that does not exist (exec reports that).
+pub(crate) fn script_interpreter(script: &Path) -> Option<PathBuf> {
+    use std::io::Read;
+    let mut head = [0u8; 256];
+    let mut file = std::fs::File::open(script).ok()?;
+    let n = file.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = line.split(|&b| b == b'\n').next()?;
+    let line = String::from_utf8_lossy(line);
+    let mut words = line.split_whitespace();
+    let mut interpreter = PathBuf::from(words.next()?);
+    if interpreter.file_name().is_some_and(|n| n == "env") {
+        let name = words.find(|w| !w.starts_with('-'))?;
+        interpreter = PathBuf::from(resolve_program(&OsString::from(name)));
+    }
+    std::fs::canonicalize(interpreter).ok()
+}
+
+/// Why a script at `real` (canonical, in a shown directory) cannot start in
+/// a sandbox that shows `shown` (canonical): its `#!` interpreter is outside
+/// them (a venv, pyenv or `pip install --user` under a home directory).
+pub(crate) fn hidden_interpreter(real: &Path, shown: &[PathBuf]) -> Option<String> {
+    let interpreter = script_interpreter(real)?;
+    if shown.iter().any(|d| interpreter.starts_with(d)) {
+        return None;
+    }
+    Some(format!(
+        "{} is a script whose `#!` interpreter is {}, outside the directories the sandbox \
+         shows ({}), so it cannot start there (no sandboxed program sees a home directory); \
+         install it with an interpreter the sandbox sees: for Python, a virtualenv made by \
+         the system's python3 under /opt (`/usr/bin/python3 -m venv /opt/NAME`, \
+         `/opt/NAME/bin/pip install PACKAGE`, then link its program into /usr/local/bin)",
+        real.display(),
+        interpreter.display(),
+        shown
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    ))
+}
+
+#[cfg(test)]
+mod interpreter_tests {
+    use super::*;
+
+    #[test]
+    fn a_script_whose_interpreter_is_hidden_is_named_with_the_fix() {
+        let shown = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let python = home.path().join("python3");
+        std::fs::write(&python, "").unwrap();
+        let shown_dir = std::fs::canonicalize(shown.path()).unwrap();
+        let script = shown_dir.join("pyctd");
+        std::fs::write(&script, format!("#!{} -I\nimport x\n", python.display())).unwrap();
+        let why = hidden_interpreter(&script, std::slice::from_ref(&shown_dir)).unwrap();
+        let python = std::fs::canonicalize(&python).unwrap();
+        assert!(why.contains(&python.display().to_string()), "{why}");
+        assert!(why.contains("/usr/bin/python3 -m venv /opt/NAME"), "{why}");
+        // Shown as well: it starts.
+        let both = [
+            shown_dir.clone(),
+            std::fs::canonicalize(home.path()).unwrap(),
+        ];
+        assert_eq!(hidden_interpreter(&script, &both), None);
+        // Not a script, or a system interpreter through env: nothing to say.
+        std::fs::write(&script, "\x7fELF").unwrap();
+        assert_eq!(
+            hidden_interpreter(&script, std::slice::from_ref(&shown_dir)),
+            None
+        );
+        std::fs::write(&script, "#!/usr/bin/env sh\n").unwrap();
+        let system: Vec<PathBuf> = ["/usr", "/bin"]
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        assert_eq!(hidden_interpreter(&script, &system), None);
+    }
+}

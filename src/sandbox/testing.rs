@@ -28,6 +28,7 @@ pub(super) fn limits() -> Limits {
         stdout: 1 << 20,
         stderr: 1 << 10,
         file_size: 1 << 20,
+        output_ends_run: true,
     }
 }
 

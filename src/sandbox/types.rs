@@ -106,6 +106,11 @@ pub(crate) struct Limits {
     pub(crate) stderr: u64,
     /// Largest file the process may write itself.
     pub(crate) file_size: u64,
+    /// Whether writing more than `stdout` ends the run at once (OLE). When
+    /// not, the rest is drained and dropped and the run goes on: a time
+    /// limit it then reaches decides (TLE), as problemtools and BAPCtools
+    /// judge the output only after the run.
+    pub(crate) output_ends_run: bool,
 }
 
 /// One process to run.

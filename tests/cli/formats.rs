@@ -466,7 +466,9 @@ fn broken_packages_of_other_formats_say_which_file_and_key() {
 #[test]
 fn exported_bundled_problems_pass_problemtools_with_the_same_verdicts() {
     let Some(tool) = verifyproblem() else { return };
-    let ws = Workspace::new();
+    // The exports' .py as the bundled problems run them and as problemtools
+    // is told to (CPython): PyPy does not fit some of their 64 MiB limits.
+    let ws = Workspace::with_config("", "package_python = \"python\"\n");
     let scratch = tempfile::tempdir().unwrap();
     let ids: Vec<String> = std::fs::read_dir(repo().join("problems"))
         .unwrap()
@@ -624,4 +626,129 @@ fn a_checktestdata_validator_runs_as_the_checktestdata_language_with_exit_0_vali
             assert!(report.to_string().contains("rejected"), "{report:#}");
         }
     }
+}
+
+/// `.py` submissions of an ICPC package run as problemtools and BAPCtools
+/// run them: with PyPy where it is installed; `package_python` chooses.
+#[test]
+fn package_python_submissions_run_with_pypy_where_installed_and_the_choice_is_shown() {
+    let installed = ["/usr/local/bin", "/usr/bin", "/bin"]
+        .iter()
+        .any(|d| Path::new(d).join("pypy3").is_file());
+    if !installed {
+        crate::support::skip_missing("pypy3 on /usr/local/bin:/usr/bin:/bin");
+        return;
+    }
+    let fixture = repo().join("tests/fixtures/kattis/guess");
+    for (config, language, note) in [
+        ("", "pypy", ".py run as pypy (Python 3 (PyPy))"),
+        (
+            "package_python = \"python\"\n",
+            "python",
+            ".py run as python",
+        ),
+    ] {
+        let ws = Workspace::with_config("", config);
+        let judged = ws.judge([
+            "verify".as_ref(),
+            fixture.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ]);
+        let report: Value = serde_json::from_str(judged.stdout.trim())
+            .unwrap_or_else(|e| panic!("{e}: {judged:#?}"));
+        assert_eq!(report["ok"], true, "{report:#}");
+        for solution in report["solutions"].as_array().unwrap() {
+            assert_eq!(
+                solution["report"]["language"], language,
+                "{config}: {solution:#}"
+            );
+        }
+        assert!(
+            report["notes"].to_string().contains(note),
+            "{config}: {report:#}"
+        );
+    }
+    let ws = Workspace::with_config("", "package_python = \"cobol\"\n");
+    let judged = ws.judge(["verify".as_ref(), fixture.as_os_str()]);
+    judged.expect_code(2);
+    assert!(
+        judged
+            .stderr
+            .contains("package_python: `cobol` is not a language"),
+        "{judged:#?}"
+    );
+}
+
+/// Output limits as problemtools and BAPCtools judge them: the output is
+/// judged after the run, so a `time_limit_exceeded/` submission that writes
+/// without end is TLE (not OLE at the limit), and one that writes past the
+/// limit and ends in time is OLE (a run-time error there).
+#[test]
+fn a_package_writer_without_end_is_tle_and_one_past_the_limit_is_ole() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("sumab");
+    copy_dir(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    for (folder, name, body) in [
+        (
+            "time_limit_exceeded",
+            "flood.c",
+            "for (;;) fputs(\"flood flood flood flood\\n\", stdout);",
+        ),
+        (
+            "run_time_error",
+            "nine-mib.c",
+            "for (int i = 0; i < 9 << 20; i += 8) fputs(\"1234567\\n\", stdout); return 0;",
+        ),
+    ] {
+        let dir = package.join("submissions").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join(name),
+            format!("#include <stdio.h>\nint main(void) {{\n    {body}\n}}\n"),
+        )
+        .unwrap();
+    }
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["flood.c"], "TLE", "{report:#}");
+    assert_eq!(got["nine-mib.c"], "OLE", "{report:#}");
+}
+
+/// `include/<language>/` of an ICPC package is added to every submission of
+/// that language (the spec's codes: `cpp`, `python3`), and to no other.
+#[test]
+fn a_package_include_folder_joins_submissions_of_its_language() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("sumab");
+    copy_dir(&repo().join("tests/fixtures/kattis/sumab"), &package);
+    let write = |path: &str, text: &str| {
+        let path = package.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "include/cpp/sumlib.h",
+        "inline long long add(long long a, long long b) { return a + b; }\n",
+    );
+    write(
+        "include/python3/sumlib.py",
+        "def add(a, b):\n    return a + b\n",
+    );
+    write(
+        "submissions/accepted/with-include.cpp",
+        "#include <cstdio>\n#include \"sumlib.h\"\nint main() { long long a, b; std::scanf(\"%lld %lld\", &a, &b); std::printf(\"%lld\\n\", add(a, b)); }\n",
+    );
+    write(
+        "submissions/accepted/with_include.py",
+        "from sumlib import add\na, b = map(int, input().split())\nprint(add(a, b))\n",
+    );
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["with-include.cpp"], "AC", "{report:#}");
+    assert_eq!(got["with_include.py"], "AC", "{report:#}");
 }

@@ -83,6 +83,7 @@ pub(super) fn read(
         }
     };
     let overrides = overrides(package, &root, version, problems, notes);
+    let mut python = 0;
     for (dir, path) in dirs {
         if !path.is_dir() {
             if dir != "submissions.yaml" {
@@ -142,15 +143,37 @@ pub(super) fn read(
                     });
                 }
             }
+            // `.py` as problemtools and BAPCtools run it: PyPy where installed.
+            let is_python = program.is_file()
+                && config
+                    .detect_language(&program)
+                    .is_ok_and(|l| l.id == "python");
+            python += usize::from(is_python);
+            let lang = is_python
+                .then(|| config.package_python_language())
+                .flatten()
+                .map(|l| l.id.clone());
             out.push(SolutionSpec {
                 program: ProgramSpec {
                     path: program,
-                    lang: None,
+                    lang,
                 },
                 expect,
                 permitted,
             });
         }
+    }
+    if python > 0 {
+        notes.push(match config.package_python_language() {
+            Some(l) => format!(
+                "submissions: {python} .py run as {} ({}), as problemtools and BAPCtools run them (package_python in judge.toml chooses)",
+                l.id, l.name
+            ),
+            None if config.package_python == "auto" => format!(
+                "submissions: {python} .py run with CPython: PyPy (pypy3) is not installed, which problemtools and BAPCtools would use"
+            ),
+            None => format!("submissions: {python} .py run as package_python chooses"),
+        });
     }
     out
 }
