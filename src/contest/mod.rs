@@ -15,6 +15,7 @@ pub(crate) mod awards;
 pub(crate) mod clock;
 pub(crate) mod run;
 
+mod ids;
 mod results;
 pub(crate) mod roster;
 mod spec;

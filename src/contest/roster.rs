@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::spec::{is_identifier, Credential};
+use super::ids::is_identifier;
 use crate::error::{Error, Result, SpecError};
 
 /// A group of teams (a category: participants, observers, ...).
@@ -49,8 +49,8 @@ pub(crate) struct RosterTeam {
     pub(crate) organization: Option<String>,
     /// Its groups' ids.
     pub(crate) groups: Vec<String>,
-    /// Its password, when the file gives one.
-    pub(crate) credential: Option<Credential>,
+    /// Its password in clear, when the file gives one.
+    pub(crate) password: Option<String>,
 }
 
 /// The teams, groups and organizations of a roster file.
@@ -104,7 +104,7 @@ pub(crate) fn numbered(count: u32) -> Vec<RosterTeam> {
             name: format!("Team {n}"),
             organization: None,
             groups: Vec::new(),
-            credential: None,
+            password: None,
         })
         .collect()
 }
@@ -274,7 +274,7 @@ fn domjudge(dir: &Path) -> Result<Roster> {
             name: field(3).unwrap_or(number).to_string(),
             organization,
             groups: group.into_iter().collect(),
-            credential: None,
+            password: None,
         });
     }
     bad_all(&path, problems)?;
@@ -314,7 +314,7 @@ fn domjudge(dir: &Path) -> Result<Roster> {
             };
             team.id = username.to_string();
             if !password.is_empty() {
-                team.credential = Some(Credential::Plain(password.to_string()));
+                team.password = Some(password.to_string());
             }
         }
         bad_all(&accounts_path, problems)?;
@@ -406,7 +406,7 @@ fn package(dir: &Path) -> Result<Roster> {
             name: t.display_name.unwrap_or(t.name),
             organization: t.organization_id,
             groups: t.group_ids,
-            credential: None,
+            password: None,
             id: t.id,
         })
         .collect();
@@ -427,7 +427,7 @@ fn package(dir: &Path) -> Result<Roster> {
             };
             team.id = a.username;
             if let Some(p) = a.password.filter(|p| !p.is_empty()) {
-                team.credential = Some(Credential::Plain(p));
+                team.password = Some(p);
             }
         }
         bad_all(&accounts_path, problems)?;
@@ -502,7 +502,7 @@ fn csv_file(path: &Path) -> Result<Roster> {
             name: name.to_string(),
             organization,
             groups: group.into_iter().collect(),
-            credential: field(4).map(|p| Credential::Plain(p.to_string())),
+            password: field(4).map(str::to_string),
         });
     }
     bad_all(path, problems)?;
@@ -590,11 +590,8 @@ mod tests {
         let r = load(dir.path()).unwrap().unwrap();
         let ids: Vec<&str> = r.teams.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids, ["team001", "team002", "team010"]);
-        assert_eq!(
-            r.teams[0].credential,
-            Some(Credential::Plain("secret1".into()))
-        );
-        assert_eq!(r.teams[2].credential, None);
+        assert_eq!(r.teams[0].password.as_deref(), Some("secret1"));
+        assert_eq!(r.teams[2].password, None);
         assert_eq!(r.teams[0].organization.as_deref(), Some("uu"));
         assert_eq!(r.teams[0].groups, ["3"]);
         assert_eq!(r.organizations.len(), 1);
@@ -642,7 +639,7 @@ mod tests {
         ]);
         let r = load(dir.path()).unwrap().unwrap();
         assert_eq!(r.teams[0].id, "team1");
-        assert_eq!(r.teams[0].credential, Some(Credential::Plain("pw".into())));
+        assert_eq!(r.teams[0].password.as_deref(), Some("pw"));
         assert_eq!(r.teams[1].id, "2");
         assert_eq!(r.teams[1].name, "Bee");
         assert!(r.groups[1].hidden);

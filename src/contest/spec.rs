@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::awards::MedalCounts;
 use super::clock::{datetime_ms, ContestClock};
+pub(crate) use super::ids::is_identifier;
+use super::ids::IDENTIFIER_RULE;
 use super::roster::{self, Group, Organization};
 use crate::error::{Error, Result, SpecError};
 
@@ -278,20 +280,6 @@ impl ContestSpec {
     }
 }
 
-/// What an id of the Contest API may be.
-const IDENTIFIER_RULE: &str = "an id is 1 to 36 of `A-Z a-z 0-9 _ . -`, not starting with \
-                               `.` or `-` nor ending with `.`";
-
-/// Whether `id` is an id of the Contest API.
-pub(crate) fn is_identifier(id: &str) -> bool {
-    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
-    !id.is_empty()
-        && id.len() <= 36
-        && id.chars().all(ok)
-        && !id.starts_with(['.', '-'])
-        && !id.ends_with('.')
-}
-
 /// A folder name made a contest id: other characters become `-`.
 fn contest_id_of(name: &str) -> String {
     let mut id: String = name
@@ -396,6 +384,21 @@ fn credential_of(
 
 type Teams = (Vec<TeamSpec>, Vec<Group>, Vec<Organization>);
 
+/// A roster file's teams as the contest's (a password in clear hashed at start).
+fn specs_of(teams: Vec<roster::RosterTeam>) -> Vec<TeamSpec> {
+    teams
+        .into_iter()
+        .map(|t| TeamSpec {
+            id: t.id,
+            name: t.name,
+            credential: t.password.map(Credential::Plain),
+            label: t.label,
+            organization: t.organization,
+            groups: t.groups,
+        })
+        .collect()
+}
+
 /// The teams: a roster file's beside contest.toml (its `[[teams]]` with the
 /// same id give their password and name), `teams = N`, or contest.toml's own.
 fn teams_of(
@@ -422,16 +425,19 @@ fn teams_of(
             problems.push(format!("`teams = {n}`: at most 10000"));
             return Ok((Vec::new(), Vec::new(), Vec::new()));
         }
-        (Some(TeamsDeserialize::Count(n)), None) => {
-            (Vec::new(), roster::numbered(n), Vec::new(), Vec::new())
-        }
+        (Some(TeamsDeserialize::Count(n)), None) => (
+            Vec::new(),
+            specs_of(roster::numbered(n)),
+            Vec::new(),
+            Vec::new(),
+        ),
         (tables, roster) => {
             let tables = match tables {
                 Some(TeamsDeserialize::Tables(t)) => t,
                 _ => Vec::new(),
             };
             let r = roster.unwrap_or_default();
-            (tables, r.teams, r.groups, r.organizations)
+            (tables, specs_of(r.teams), r.groups, r.organizations)
         }
     };
     for g in raw_groups.unwrap_or_default() {
@@ -505,7 +511,7 @@ fn teams_of(
                     x.groups = team_groups;
                 }
             }
-            None => teams.push(roster::RosterTeam {
+            None => teams.push(TeamSpec {
                 name: name.unwrap_or_else(|| t.id.clone()),
                 id: t.id,
                 label: None,
@@ -533,17 +539,6 @@ fn teams_of(
             }
         }
     }
-    let teams = teams
-        .into_iter()
-        .map(|t| TeamSpec {
-            id: t.id,
-            name: t.name,
-            credential: t.credential,
-            label: t.label,
-            organization: t.organization,
-            groups: t.groups,
-        })
-        .collect();
     Ok((teams, groups, organizations))
 }
 

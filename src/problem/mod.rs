@@ -20,7 +20,7 @@ pub(crate) use model::ProgramSpec;
 pub(crate) use model::{
     BruteSpec, DefaultFlags, FileIo, GroupSource, InteractorProtocol, InteractorSpec, Problem,
     ProblemLimits, ProgramLimits, Role, SolutionSpec, StressSpec, TestGroup, TestSource, TestSpec,
-    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE,
+    TimeRule, ValidatorSpec, MAX_TESTS, SEED, SIZE, TIME_LIMIT_TO_TLE,
 };
 pub(crate) use package::{EntryKind, PackageRoot, MAX_DEPTH};
 pub(crate) use samples::COMPANION_FILE;

@@ -517,7 +517,7 @@ fn validate(
         program_limits,
         checker_limits: program_limits,
         time_rule: TimeRule::Fixed,
-        time_limit_to_tle: crate::problem::model::TIME_LIMIT_TO_TLE,
+        time_limit_to_tle: crate::problem::TIME_LIMIT_TO_TLE,
         dir,
         format: Format::Native,
         checker,

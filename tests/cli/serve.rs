@@ -802,7 +802,7 @@ fn a_broken_contest_or_a_busy_port_or_another_contests_database_is_refused_clear
     let (code, said) = run(&no_teams.dir, &[]);
     assert_eq!(code, Some(2));
     assert!(
-        said.contains("no `[[teams]]`") && said.contains("`[jury]`"),
+        said.contains("no teams: add one `[[teams]]`") && said.contains("`[jury]`"),
         "{said}"
     );
     let empty = workspace.path().join("empty");

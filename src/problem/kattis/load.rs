@@ -399,7 +399,7 @@ fn limits(
                 multiplier,
                 problems,
             )
-            .unwrap_or(crate::problem::model::TIME_LIMIT_TO_TLE);
+            .unwrap_or(crate::problem::TIME_LIMIT_TO_TLE);
             let resolution = checked(table, "time_resolution", units::seconds, problems)
                 .unwrap_or(Duration::from_secs(1));
             (ac, resolution, to_tle)
