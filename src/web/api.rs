@@ -106,18 +106,25 @@ pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Res
     }
 }
 
+impl axum::extract::FromRequestParts<App> for Viewer {
+    type Rejection = Response;
+
+    /// The viewer of a request (its basic authentication): wrong
+    /// credentials are 401, too many 429.
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &App,
+    ) -> Result<Viewer, Response> {
+        viewer(app, &parts.headers).await
+    }
+}
+
 fn check_contest(app: &App, cid: &str) -> Result<(), Response> {
     if cid == app.live.config.contest.id {
         Ok(())
     } else {
         Err(error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`")))
     }
-}
-
-/// The viewer of a request about contest `cid`: 404 for another contest.
-async fn contest_viewer(app: &App, cid: &str, headers: &HeaderMap) -> Result<Viewer, Response> {
-    check_contest(app, cid)?;
-    viewer(app, headers).await
 }
 
 /// The rendering context.
@@ -171,10 +178,10 @@ pub(crate) async fn contest(State(app): State<App>, Path(cid): Path<String>) -> 
 pub(crate) async fn access(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         Ok::<_, Response>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
     };
     result.await.into_response()
@@ -195,10 +202,10 @@ pub(crate) async fn state(State(app): State<App>, Path(cid): Path<String>) -> Re
 pub(crate) async fn scoreboard(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let (view, kind) = if viewer.is_jury() {
             (View::Jury, "api-jury")
         } else {
@@ -217,12 +224,6 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
     let cx = context(app).await?;
     let config = &app.live.config;
     let scoring = config.contest.scoring;
-    let needs_login = || {
-        error(
-            StatusCode::UNAUTHORIZED,
-            "log in (HTTP basic authentication) to see submissions",
-        )
-    };
     let door = viewer.door();
     Ok(match collection {
         "judgement-types" => Verdict::ALL
@@ -230,18 +231,14 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             .map(|v| ccs::judgement_type(*v, scoring))
             .collect(),
         "languages" => config.languages.iter().map(ccs::language).collect(),
-        "problems" => {
-            let started = app.live.state().await.map_err(failed)?.started.is_some();
-            if !started && !viewer.is_jury() {
-                Vec::new()
-            } else {
-                config
-                    .problems
-                    .iter()
-                    .map(|p| ccs::problem(p, scoring))
-                    .collect()
-            }
-        }
+        "problems" => app
+            .live
+            .problems_for(&door)
+            .await
+            .map_err(failed)?
+            .iter()
+            .map(|p| ccs::problem(p, scoring))
+            .collect(),
         "teams" => config.teams.iter().map(ccs::team).collect(),
         "groups" => config.groups.iter().map(ccs::group).collect(),
         "awards" => app
@@ -254,23 +251,14 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             .collect(),
         "organizations" => config.organizations.iter().map(ccs::organization).collect(),
         "submissions" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.submissions_for(&door).await.map_err(refused)?;
             all.iter().map(|s| ccs::submission(s, &cx)).collect()
         }
         "judgements" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.judgements_for(&door).await.map_err(refused)?;
             all.iter().map(|j| ccs::judgement(j, &cx)).collect()
         }
         "runs" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.runs_for(&door).await.map_err(refused)?;
             all.iter().map(|r| ccs::run(r, &cx)).collect()
         }
@@ -312,9 +300,9 @@ pub(crate) async fn collection(
     State(app): State<App>,
     Path((cid, collection)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, &collection, &query, &headers).await
+    listed(&app, &cid, &collection, &query, &viewer).await
 }
 
 /// `GET /api/contests/{cid}/submissions` (a route of its own: it has a `POST`).
@@ -322,9 +310,9 @@ pub(crate) async fn submissions(
     State(app): State<App>,
     Path(cid): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, "submissions", &query, &headers).await
+    listed(&app, &cid, "submissions", &query, &viewer).await
 }
 
 /// `GET /api/contests/{cid}/clarifications` (a route of its own: it has a
@@ -333,9 +321,9 @@ pub(crate) async fn clarifications(
     State(app): State<App>,
     Path(cid): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, "clarifications", &query, &headers).await
+    listed(&app, &cid, "clarifications", &query, &viewer).await
 }
 
 /// The objects of `collection` this viewer may see that match `query`.
@@ -344,11 +332,11 @@ async fn listed(
     cid: &str,
     collection: &str,
     query: &HashMap<String, String>,
-    headers: &HeaderMap,
+    viewer: &Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(app, cid, headers).await?;
-        let objects = visible(app, &viewer, collection).await?;
+        check_contest(app, cid)?;
+        let objects = visible(app, viewer, collection).await?;
         Ok::<_, Response>(Json(filter(objects, query)))
     };
     result.await.into_response()
@@ -359,10 +347,10 @@ async fn listed(
 pub(crate) async fn object(
     State(app): State<App>,
     Path((cid, collection, id)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let objects = visible(&app, &viewer, &collection).await?;
         objects
             .into_iter()
@@ -377,10 +365,10 @@ pub(crate) async fn object(
 pub(crate) async fn submission_files(
     State(app): State<App>,
     Path((cid, id)): Path<(String, String)>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
         let number: i64 = id.parse().map_err(|_| not_found())?;
         let detail = app
@@ -451,11 +439,11 @@ fn unzip_one(bytes: &[u8], limit: u64) -> Result<(String, Vec<u8>), Refusal> {
 pub(crate) async fn post_submission(
     State(app): State<App>,
     Path(cid): Path<String>,
+    viewer: Viewer,
     request: Request,
 ) -> Response {
-    let headers = request.headers().clone();
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let team = match &viewer {
             Viewer::Public => {
                 return Err(error(
@@ -471,7 +459,8 @@ pub(crate) async fn post_submission(
             }
             Viewer::Account(Account::Team(t)) => t.clone(),
         };
-        let multipart = headers
+        let multipart = request
+            .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("multipart/form-data"));
@@ -628,11 +617,11 @@ async fn field_text(field: axum::extract::multipart::Field<'_>) -> Result<String
 pub(crate) async fn post_clarification(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
     body: Bytes,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let value: Value = serde_json::from_slice(&body).map_err(|e| {
             error(
                 StatusCode::BAD_REQUEST,
@@ -706,12 +695,12 @@ pub(crate) async fn post_clarification(
 pub(crate) async fn patch_contest(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
     body: Bytes,
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        if !viewer(&app, &headers).await?.is_jury() {
+        if !viewer.is_jury() {
             return Err(error(
                 StatusCode::FORBIDDEN,
                 "only the jury changes the contest",
