@@ -426,6 +426,14 @@ async fn the_public_reads_empty_submission_lists_and_no_submission() {
     }
 }
 
+/// A route and what each viewer (public, t1, t2, the jury) gets.
+struct Row<'a> {
+    uri: &'a str,
+    statuses: [u16; 4],
+    /// For a list, how many objects.
+    lengths: Option<[usize; 4]>,
+}
+
 /// Every API route × viewer (public, t1, t2, the jury), with one
 /// submission of t1's: the status each gets, and for a list how many
 /// objects.
@@ -456,39 +464,151 @@ async fn every_api_route_answers_each_viewer_by_the_rules() {
     let c = "/api/contests/mock";
     let sub = format!("{c}/submissions/{id}");
     let files = format!("{sub}/files");
-    // (uri, status per viewer, list length per viewer when a list)
     let all_ok = [200; 4];
     let own = [404, 200, 404, 200];
-    let table: Vec<(&str, [u16; 4], Option<[usize; 4]>)> = vec![
-        ("/api", all_ok, None),
-        ("/api/contests", all_ok, Some([1; 4])),
-        (c, all_ok, None),
-        ("/api/contests/mock/access", all_ok, None),
-        ("/api/contests/mock/state", all_ok, None),
-        ("/api/contests/mock/scoreboard", all_ok, None),
-        ("/api/contests/mock/event-feed?stream=false", all_ok, None),
-        ("/api/contests/mock/problems", all_ok, Some([1; 4])),
-        ("/api/contests/mock/problems/a", all_ok, None),
-        ("/api/contests/mock/teams", all_ok, Some([2; 4])),
-        ("/api/contests/mock/teams/t2", all_ok, None),
-        ("/api/contests/mock/languages", all_ok, Some([1; 4])),
-        ("/api/contests/mock/languages/python3", all_ok, None),
-        ("/api/contests/mock/judgement-types", all_ok, None),
-        ("/api/contests/mock/groups", all_ok, Some([0; 4])),
-        ("/api/contests/mock/organizations", all_ok, Some([0; 4])),
-        ("/api/contests/mock/awards", all_ok, None),
-        ("/api/contests/mock/submissions", all_ok, Some([0, 1, 0, 1])),
-        (&sub, own, None),
-        (&files, own, None),
-        ("/api/contests/mock/judgements", all_ok, Some([0; 4])),
-        ("/api/contests/mock/judgements/1", [404; 4], None),
-        ("/api/contests/mock/runs", all_ok, Some([0; 4])),
-        ("/api/contests/mock/clarifications", all_ok, Some([0; 4])),
-        ("/api/contests/other", [404; 4], None),
-        ("/api/contests/other/submissions", [404; 4], None),
-        ("/api/contests/mock/nothing-here", [404; 4], None),
+    let table = [
+        Row {
+            uri: "/api",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: c,
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/access",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/state",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/scoreboard",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/event-feed?stream=false",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/problems",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/problems/a",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/teams",
+            statuses: all_ok,
+            lengths: Some([2; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/teams/t2",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/languages",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/languages/python3",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/judgement-types",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/groups",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/organizations",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/awards",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/submissions",
+            statuses: all_ok,
+            lengths: Some([0, 1, 0, 1]),
+        },
+        Row {
+            uri: &sub,
+            statuses: own,
+            lengths: None,
+        },
+        Row {
+            uri: &files,
+            statuses: own,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/judgements",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/judgements/1",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/runs",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/clarifications",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/other",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/other/submissions",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/nothing-here",
+            statuses: [404; 4],
+            lengths: None,
+        },
     ];
-    for (uri, statuses, lengths) in table {
+    for Row {
+        uri,
+        statuses,
+        lengths,
+    } in table
+    {
         for (i, viewer) in viewers.iter().enumerate() {
             let (status, body) = get(&router, uri, *viewer, "10.0.0.9").await;
             let who = viewer.map_or("public", |v| v.0);
