@@ -1,7 +1,7 @@
 //! What each viewer may read of a live contest, asked of [`LiveContest`]
 //! with a [`Viewer`]: the only way the web layer reaches the contest's
 //! data (the store is private to `server`). Each rule is written here
-//! once: the public reads no submission; a team reads its own
+//! once: the public reads no submission (an empty list, not a refusal); a team reads its own
 //! submissions, sources, judgements and runs, the clarifications to it,
 //! from it and to all, and the events of its audience; nobody but the
 //! jury reads the problems before the start; the jury reads everything.
@@ -9,7 +9,9 @@
 use std::collections::HashSet;
 
 use super::live::{LiveContest, Refusal, SubmissionRow, View};
-use super::model::{Clarification, Event, EventData, JudgementRecord, RunRecord, SubmissionRecord};
+use super::model::{
+    Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SubmissionRecord,
+};
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
 use crate::contest::awards::{awards, Award, AwardsInput, Solve};
@@ -30,11 +32,18 @@ pub(crate) struct SubmissionDetail {
 }
 
 impl LiveContest {
-    fn needs_login(viewer: &Viewer) -> Result<(), Refusal> {
-        match viewer {
-            Viewer::Public => Err(Refusal::LoginNeeded("log in to see submissions".into())),
-            _ => Ok(()),
-        }
+    /// The problems `viewer` may read: none before the start but for the
+    /// jury.
+    pub(crate) async fn problems_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<ProblemSnapshot>, Error> {
+        let started = self.state().await?.started.is_some();
+        Ok(if started || *viewer == Viewer::Jury {
+            self.config.problems.clone()
+        } else {
+            Vec::new()
+        })
     }
 
     /// The awards as `viewer` may read them: from the scoreboard it sees
@@ -110,12 +119,16 @@ impl LiveContest {
         }))
     }
 
-    /// The submissions `viewer` may read: a team's own, all for the jury.
+    /// The submissions `viewer` may read: a team's own, all for the jury,
+    /// none for the public (an empty list, as the Contest API's checks
+    /// expect of a public client, not a refusal).
     pub(crate) async fn submissions_for(
         &self,
         viewer: &Viewer,
     ) -> Result<Vec<SubmissionRecord>, Refusal> {
-        Self::needs_login(viewer)?;
+        if *viewer == Viewer::Public {
+            return Ok(Vec::new());
+        }
         Ok(self.store.submissions(team_of(viewer)).await?)
     }
 
@@ -161,7 +174,9 @@ impl LiveContest {
         &self,
         viewer: &Viewer,
     ) -> Result<Vec<SubmissionRow>, Refusal> {
-        Self::needs_login(viewer)?;
+        if *viewer == Viewer::Public {
+            return Ok(Vec::new());
+        }
         let submissions = self.store.submissions(team_of(viewer)).await?;
         let mut latest = std::collections::HashMap::new();
         for j in self.store.judgements(None).await? {
@@ -177,13 +192,16 @@ impl LiveContest {
     }
 
     /// Submission `id` with its source and judgements, if `viewer` may
-    /// read it (a team's own; another's is as missing as one that is not).
+    /// read it (a team's own; another's, or any for the public, is as
+    /// missing as one that is not).
     pub(crate) async fn submission_for(
         &self,
         viewer: &Viewer,
         id: i64,
     ) -> Result<Option<SubmissionDetail>, Refusal> {
-        Self::needs_login(viewer)?;
+        if *viewer == Viewer::Public {
+            return Ok(None);
+        }
         let Some(submission) = self.store.submission(id).await? else {
             return Ok(None);
         };
@@ -321,5 +339,66 @@ fn team_of(viewer: &Viewer) -> Option<&str> {
     match viewer {
         Viewer::Team(t) => Some(t),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::testing::live_contest;
+
+    /// Viewer × data × phase: how many submissions, problems and whether
+    /// t1's submission reads, for each viewer, before and after the start.
+    #[tokio::test]
+    async fn each_viewer_reads_what_the_rules_give_it() {
+        let t1 = Viewer::Team("t1".into());
+        let t2 = Viewer::Team("t2".into());
+        for started in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let live = live_contest(dir.path(), started, false).await;
+            let id = if started {
+                live.submit(
+                    "t1",
+                    "a",
+                    Some("python3"),
+                    "a.py",
+                    None,
+                    b"print(1)".to_vec(),
+                )
+                .await
+                .unwrap()
+                .id
+            } else {
+                0
+            };
+            let n = usize::from(started);
+            // (viewer, submissions, problems, reads t1's submission)
+            let table = [
+                (&Viewer::Public, 0, n, false),
+                (&t1, n, n, started),
+                (&t2, 0, n, false),
+                (&Viewer::Jury, n, 1, started),
+            ];
+            for (viewer, submissions, problems, reads) in table {
+                let why = format!("{viewer:?}, started {started}");
+                let subs = live.submissions_for(viewer).await.unwrap();
+                assert_eq!(subs.len(), submissions, "{why}");
+                assert_eq!(
+                    live.submission_rows(viewer).await.unwrap().len(),
+                    submissions
+                );
+                // Public: an empty list, never a refusal (check-api.sh asks 200).
+                assert_eq!(
+                    live.judgements_for(viewer).await.unwrap().len(),
+                    0,
+                    "{why}: nothing judged yet"
+                );
+                assert!(live.runs_for(viewer).await.unwrap().is_empty(), "{why}");
+                let got = live.problems_for(viewer).await.unwrap();
+                assert_eq!(got.len(), problems, "{why}");
+                let one = live.submission_for(viewer, id).await.unwrap();
+                assert_eq!(one.is_some(), reads, "{why}");
+            }
+        }
     }
 }

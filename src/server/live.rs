@@ -24,8 +24,6 @@ use crate::error::Error;
 pub(crate) enum Refusal {
     /// Malformed or impossible (400).
     Invalid(String),
-    /// Only for a logged-in account (401).
-    LoginNeeded(String),
     /// Not allowed now, or not to this account (403).
     Forbidden(String),
     /// No such object, or not this account's to see (404).

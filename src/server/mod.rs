@@ -20,5 +20,7 @@ pub(crate) mod packages;
 pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod store;
+#[cfg(test)]
+pub(crate) mod testing;
 pub(crate) mod visibility;
 pub(crate) mod worker;

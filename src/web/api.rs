@@ -7,11 +7,6 @@
 //! clarifications; PATCH the contest's start or thaw). The JSON is made by
 //! `crate::render::ccs`.
 
-#![expect(
-    clippy::result_large_err,
-    reason = "handlers answer with axum's Response, early returns included"
-)]
-
 use std::collections::HashMap;
 use std::io::Read;
 
@@ -63,16 +58,34 @@ impl Viewer {
     }
 }
 
-/// An error response with the body the specification asks for.
-pub(crate) fn error(status: StatusCode, message: &str) -> Response {
-    let mut response = (status, Json(ccs::error(status.as_u16(), message))).into_response();
-    if status == StatusCode::UNAUTHORIZED {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            axum::http::HeaderValue::from_static("Basic realm=\"judge\""),
-        );
+/// The API's one error: a status and a message, answered with the body
+/// the specification asks for (and a `WWW-Authenticate` challenge on 401).
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(ccs::error(self.status.as_u16(), &self.message));
+        let mut response = (self.status, body).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Basic realm=\"judge\""),
+            );
+        }
+        response
     }
-    response
+}
+
+/// An error with the body the specification asks for.
+pub(crate) fn error(status: StatusCode, message: &str) -> ApiError {
+    ApiError {
+        status,
+        message: message.to_string(),
+    }
 }
 
 /// `201 Created`: the new object at `location`, as the body.
@@ -85,16 +98,16 @@ fn created(location: String, object: Value) -> Response {
         .into_response()
 }
 
-fn refused(refusal: Refusal) -> Response {
+fn refused(refusal: Refusal) -> ApiError {
     error(status_of(&refusal), &message_of(&refusal))
 }
 
-fn failed(e: crate::error::Error) -> Response {
+fn failed(e: crate::error::Error) -> ApiError {
     refused(Refusal::Failed(e))
 }
 
 /// The viewer of a request: wrong credentials are 401, too many 429.
-pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Response> {
+pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiError> {
     match basic(app, headers).await {
         None => Ok(Viewer::Public),
         Some(Ok(account)) => Ok(Viewer::Account(account)),
@@ -106,7 +119,20 @@ pub(crate) async fn viewer(app: &App, headers: &HeaderMap) -> Result<Viewer, Res
     }
 }
 
-fn check_contest(app: &App, cid: &str) -> Result<(), Response> {
+impl axum::extract::FromRequestParts<App> for Viewer {
+    type Rejection = ApiError;
+
+    /// The viewer of a request (its basic authentication): wrong
+    /// credentials are 401, too many 429.
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &App,
+    ) -> Result<Viewer, ApiError> {
+        viewer(app, &parts.headers).await
+    }
+}
+
+fn check_contest(app: &App, cid: &str) -> Result<(), ApiError> {
     if cid == app.live.config.contest.id {
         Ok(())
     } else {
@@ -114,14 +140,8 @@ fn check_contest(app: &App, cid: &str) -> Result<(), Response> {
     }
 }
 
-/// The viewer of a request about contest `cid`: 404 for another contest.
-async fn contest_viewer(app: &App, cid: &str, headers: &HeaderMap) -> Result<Viewer, Response> {
-    check_contest(app, cid)?;
-    viewer(app, headers).await
-}
-
 /// The rendering context.
-pub(crate) async fn context(app: &App) -> Result<Context<'_>, Response> {
+pub(crate) async fn context(app: &App) -> Result<Context<'_>, ApiError> {
     Ok(Context {
         contest_id: &app.live.config.contest.id,
         scoring: app.live.config.contest.scoring,
@@ -135,11 +155,11 @@ pub(crate) async fn info() -> Response {
 }
 
 /// Any other path under `/api`.
-pub(crate) async fn not_found() -> Response {
+pub(crate) async fn not_found() -> ApiError {
     error(StatusCode::NOT_FOUND, "no such endpoint")
 }
 
-async fn contest_value(app: &App) -> Result<Value, Response> {
+async fn contest_value(app: &App) -> Result<Value, ApiError> {
     let mut contest = app.live.config.contest.clone();
     contest.clock.start = app.live.start().await.map_err(failed)?;
     if contest.clock.start.is_some_and(|s| s > i64::MAX / 8) {
@@ -149,56 +169,49 @@ async fn contest_value(app: &App) -> Result<Value, Response> {
 }
 
 /// `GET /api/contests`.
-pub(crate) async fn contests(State(app): State<App>) -> Response {
-    match contest_value(&app).await {
-        Ok(c) => Json(vec![c]).into_response(),
-        Err(r) => r,
-    }
+pub(crate) async fn contests(State(app): State<App>) -> Result<Json<Vec<Value>>, ApiError> {
+    Ok(Json(vec![contest_value(&app).await?]))
 }
 
 /// `GET /api/contests/{cid}`.
-pub(crate) async fn contest(State(app): State<App>, Path(cid): Path<String>) -> Response {
-    if let Err(r) = check_contest(&app, &cid) {
-        return r;
-    }
-    match contest_value(&app).await {
-        Ok(c) => Json(c).into_response(),
-        Err(r) => r,
-    }
+pub(crate) async fn contest(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    check_contest(&app, &cid)?;
+    Ok(Json(contest_value(&app).await?))
 }
 
 /// `GET /api/contests/{cid}/access`.
 pub(crate) async fn access(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
-        Ok::<_, Response>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
+        check_contest(&app, &cid)?;
+        Ok::<_, ApiError>(Json(ccs::access(viewer.team().is_some(), viewer.is_jury())))
     };
     result.await.into_response()
 }
 
 /// `GET /api/contests/{cid}/state`.
-pub(crate) async fn state(State(app): State<App>, Path(cid): Path<String>) -> Response {
-    if let Err(r) = check_contest(&app, &cid) {
-        return r;
-    }
-    match app.live.state().await {
-        Ok(s) => Json(ccs::state(&s)).into_response(),
-        Err(e) => failed(e),
-    }
+pub(crate) async fn state(
+    State(app): State<App>,
+    Path(cid): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    check_contest(&app, &cid)?;
+    Ok(Json(ccs::state(&app.live.state().await.map_err(failed)?)))
 }
 
 /// `GET /api/contests/{cid}/scoreboard`: frozen for all but the jury.
 pub(crate) async fn scoreboard(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let (view, kind) = if viewer.is_jury() {
             (View::Jury, "api-jury")
         } else {
@@ -207,22 +220,16 @@ pub(crate) async fn scoreboard(
         let board = app.live.scoreboard(view).await.map_err(failed)?;
         let cx = context(&app).await?;
         let bytes = app.rendered(kind, &board, || ccs::scoreboard(&board, &cx).to_string());
-        Ok::<_, Response>(([(header::CONTENT_TYPE, "application/json")], bytes))
+        Ok::<_, ApiError>(([(header::CONTENT_TYPE, "application/json")], bytes))
     };
     result.await.into_response()
 }
 
 /// The objects of a collection this viewer may see.
-async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Value>, Response> {
+async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Value>, ApiError> {
     let cx = context(app).await?;
     let config = &app.live.config;
     let scoring = config.contest.scoring;
-    let needs_login = || {
-        error(
-            StatusCode::UNAUTHORIZED,
-            "log in (HTTP basic authentication) to see submissions",
-        )
-    };
     let door = viewer.door();
     Ok(match collection {
         "judgement-types" => Verdict::ALL
@@ -230,18 +237,14 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             .map(|v| ccs::judgement_type(*v, scoring))
             .collect(),
         "languages" => config.languages.iter().map(ccs::language).collect(),
-        "problems" => {
-            let started = app.live.state().await.map_err(failed)?.started.is_some();
-            if !started && !viewer.is_jury() {
-                Vec::new()
-            } else {
-                config
-                    .problems
-                    .iter()
-                    .map(|p| ccs::problem(p, scoring))
-                    .collect()
-            }
-        }
+        "problems" => app
+            .live
+            .problems_for(&door)
+            .await
+            .map_err(failed)?
+            .iter()
+            .map(|p| ccs::problem(p, scoring))
+            .collect(),
         "teams" => config.teams.iter().map(ccs::team).collect(),
         "groups" => config.groups.iter().map(ccs::group).collect(),
         "awards" => app
@@ -254,23 +257,14 @@ async fn visible(app: &App, viewer: &Viewer, collection: &str) -> Result<Vec<Val
             .collect(),
         "organizations" => config.organizations.iter().map(ccs::organization).collect(),
         "submissions" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.submissions_for(&door).await.map_err(refused)?;
             all.iter().map(|s| ccs::submission(s, &cx)).collect()
         }
         "judgements" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.judgements_for(&door).await.map_err(refused)?;
             all.iter().map(|j| ccs::judgement(j, &cx)).collect()
         }
         "runs" => {
-            if viewer == &Viewer::Public {
-                return Err(needs_login());
-            }
             let all = app.live.runs_for(&door).await.map_err(refused)?;
             all.iter().map(|r| ccs::run(r, &cx)).collect()
         }
@@ -312,9 +306,9 @@ pub(crate) async fn collection(
     State(app): State<App>,
     Path((cid, collection)): Path<(String, String)>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, &collection, &query, &headers).await
+    listed(&app, &cid, &collection, &query, &viewer).await
 }
 
 /// `GET /api/contests/{cid}/submissions` (a route of its own: it has a `POST`).
@@ -322,9 +316,9 @@ pub(crate) async fn submissions(
     State(app): State<App>,
     Path(cid): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, "submissions", &query, &headers).await
+    listed(&app, &cid, "submissions", &query, &viewer).await
 }
 
 /// `GET /api/contests/{cid}/clarifications` (a route of its own: it has a
@@ -333,9 +327,9 @@ pub(crate) async fn clarifications(
     State(app): State<App>,
     Path(cid): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
-    listed(&app, &cid, "clarifications", &query, &headers).await
+    listed(&app, &cid, "clarifications", &query, &viewer).await
 }
 
 /// The objects of `collection` this viewer may see that match `query`.
@@ -344,12 +338,12 @@ async fn listed(
     cid: &str,
     collection: &str,
     query: &HashMap<String, String>,
-    headers: &HeaderMap,
+    viewer: &Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(app, cid, headers).await?;
-        let objects = visible(app, &viewer, collection).await?;
-        Ok::<_, Response>(Json(filter(objects, query)))
+        check_contest(app, cid)?;
+        let objects = visible(app, viewer, collection).await?;
+        Ok::<_, ApiError>(Json(filter(objects, query)))
     };
     result.await.into_response()
 }
@@ -359,10 +353,10 @@ async fn listed(
 pub(crate) async fn object(
     State(app): State<App>,
     Path((cid, collection, id)): Path<(String, String, String)>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let objects = visible(&app, &viewer, &collection).await?;
         objects
             .into_iter()
@@ -377,10 +371,10 @@ pub(crate) async fn object(
 pub(crate) async fn submission_files(
     State(app): State<App>,
     Path((cid, id)): Path<(String, String)>,
-    headers: HeaderMap,
+    viewer: Viewer,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let not_found = || error(StatusCode::NOT_FOUND, &format!("no submission `{id}`"));
         let number: i64 = id.parse().map_err(|_| not_found())?;
         let detail = app
@@ -391,7 +385,7 @@ pub(crate) async fn submission_files(
             .ok_or_else(not_found)?;
         let (submission, source) = (detail.row.submission, detail.source);
         let zip = zip_one(&submission.filename, &source);
-        Ok::<_, Response>(
+        Ok::<_, ApiError>(
             (
                 [
                     (header::CONTENT_TYPE, "application/zip".to_string()),
@@ -405,7 +399,7 @@ pub(crate) async fn submission_files(
                 .into_response(),
         )
     };
-    result.await.unwrap_or_else(|r| r)
+    result.await.into_response()
 }
 
 /// The one file of a submission's zip, at most `limit` bytes.
@@ -451,11 +445,11 @@ fn unzip_one(bytes: &[u8], limit: u64) -> Result<(String, Vec<u8>), Refusal> {
 pub(crate) async fn post_submission(
     State(app): State<App>,
     Path(cid): Path<String>,
+    viewer: Viewer,
     request: Request,
 ) -> Response {
-    let headers = request.headers().clone();
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let team = match &viewer {
             Viewer::Public => {
                 return Err(error(
@@ -471,7 +465,8 @@ pub(crate) async fn post_submission(
             }
             Viewer::Account(Account::Team(t)) => t.clone(),
         };
-        let multipart = headers
+        let multipart = request
+            .headers()
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("multipart/form-data"));
@@ -501,9 +496,9 @@ pub(crate) async fn post_submission(
             .map_err(refused)?;
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/submissions/{}", record.id);
-        Ok::<_, Response>(created(location, ccs::submission(&record, &cx)))
+        Ok::<_, ApiError>(created(location, ccs::submission(&record, &cx)))
     };
-    result.await.unwrap_or_else(|r| r)
+    result.await.into_response()
 }
 
 type Submitted = (String, Option<String>, String, Option<String>, Vec<u8>);
@@ -628,11 +623,11 @@ async fn field_text(field: axum::extract::multipart::Field<'_>) -> Result<String
 pub(crate) async fn post_clarification(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
     body: Bytes,
 ) -> Response {
     let result = async {
-        let viewer = contest_viewer(&app, &cid, &headers).await?;
+        check_contest(&app, &cid)?;
         let value: Value = serde_json::from_slice(&body).map_err(|e| {
             error(
                 StatusCode::BAD_REQUEST,
@@ -695,9 +690,9 @@ pub(crate) async fn post_clarification(
         };
         let cx = context(&app).await?;
         let location = format!("/api/contests/{cid}/clarifications/{}", clarification.id);
-        Ok::<_, Response>(created(location, ccs::clarification(&clarification, &cx)))
+        Ok::<_, ApiError>(created(location, ccs::clarification(&clarification, &cx)))
     };
-    result.await.unwrap_or_else(|r| r)
+    result.await.into_response()
 }
 
 /// `PATCH /api/contests/{cid}`: the jury sets or clears the start time
@@ -706,12 +701,12 @@ pub(crate) async fn post_clarification(
 pub(crate) async fn patch_contest(
     State(app): State<App>,
     Path(cid): Path<String>,
-    headers: HeaderMap,
+    viewer: Viewer,
     body: Bytes,
 ) -> Response {
     let result = async {
         check_contest(&app, &cid)?;
-        if !viewer(&app, &headers).await?.is_jury() {
+        if !viewer.is_jury() {
             return Err(error(
                 StatusCode::FORBIDDEN,
                 "only the jury changes the contest",
@@ -761,7 +756,7 @@ pub(crate) async fn patch_contest(
                 "give `start_time` or `scoreboard_thaw_time`",
             ));
         }
-        Ok::<_, Response>(Json(contest_value(&app).await?).into_response())
+        Ok::<_, ApiError>(Json(contest_value(&app).await?).into_response())
     };
-    result.await.unwrap_or_else(|r| r)
+    result.await.into_response()
 }

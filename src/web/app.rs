@@ -147,7 +147,7 @@ async fn refuse_wrong_credentials(
     next: axum::middleware::Next,
 ) -> Response {
     if let Err(refused) = api::viewer(&app, request.headers()).await {
-        return refused;
+        return refused.into_response();
     }
     next.run(request).await
 }

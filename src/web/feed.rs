@@ -115,11 +115,11 @@ pub(crate) async fn event_feed(
     headers: HeaderMap,
 ) -> Response {
     if cid != app.live.config.contest.id {
-        return error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`"));
+        return error(StatusCode::NOT_FOUND, &format!("no contest `{cid}`")).into_response();
     }
     let viewer = match viewer(&app, &headers).await {
         Ok(v) => v,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     // `since_id` is the name before 2023-06 (clients still send it).
     let since = query.get("since_token").or_else(|| query.get("since_id"));
@@ -132,12 +132,13 @@ pub(crate) async fn event_feed(
                     StatusCode::BAD_REQUEST,
                     &format!("unknown since_token `{token}`"),
                 )
+                .into_response()
             }
         },
     };
     let follow = query.get("stream").is_none_or(|s| s != "false");
     if let Err(r) = context(&app).await {
-        return r;
+        return r.into_response();
     }
     let slot = if follow {
         match app.streams.take(&peer(&headers)) {
@@ -203,7 +204,8 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
             &crate::error::render_chain(&e),
-        ),
+        )
+        .into_response(),
     }
 }
 
@@ -228,6 +230,7 @@ async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
                     StatusCode::INTERNAL_SERVER_ERROR,
                     &crate::error::render_chain(&e),
                 )
+                .into_response()
             }
         },
     };

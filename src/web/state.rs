@@ -102,7 +102,6 @@ pub(crate) fn status_of(refusal: &crate::server::live::Refusal) -> StatusCode {
     use crate::server::live::Refusal;
     match refusal {
         Refusal::Invalid(_) => StatusCode::BAD_REQUEST,
-        Refusal::LoginNeeded(_) => StatusCode::UNAUTHORIZED,
         Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
         Refusal::NotFound(_) => StatusCode::NOT_FOUND,
         Refusal::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
@@ -116,7 +115,6 @@ pub(crate) fn message_of(refusal: &crate::server::live::Refusal) -> String {
     use crate::server::live::Refusal;
     match refusal {
         Refusal::Invalid(m)
-        | Refusal::LoginNeeded(m)
         | Refusal::Forbidden(m)
         | Refusal::NotFound(m)
         | Refusal::TooLarge(m)

@@ -3,7 +3,6 @@
 //! review (the freeze read from tokens and run ids, cross-site writes,
 //! the login lock-out, streams without end, problems before the start).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -14,33 +13,13 @@ use http_body_util::BodyExt;
 use tower::ServiceExt;
 
 use super::state::App;
-use crate::contest::clock::{now_ms, ContestClock, EpochMs};
-use crate::contest::Scoring;
-use crate::server::auth::{Argon, Verifier};
-use crate::server::live::LiveContest;
-use crate::server::model::{
-    Audience, ContestSnapshot, EventData, LanguageSnapshot, LiveConfig, ProblemSnapshot, RunRecord,
-    TeamSnapshot,
-};
-use crate::server::store::{AccountRow, Changes, Database, Store};
+use crate::contest::clock::now_ms;
+use crate::server::model::{Audience, EventData, RunRecord, TeamSnapshot};
 use crate::verdict::Verdict;
 
-/// A cheap Argon2 hash of `password` (tests need no strength).
-fn quick_hash(password: &str) -> String {
-    use argon2::password_hash::{PasswordHasher, SaltString};
-    let params = argon2::Params::new(8, 1, 1, None).unwrap();
-    argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params)
-        .hash_password(
-            password.as_bytes(),
-            &SaltString::encode_b64(b"0123456789abcdef").unwrap(),
-        )
-        .unwrap()
-        .to_string()
-}
-
 /// A contest with teams t1 and t2 (passwords `p1`, `p2`), the jury
-/// (`pj`), problem `a` ("Secret Title"), started `started_ago` ms ago (or
-/// starting in an hour) and frozen from the start when `frozen`.
+/// (`pj`), problem `a` ("Secret Title"), started an hour ago (or starting
+/// in an hour) and frozen from the start when `frozen`.
 pub(super) struct Fixture {
     pub(super) app: App,
     _dir: tempfile::TempDir,
@@ -48,83 +27,7 @@ pub(super) struct Fixture {
 
 pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
-    let hour = 3_600_000;
-    let start: EpochMs = if started {
-        now_ms() - hour
-    } else {
-        now_ms() + hour
-    };
-    let config = LiveConfig {
-        contest: ContestSnapshot {
-            id: "mock".into(),
-            title: "Mock".into(),
-            scoring: Scoring::Icpc,
-            penalty: 20,
-            clock: ContestClock {
-                start: Some(start),
-                duration_ms: 5 * hour,
-                freeze_ms: frozen.then_some(5 * hour),
-            },
-        },
-        problems: vec![ProblemSnapshot {
-            id: "a".into(),
-            label: "A".into(),
-            name: "Secret Title".into(),
-            ordinal: 0,
-            time_limit_ms: 1000,
-            memory_limit: 1 << 28,
-            test_data_count: 25,
-            max_score: 1,
-        }],
-        languages: vec![LanguageSnapshot {
-            id: "python3".into(),
-            name: "Python 3".into(),
-            extensions: vec!["py".into()],
-            entry_point_name: None,
-        }],
-        teams: ["t1", "t2"]
-            .iter()
-            .map(|t| TeamSnapshot {
-                id: t.to_string(),
-                name: t.to_uppercase(),
-                ..TeamSnapshot::default()
-            })
-            .collect(),
-        groups: vec![],
-        organizations: vec![],
-        medals: Default::default(),
-    };
-    let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
-        .iter()
-        .map(|(id, pw)| AccountRow {
-            id: id.to_string(),
-            password_hash: quick_hash(pw),
-            is_team: *id != "jury",
-        })
-        .collect();
-    let db = Database::Sqlite(dir.path().join(".judge-serve").join("contest.sqlite"));
-    std::fs::create_dir_all(dir.path().join(".judge-serve")).unwrap();
-    let store = Store::open(&db, Changes::new(0)).await.unwrap();
-    let contest_file = dir.path().join("contest.toml");
-    crate::server::setup::sync(&store, &config, &accounts, &contest_file)
-        .await
-        .unwrap();
-    let last = store.last_event().await.unwrap();
-    store.changes().bump(last);
-    let verifier = Verifier::new(
-        Argon::default(),
-        accounts
-            .iter()
-            .map(|a| (a.id.clone(), a.password_hash.clone())),
-    );
-    let live = LiveContest::new(
-        config,
-        crate::contest::ServerLimits::default(),
-        BTreeMap::new(),
-        store,
-        verifier,
-    );
-    live.tick().await.unwrap();
+    let live = crate::server::testing::live_contest(dir.path(), started, frozen).await;
     let app = App {
         live: Arc::new(live),
         failures: Arc::default(),
@@ -508,4 +411,217 @@ async fn the_api_answers_what_check_api_asks_first() {
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn the_public_reads_empty_submission_lists_and_no_submission() {
+    let f = fixture(true, false).await;
+    let router = f.router();
+    for what in ["submissions", "judgements", "runs"] {
+        let uri = format!("/api/contests/mock/{what}");
+        let (status, body) = get(&router, &uri, None, "10.0.0.9").await;
+        assert_eq!((status, body.trim()), (StatusCode::OK, "[]"), "{uri}");
+        let (status, _) = get(&router, &format!("{uri}/1"), None, "10.0.0.9").await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}/1");
+    }
+}
+
+/// A route and what each viewer (public, t1, t2, the jury) gets.
+struct Row<'a> {
+    uri: &'a str,
+    statuses: [u16; 4],
+    /// For a list, how many objects.
+    lengths: Option<[usize; 4]>,
+}
+
+/// Every API route × viewer (public, t1, t2, the jury), with one
+/// submission of t1's: the status each gets, and for a list how many
+/// objects.
+#[tokio::test]
+async fn every_api_route_answers_each_viewer_by_the_rules() {
+    let f = fixture(true, false).await;
+    let id = f
+        .app
+        .live
+        .submit(
+            "t1",
+            "a",
+            Some("python3"),
+            "a.py",
+            None,
+            b"print(1)".to_vec(),
+        )
+        .await
+        .unwrap()
+        .id;
+    let router = f.router();
+    let viewers: [Option<(&str, &str)>; 4] = [
+        None,
+        Some(("t1", "p1")),
+        Some(("t2", "p2")),
+        Some(("jury", "pj")),
+    ];
+    let c = "/api/contests/mock";
+    let sub = format!("{c}/submissions/{id}");
+    let files = format!("{sub}/files");
+    let all_ok = [200; 4];
+    let own = [404, 200, 404, 200];
+    let table = [
+        Row {
+            uri: "/api",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: c,
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/access",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/state",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/scoreboard",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/event-feed?stream=false",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/problems",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/problems/a",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/teams",
+            statuses: all_ok,
+            lengths: Some([2; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/teams/t2",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/languages",
+            statuses: all_ok,
+            lengths: Some([1; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/languages/python3",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/judgement-types",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/groups",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/organizations",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/awards",
+            statuses: all_ok,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/submissions",
+            statuses: all_ok,
+            lengths: Some([0, 1, 0, 1]),
+        },
+        Row {
+            uri: &sub,
+            statuses: own,
+            lengths: None,
+        },
+        Row {
+            uri: &files,
+            statuses: own,
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/judgements",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/judgements/1",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/runs",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/mock/clarifications",
+            statuses: all_ok,
+            lengths: Some([0; 4]),
+        },
+        Row {
+            uri: "/api/contests/other",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/other/submissions",
+            statuses: [404; 4],
+            lengths: None,
+        },
+        Row {
+            uri: "/api/contests/mock/nothing-here",
+            statuses: [404; 4],
+            lengths: None,
+        },
+    ];
+    for Row {
+        uri,
+        statuses,
+        lengths,
+    } in table
+    {
+        for (i, viewer) in viewers.iter().enumerate() {
+            let (status, body) = get(&router, uri, *viewer, "10.0.0.9").await;
+            let who = viewer.map_or("public", |v| v.0);
+            assert_eq!(status.as_u16(), statuses[i], "{uri} as {who}: {body}");
+            if let Some(lengths) = lengths {
+                let list: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+                assert_eq!(list.len(), lengths[i], "{uri} as {who}: {body}");
+            }
+        }
+    }
+    // A wrong password is 401 on every route, public ones included.
+    for uri in ["/api/contests/mock/state", "/api/contests/mock/submissions"] {
+        let (status, _) = get(&router, uri, Some(("t1", "wrong")), "10.0.0.8").await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{uri}");
+    }
 }
