@@ -187,6 +187,7 @@ pub(crate) const TABLE: &[Case] = &[
     case(NIM, "acwing-891/ce-syntax.php",         MORE,  "CE", "syntax error"),
     case(NIM, "acwing-891/ce-syntax.pl",          MORE,  "CE", "Syntax error"),
     case(NIM, "acwing-891/ce-syntax.sh",          MORE,  "CE", "Syntax error"),
+    case(NIM, "acwing-891/ce-syntax.bash",        MORE,  "CE", "syntax error"),
     with_lang("pypy", case(NIM, "acwing-891/ce-syntax-pypy.py", MIXED, "CE", "SyntaxError")),
     with_lang("cpp17", case(NIM, "acwing-891/ce-concept-cpp17.cpp", MIXED, "CE", "concept")),
     with_lang("cpp23", case(NIM, "acwing-891/ce-declare-reachable-cpp23.cpp", MIXED, "CE", "declare_reachable")),
@@ -296,7 +297,14 @@ fn every_fixture_gets_its_verdict() {
 #[test]
 fn every_fixture_gets_its_verdict_without_isolation() {
     let _heavy = crate::support::cpu_heavy();
-    let failures = judge_rows(TABLE.iter(), &["--isolation", "none"]);
+    // Not PyPy's accepted rows: at this level memory is ru_maxrss, which
+    // counts PyPy's resident interpreter (about 50 MiB on Debian's 7.3.11)
+    // against the fixture problem's 64 MiB, so its verdict here depends on
+    // the machine's PyPy; the isolated levels count the program's own memory.
+    let rows = TABLE
+        .iter()
+        .filter(|c| !(c.lang == Some("pypy") && c.file.ends_with("ac-pypy.py")));
+    let failures = judge_rows(rows, &["--isolation", "none"]);
     assert!(
         failures.is_empty(),
         "{} fixture(s) got the wrong result:\n{}",
