@@ -354,11 +354,10 @@ impl LiveContest {
         let finalized = row.finalized.is_some();
         if finalized {
             row.end_of_updates = Some(now);
-        }
-        self.set_clock(row, false).await?;
-        if finalized {
+            // Before the state that ends the updates.
             self.publish_awards(Audience::Public).await?;
         }
+        self.set_clock(row, false).await?;
         Ok(())
     }
 
@@ -387,15 +386,17 @@ impl LiveContest {
         if open {
             row.end_of_updates = Some(now);
         }
-        self.set_clock(row, false).await?;
-        // The awards of the final results: the jury's (the Resolver's) while
-        // the board is frozen, everyone's once it is thawed.
+        // The awards of the final results, before the state that may end
+        // the updates: the jury's (the Resolver's) while the board is
+        // frozen, everyone's once it is thawed.
         self.publish_awards(if open {
             Audience::Public
         } else {
             Audience::Jury
         })
-        .await
+        .await?;
+        self.set_clock(row, false).await?;
+        Ok(())
     }
 
     /// Publishes the awards of the jury's board as events for `audience`.
