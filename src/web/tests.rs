@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::{header, Request, Response, StatusCode};
 use axum::Router;
 use base64::Engine;
 use http_body_util::BodyExt;
@@ -87,6 +87,21 @@ pub(super) async fn get(
     let status = response.status();
     let body = response.into_body().collect().await.unwrap().to_bytes();
     (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+/// A GET of `uri` from `peer` without credentials, its response unread
+/// (a stream's body is read as it comes).
+pub(super) async fn unauthenticated(router: &Router, uri: &str, peer: &str) -> Response<Body> {
+    router
+        .clone()
+        .oneshot(
+            Request::get(uri)
+                .header(super::connections::PEER, peer)
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap()
 }
 
 fn tokens(feed: &str) -> Vec<String> {
@@ -185,16 +200,7 @@ async fn a_team_sees_its_runs_without_the_global_counter() {
 async fn page_updates_say_only_that_something_changed() {
     let f = fixture(true, true).await;
     let router = f.router();
-    let response = router
-        .clone()
-        .oneshot(
-            Request::get("/updates")
-                .header(super::connections::PEER, "1.1.1.3")
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let response = unauthenticated(&router, "/updates", "1.1.1.3").await;
     assert_eq!(response.status(), StatusCode::OK);
     let mut body = response.into_body();
     // Hidden runs, then a change of the public board's state.
@@ -260,16 +266,7 @@ async fn streams_over_the_cap_get_503_and_pages_go_on() {
     .await;
     assert_eq!(status, StatusCode::OK);
     open.clear();
-    let r = router
-        .clone()
-        .oneshot(
-            Request::get("/updates")
-                .header(super::connections::PEER, "6.6.6.6")
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let r = unauthenticated(&router, "/updates", "6.6.6.6").await;
     assert_eq!(r.status(), StatusCode::OK);
 }
 
@@ -361,16 +358,7 @@ async fn problem_titles_are_hidden_before_the_start() {
 async fn a_submission_during_the_freeze_refreshes_the_public_board_once() {
     let f = fixture(true, true).await;
     let router = f.router();
-    let response = router
-        .clone()
-        .oneshot(
-            Request::get("/updates")
-                .header(super::connections::PEER, "1.1.1.6")
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let response = unauthenticated(&router, "/updates", "1.1.1.6").await;
     let mut body = response.into_body();
     // The board shows the new attempt as pending: the page must refresh.
     f.app
