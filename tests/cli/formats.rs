@@ -71,6 +71,12 @@ fn bt_run(tool: &Path, package: &Path) -> (BTreeMap<String, String>, String) {
         .expect("run bt");
     let text = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
+    // bt keeps its colours when `CI` is set (as on the project's CI): the
+    // verdict lines are read without them.
+    let text = regex::Regex::new(r"\x1b\[[0-9;]*m")
+        .unwrap()
+        .replace_all(&text, "")
+        .into_owned();
     // bt exits 1 on any warning (one names another package of the same
     // uuid that it saw before, judge's earlier exports): its errors count.
     assert!(
