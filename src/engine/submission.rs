@@ -375,7 +375,7 @@ impl Judge {
                 // Near the limit: judged again alone (its slot given back
                 // first, so that waiting for every slot cannot deadlock).
                 let result = match result {
-                    Ok(t) if !t.cached && margin::near_limit(&t, limits.time) => {
+                    Ok(t) if !t.cached && (t.contended || margin::near_limit(&t, limits.time)) => {
                         drop(kept.take());
                         judge.judge_again_alone(&run, t).await
                     }
@@ -496,6 +496,13 @@ impl Judge {
             }
         }
         let mut report = self.run_test(run, slot).await?;
+        // A TLE far over the limit is the program's, unless the machine is
+        // measurably slower now than its calibration: then the load could
+        // have made it, and it is judged again alone (and not cached).
+        if margin::over_limit(&report, run.limits.time) {
+            let slowdown = super::contention::measure(&self.cache().probe_calibration());
+            report.contended = slowdown.0 > super::contention::CONTENDED;
+        }
         self.keep_result(run, &report)?;
         if !report.verdict.is_accepted() {
             report.input = shown_input(&test.input);
@@ -533,10 +540,15 @@ impl Judge {
             .acquire_many(slots)
             .await
             .expect("never closed");
+        // A TLE far over the limit on a contended machine is judged again
+        // while it stays TLE; one near the limit while it stays near.
+        let contended_tle = first.contended;
         let mut runs = vec![first];
         while runs.len() < margin::TRIES {
             let best = runs.iter().min_by_key(|r| r.time_ms).expect("a run");
-            if !margin::near_limit(best, run.limits.time) {
+            let again = margin::near_limit(best, run.limits.time)
+                || contended_tle && best.verdict == Verdict::TLE;
+            if !again {
                 break;
             }
             runs.push(self.run_test(run, SlotUse::Held).await?);
@@ -544,7 +556,11 @@ impl Judge {
         drop(alone);
         let slowdown = super::contention::measure(&self.cache().probe_calibration());
         let mut report = margin::least_cpu(runs);
-        if slowdown.0 > super::contention::CONTENDED {
+        report.contended = false;
+        let limit = run.limits.time;
+        let decided_by_load =
+            margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
+        if slowdown.0 > super::contention::CONTENDED && decided_by_load {
             report.contended = true;
             report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
             let said = format!(
