@@ -16,9 +16,10 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 
 use super::api::{context, error, viewer, Viewer};
-use super::auth::{session, Account};
+use super::auth::Account;
 use super::connections::peer;
 use super::state::App;
+use super::visitor::{Fragment, Jury, Team};
 use crate::render::ccs;
 use crate::server::live::View;
 
@@ -184,11 +185,7 @@ pub(crate) async fn full_feed(app: &App) -> Result<String, crate::error::Error> 
 }
 
 /// `GET /jury/event-feed.ndjson`: the feed so far, as a file.
-pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => {}
-        _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
+pub(crate) async fn jury_feed_file(State(app): State<App>, _: Fragment<Jury>) -> Response {
     match full_feed(&app).await {
         Ok(text) => (
             [
@@ -285,24 +282,22 @@ pub(crate) async fn public_updates(State(app): State<App>, headers: HeaderMap) -
     updates(app, Viewer::Public, &headers).await
 }
 
-/// `GET /team/updates`.
-pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => {
-            updates(app, Viewer::Account(s.account), &headers).await
-        }
-        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
+/// `GET /team/updates`: 404 to anyone but a team.
+pub(crate) async fn team_updates(
+    State(app): State<App>,
+    Fragment(team): Fragment<Team>,
+    headers: HeaderMap,
+) -> Response {
+    updates(app, Viewer::Account(Account::Team(team.id)), &headers).await
 }
 
-/// `GET /jury/updates`.
-pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => {
-            updates(app, Viewer::Account(Account::Jury), &headers).await
-        }
-        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
+/// `GET /jury/updates`: 404 to anyone but the jury.
+pub(crate) async fn jury_updates(
+    State(app): State<App>,
+    _: Fragment<Jury>,
+    headers: HeaderMap,
+) -> Response {
+    updates(app, Viewer::Account(Account::Jury), &headers).await
 }
 
 /// Writes `text` to `path`, readable by its owner only (the whole feed
