@@ -33,7 +33,7 @@ fn the_placement_gets_its_level_and_exact_memory() {
         None if is_root() => Expect::Full,
         None => Expect::Any,
     };
-    judged_in_place(&launcher, &expect, reason.as_deref());
+    judged_in_place(&launcher, &expect, reason.as_deref(), None);
 }
 
 /// A real container runtime: Debian's podman, which tests/vm/podman.sh
@@ -41,56 +41,103 @@ fn the_placement_gets_its_level_and_exact_memory() {
 /// says so and passes). As root: `--privileged` (the judge the container's
 /// main process, and under a shell that stays its parent) reaches
 /// `cgroup-v2`; a default container (cgroupfs read-only, no `CAP_SYS_ADMIN`)
-/// falls back at `auto` and names its gaps.
+/// falls back at `auto`, names its gaps and says why.
 #[test]
 fn a_real_podman_container_gets_its_level_and_exact_memory() {
-    let podman = ["/usr/bin/podman", "/usr/local/bin/podman"]
-        .into_iter()
-        .find(|p| Path::new(p).is_file());
-    let cgroup2 = std::fs::read_to_string("/proc/self/mountinfo").is_ok_and(|m| {
-        m.lines()
-            .any(|l| l.contains(" /sys/fs/cgroup ") && l.contains(" - cgroup2 "))
-    });
-    let (Some(podman), true, true) = (podman, cgroup2, is_root()) else {
-        crate::support::note("skipped: needs root, cgroup v2 and podman (tests/vm/podman.sh)");
-        return;
-    };
-    let repo = repo().to_str().expect("UTF-8 path").to_string();
-    let tmp = std::env::temp_dir()
-        .to_str()
-        .expect("UTF-8 path")
-        .to_string();
-    let base = |extra: &[&str]| {
-        let mut l: Vec<String> = [
-            podman,
-            "run",
-            "--rm",
-            "--network",
-            "none",
-            "--rootfs",
-            "/:O",
-        ]
-        .map(str::to_string)
-        .to_vec();
-        l.extend(extra.iter().map(|s| s.to_string()));
-        for volume in [format!("{repo}:{repo}:ro"), format!("{tmp}:{tmp}")] {
-            l.extend(["-v".to_string(), volume]);
-        }
-        l.extend(["-w".to_string(), repo.clone()]);
-        l
-    };
+    let Some(podman) = Podman::here() else { return };
     // The judge as the container's main process, and under a shell that
     // stays its parent (`sh -c "judge ...; exit"`: GitLab's and a pod's
     // command).
-    let mut shell = base(&["--privileged"]);
+    let mut shell = podman.run(&["--privileged"], "/:O");
     shell.extend(["/bin/sh", "-c", "\"$0\" \"$@\"; exit $?"].map(str::to_string));
-    for (name, launcher, expect) in [
-        ("privileged", base(&["--privileged"]), Expect::Full),
-        ("privileged, shell parent", shell, Expect::Full),
-        ("default", base(&[]), Expect::Weaker),
+    for (name, launcher, expect, reason) in [
+        (
+            "privileged",
+            podman.run(&["--privileged"], "/:O"),
+            Expect::Full,
+            None,
+        ),
+        ("privileged, shell parent", shell, Expect::Full, None),
+        (
+            "default",
+            podman.run(&[], "/:O"),
+            Expect::Weaker,
+            Some("mounted read-only"),
+        ),
     ] {
         eprintln!("podman: {name}");
-        judged_in_place(&launcher, &expect, None);
+        judged_in_place(&launcher, &expect, reason, None);
+    }
+}
+
+/// Rootless podman: a user's container, its cgroup delegated by the user's
+/// systemd (`JUDGE_TEST_UNPRIVILEGED_USER`, who has a user manager).
+#[test]
+fn a_rootless_podman_container_gets_its_level() {
+    let Some(podman) = Podman::here() else { return };
+    let Some(user) = crate::support::unprivileged_user() else {
+        return;
+    };
+    let id = std::process::Command::new("id")
+        .args(["-u", &user])
+        .output()
+        .expect("id");
+    let uid = String::from_utf8_lossy(&id.stdout).trim().to_string();
+    let mut launcher: Vec<String> = ["runuser", "-u", &user, "--", "env"]
+        .map(str::to_string)
+        .to_vec();
+    launcher.push(format!("XDG_RUNTIME_DIR=/run/user/{uid}"));
+    launcher.push(format!(
+        "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{uid}/bus"
+    ));
+    // A user cannot lay an overlay on `/`: the guest's root itself, which
+    // the user cannot change anyway.
+    launcher.extend(podman.run(&[], "/"));
+    judged_in_place(&launcher, &Expect::Any, None, Some(&user));
+}
+
+/// Podman where the placement tests can use it: root, cgroup v2.
+struct Podman {
+    program: &'static str,
+    repo: String,
+    tmp: String,
+}
+
+impl Podman {
+    fn here() -> Option<Podman> {
+        let program = ["/usr/bin/podman", "/usr/local/bin/podman"]
+            .into_iter()
+            .find(|p| Path::new(p).is_file());
+        let cgroup2 = std::fs::read_to_string("/proc/self/mountinfo").is_ok_and(|m| {
+            m.lines()
+                .any(|l| l.contains(" /sys/fs/cgroup ") && l.contains(" - cgroup2 "))
+        });
+        let (Some(program), true, true) = (program, cgroup2, is_root()) else {
+            crate::support::note("skipped: needs root, cgroup v2 and podman (tests/vm/podman.sh)");
+            return None;
+        };
+        let path = |p: PathBuf| p.to_str().expect("UTF-8 path").to_string();
+        Some(Podman {
+            program,
+            repo: path(repo().to_path_buf()),
+            tmp: path(std::env::temp_dir()),
+        })
+    }
+
+    /// `podman run` with `extra` options, the repository (read-only) and
+    /// the temporary directory shared, and `rootfs` as the image; the
+    /// command follows.
+    fn run(&self, extra: &[&str], rootfs: &str) -> Vec<String> {
+        let mut l: Vec<String> = [self.program, "run", "--rm", "--network", "none"]
+            .map(str::to_string)
+            .to_vec();
+        l.extend(extra.iter().map(|s| s.to_string()));
+        let (repo, tmp) = (&self.repo, &self.tmp);
+        for volume in [format!("{repo}:{repo}:ro"), format!("{tmp}:{tmp}")] {
+            l.extend(["-v".to_string(), volume]);
+        }
+        l.extend(["-w", repo, "--rootfs", rootfs].map(str::to_string));
+        l
     }
 }
 
@@ -109,13 +156,22 @@ enum Expect {
 /// One judging (the five fixtures below) started by `launcher` followed by
 /// the judge's path and arguments; checks the level, the verdicts, each
 /// run's own memory peak and that no cgroup is left behind.
-fn judged_in_place(launcher: &[String], expect: &Expect, reason: Option<&str>) {
+/// With `owner`, the workspace is that user's (a rootless container's).
+fn judged_in_place(
+    launcher: &[String],
+    expect: &Expect,
+    reason: Option<&str>,
+    owner: Option<&str>,
+) {
     let full = match expect {
         Expect::Level(e) => e.starts_with("cgroup-"),
         Expect::Full => true,
         Expect::Weaker | Expect::Any => false,
     };
     let workspace = Workspace::new();
+    if owner.is_some() {
+        crate::support::hand_over(workspace.path(), owner);
+    }
     let mut command = match launcher.split_first() {
         Some((program, args)) => {
             let mut c = std::process::Command::new(program);
@@ -184,6 +240,9 @@ fn judged_in_place(launcher: &[String], expect: &Expect, reason: Option<&str>) {
         started.elapsed().as_secs_f64()
     );
     eprintln!("placement: {summary}");
+    for line in stderr.lines().filter(|l| l.contains("isolation")) {
+        eprintln!("placement: {line}");
+    }
     if let Ok(log) = std::env::var("JUDGE_TEST_PLACEMENT_LOG") {
         use std::io::Write;
         let mut file = std::fs::OpenOptions::new()

@@ -3,7 +3,7 @@
 # the image build.sh made (target/vm-podman; rebuilt when target/vm's stamp
 # changes), then the placement test of a real podman container run in the
 # VM as root:
-#   sudo bash tests/vm/podman.sh [6.1|6.12]     (default 6.1)
+#   sudo bash tests/vm/podman.sh [6.1|6.12 [FILTER]]   (default 6.1, both tests)
 # Not part of .ci/run: the copy and podman's install take a few minutes and
 # the mirror; the container shapes CI runs are in-container.sh's. Needs what
 # build.sh needs, and `cargo test --no-run` done.
@@ -45,5 +45,5 @@ if [ ! -f "$dst/stamp" ] || ! cmp -s "$src/stamp" "$dst/stamp"; then
   cp "$src/stamp" "$dst/stamp"
   echo "vm: podman added in $(($(date +%s) - started)) s"
 fi
-JUDGE_VM_DIR="$PWD/$dst" bash tests/vm/run.sh "$kernel" only \
-  'placement::a_real_podman_container_gets_its_level_and_exact_memory --nocapture'
+filter=${2:-placement::a_r}
+JUDGE_VM_DIR="$PWD/$dst" bash tests/vm/run.sh "$kernel" only "$filter --nocapture"
