@@ -19,12 +19,13 @@ use super::auth::{self, csrf_ok, session, Account, Denied, Session};
 use super::state::{message_of, status_of, App};
 use crate::contest::clock::now_ms;
 use crate::render::web::{self, board, jury, team, Chrome, Who};
+use crate::server::desk::{SubmissionFilter, VerdictFilter};
 use crate::server::live::{Refusal, Statement, View};
 use crate::server::visibility::Viewer;
 
-type PageResult = Result<Response, Response>;
+pub(super) type PageResult = Result<Response, Response>;
 
-fn finish(result: PageResult) -> Response {
+pub(super) fn finish(result: PageResult) -> Response {
     result.unwrap_or_else(|r| r)
 }
 
@@ -36,7 +37,10 @@ fn who_of(session: Option<&Session>) -> Who {
     }
 }
 
-async fn chrome<'a>(app: &'a App, session: Option<&'a Session>) -> Result<Chrome<'a>, Response> {
+pub(super) async fn chrome<'a>(
+    app: &'a App,
+    session: Option<&'a Session>,
+) -> Result<Chrome<'a>, Response> {
     let state = app.live.state().await.map_err(server_error)?;
     let start = app.live.start().await.map_err(server_error)?;
     let viewer = match session.map(|s| &s.account) {
@@ -44,7 +48,15 @@ async fn chrome<'a>(app: &'a App, session: Option<&'a Session>) -> Result<Chrome
         Some(Account::Jury) => Viewer::Jury,
         None => Viewer::Public,
     };
+    let badge = app
+        .live
+        .clarification_badge(&viewer)
+        .await
+        .map_err(server_error)?;
+    let clock = app.live.contest_now().await.map_err(server_error)?.clock;
     Ok(Chrome {
+        badge,
+        clock,
         config: app.live.config_for(&viewer, &state),
         who: who_of(session),
         csrf: session.map(|s| s.csrf.as_str()),
@@ -54,11 +66,11 @@ async fn chrome<'a>(app: &'a App, session: Option<&'a Session>) -> Result<Chrome
     })
 }
 
-fn refused(refusal: Refusal) -> Response {
+pub(super) fn refused(refusal: Refusal) -> Response {
     (status_of(&refusal), message_of(&refusal)).into_response()
 }
 
-fn server_error(e: crate::error::Error) -> Response {
+pub(super) fn server_error(e: crate::error::Error) -> Response {
     let refusal = Refusal::Failed(e);
     (status_of(&refusal), message_of(&refusal)).into_response()
 }
@@ -77,7 +89,7 @@ async fn refused_page(
     }
 }
 
-fn not_found_response() -> Response {
+pub(super) fn not_found_response() -> Response {
     (StatusCode::NOT_FOUND, "not found").into_response()
 }
 
@@ -87,7 +99,10 @@ pub(crate) async fn not_found() -> Response {
 }
 
 /// A team's session, or a redirect to the login page.
-async fn team_session(app: &App, headers: &HeaderMap) -> Result<(Session, String), Response> {
+pub(super) async fn team_session(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<(Session, String), Response> {
     match session(app, headers).await {
         Some(s) => match s.account.clone() {
             Account::Team(t) => Ok((s, t)),
@@ -99,7 +114,7 @@ async fn team_session(app: &App, headers: &HeaderMap) -> Result<(Session, String
 
 /// The jury's session, or 404 for anyone else (the jury's pages are not
 /// announced), or the login page when not logged in.
-async fn jury_session(app: &App, headers: &HeaderMap) -> Result<Session, Response> {
+pub(super) async fn jury_session(app: &App, headers: &HeaderMap) -> Result<Session, Response> {
     match session(app, headers).await {
         Some(s) if s.account == Account::Jury => Ok(s),
         Some(_) => Err(not_found_response()),
@@ -110,14 +125,14 @@ async fn jury_session(app: &App, headers: &HeaderMap) -> Result<Session, Respons
 /// A whole page, or a fragment a page refreshes: a fragment answers 404,
 /// never a redirect, to anyone it is not for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
+pub(super) enum Part {
     Page,
     Fragment,
 }
 
 impl Part {
     /// The answer to someone the page is not for.
-    fn refused(self, answer: Response) -> Response {
+    pub(super) fn refused(self, answer: Response) -> Response {
         match self {
             Part::Page => answer,
             Part::Fragment => not_found_response(),
@@ -127,7 +142,7 @@ impl Part {
 
 /// The frame of a team's pages: the team's session (see [`team_session`]),
 /// the page's chrome, then `content` made with them.
-async fn team_page(
+pub(super) async fn team_page(
     app: &App,
     headers: &HeaderMap,
     part: Part,
@@ -145,7 +160,7 @@ async fn team_page(
 
 /// The frame of the jury's pages: the jury's session (see
 /// [`jury_session`]), the page's chrome, then `content` made with it.
-async fn jury_page(
+pub(super) async fn jury_page(
     app: &App,
     headers: &HeaderMap,
     part: Part,
@@ -163,7 +178,7 @@ async fn jury_page(
 
 /// Why a form was not done: the contest refused (said on a page with a
 /// way back), or an answer as it is.
-enum NotDone {
+pub(super) enum NotDone {
     Refused(Refusal),
     Answer(Response),
 }
@@ -177,7 +192,7 @@ impl From<Refusal> for NotDone {
 /// The way of the jury's forms: the jury's session, the form's origin and
 /// token checked, then `act`, which says where to go next; a refusal is
 /// shown on a page that leads `back`.
-async fn jury_form(
+pub(super) async fn jury_form(
     app: &App,
     headers: &HeaderMap,
     csrf: Option<&str>,
@@ -314,7 +329,7 @@ pub(crate) async fn login(
 /// A form with only its token.
 #[derive(Debug, Deserialize)]
 pub(crate) struct TokenForm {
-    csrf: Option<String>,
+    pub(super) csrf: Option<String>,
 }
 
 /// `POST /logout`.
@@ -603,8 +618,14 @@ pub(crate) async fn team_submission_domjudge(Path(id): Path<String>) -> Response
     }
 }
 
-/// `GET /team/clarifications`.
+/// `GET /team/clarifications`: shown, its messages are read (the badge
+/// goes).
 pub(crate) async fn team_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
+    if let Ok((_, team)) = team_session(&app, &headers).await {
+        if let Err(e) = app.live.mark_clarifications_read(&Viewer::Team(team)).await {
+            return server_error(e);
+        }
+    }
     team_clarifications_part(&app, &headers, Part::Page).await
 }
 
@@ -701,14 +722,33 @@ pub(crate) async fn jury_home(
     .await
 }
 
-/// `POST /jury/clock/{start|freeze|thaw|finalize}`.
+/// A form of an action that asks for a confirmation first.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ConfirmedForm {
+    pub(super) csrf: Option<String>,
+    /// `yes` from the confirmation page.
+    pub(super) confirmed: Option<String>,
+}
+
+impl ConfirmedForm {
+    /// Whether the form came from the confirmation page.
+    pub(super) fn confirmed(&self) -> bool {
+        self.confirmed.as_deref() == Some("yes")
+    }
+}
+
+/// `POST /jury/clock/{start|freeze|thaw|finalize}`: thaw and finalize
+/// only from their confirmation page (else they lead to it).
 pub(crate) async fn jury_clock(
     State(app): State<App>,
     headers: HeaderMap,
     Path(action): Path<String>,
-    Form(form): Form<TokenForm>,
+    Form(form): Form<ConfirmedForm>,
 ) -> Response {
     jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
+        if matches!(action.as_str(), "thaw" | "finalize") && !form.confirmed() {
+            return Ok(format!("/jury/confirm/{action}"));
+        }
         match action.as_str() {
             "start" => app.live.start_now().await?,
             "freeze" => app.live.freeze_now().await?,
@@ -721,29 +761,66 @@ pub(crate) async fn jury_clock(
     .await
 }
 
-/// `GET /jury/submissions`.
-pub(crate) async fn jury_submissions(State(app): State<App>, headers: HeaderMap) -> Response {
-    jury_submissions_part(&app, &headers, Part::Page).await
+/// The jury's submission filter, as the page's form sends it.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct FilterForm {
+    team: Option<String>,
+    problem: Option<String>,
+    verdict: Option<String>,
 }
 
-/// `GET /jury/fragment/submissions`.
+impl FilterForm {
+    /// The filter it asks for (empty fields: all; an unknown verdict is
+    /// refused).
+    fn filter(&self) -> Result<SubmissionFilter, Refusal> {
+        let given = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
+        let verdict = match given(&self.verdict) {
+            None => None,
+            Some(v) if v == "unjudged" => Some(VerdictFilter::Unjudged),
+            Some(v) => Some(VerdictFilter::Is(v.parse().map_err(Refusal::Invalid)?)),
+        };
+        Ok(SubmissionFilter {
+            team: given(&self.team),
+            problem: given(&self.problem),
+            verdict,
+        })
+    }
+}
+
+/// `GET /jury/submissions[?team=&problem=&verdict=]`.
+pub(crate) async fn jury_submissions(
+    State(app): State<App>,
+    headers: HeaderMap,
+    Query(filter): Query<FilterForm>,
+) -> Response {
+    jury_submissions_part(&app, &headers, Part::Page, filter).await
+}
+
+/// `GET /jury/fragment/submissions[?team=&problem=&verdict=]`.
 pub(crate) async fn jury_submissions_fragment(
     State(app): State<App>,
     headers: HeaderMap,
+    Query(filter): Query<FilterForm>,
 ) -> Response {
-    jury_submissions_part(&app, &headers, Part::Fragment).await
+    jury_submissions_part(&app, &headers, Part::Fragment, filter).await
 }
 
-/// Every submission: their page, or their table.
-async fn jury_submissions_part(app: &App, headers: &HeaderMap, part: Part) -> Response {
+/// The submissions the filter keeps: their page, or their table.
+async fn jury_submissions_part(
+    app: &App,
+    headers: &HeaderMap,
+    part: Part,
+    filter: FilterForm,
+) -> Response {
     jury_page(app, headers, part, async |c| {
+        let filter = filter.filter().map_err(refused)?;
         let rows = app
             .live
-            .submission_rows(&Viewer::Jury)
+            .submission_list(&Viewer::Jury, &filter)
             .await
             .map_err(refused)?;
         Ok(match part {
-            Part::Page => Html(jury::submissions(c, &rows)),
+            Part::Page => Html(jury::submissions(c, &rows, &filter)),
             Part::Fragment => Html(jury::submissions_table(c, &rows).into_string()),
         }
         .into_response())
@@ -800,67 +877,32 @@ pub(crate) async fn jury_rejudge_one(
 pub(crate) struct RejudgeForm {
     csrf: Option<String>,
     problem: String,
+    confirmed: Option<String>,
 }
 
-/// `POST /jury/rejudge`: every submission of a problem.
+/// `POST /jury/rejudge`: every submission of a problem, from its
+/// confirmation page (else it leads there).
 pub(crate) async fn jury_rejudge_problem(
     State(app): State<App>,
     headers: HeaderMap,
     Form(form): Form<RejudgeForm>,
 ) -> Response {
     jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
+        if form.confirmed.as_deref() != Some("yes") {
+            return Err(NotDone::Answer(
+                Redirect::to(&format!(
+                    "/jury/confirm/rejudge?problem={}",
+                    crate::render::web::query_value(&form.problem)
+                ))
+                .into_response(),
+            ));
+        }
         let n = app.live.rejudge(None, Some(&form.problem)).await?;
         Ok(format!(
             "/jury?done=rejudging+{n}+submissions+of+{}",
             form.problem
         ))
     })
-    .await
-}
-
-/// `GET /jury/clarifications`.
-pub(crate) async fn jury_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    jury_page(&app, &headers, Part::Page, async |c| {
-        let list = app
-            .live
-            .clarifications_for(&Viewer::Jury)
-            .await
-            .map_err(server_error)?;
-        Ok(Html(jury::clarifications(c, &list)).into_response())
-    })
-    .await
-}
-
-/// The answer (or announcement) form.
-#[derive(Debug, Deserialize)]
-pub(crate) struct AnswerForm {
-    csrf: Option<String>,
-    reply_to: Option<i64>,
-    team: Option<String>,
-    everyone: Option<String>,
-    problem: Option<String>,
-    text: String,
-}
-
-/// `POST /jury/clarifications`.
-pub(crate) async fn jury_answer(
-    State(app): State<App>,
-    headers: HeaderMap,
-    Form(form): Form<AnswerForm>,
-) -> Response {
-    jury_form(
-        &app,
-        &headers,
-        form.csrf.as_deref(),
-        "/jury/clarifications",
-        async || {
-            let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
-            app.live
-                .answer(form.reply_to, to_team, form.problem.as_deref(), &form.text)
-                .await?;
-            Ok("/jury/clarifications".into())
-        },
-    )
     .await
 }
 
