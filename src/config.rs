@@ -250,6 +250,22 @@ impl Language {
 /// script making a `run` script (the ICPC package format's).
 pub(crate) const BUILD_RUN: &str = "build-run";
 
+/// The pseudo-language of a submit-answer problem's submissions: answers,
+/// checked as they are (nothing is built or run).
+pub(crate) const ANSWERS: &str = "answers";
+
+impl Language {
+    /// A submit-answer problem's submissions.
+    pub(crate) fn answers() -> Language {
+        Language {
+            id: ANSWERS.into(),
+            name: "answers (submit-answer: checked as they are, nothing runs)".into(),
+            run: Vec::new(),
+            ..Language::executable()
+        }
+    }
+}
+
 impl Language {
     /// The language of a `build`/`run` program: `build` runs in the build
     /// directory (in the compile sandbox, which shows the system's

@@ -127,9 +127,10 @@ pub(super) async fn check(
 /// The feedback directory of an ICPC program, in its working directory.
 pub(crate) const FEEDBACK: &str = "feedback";
 
-/// The files of the feedback directory the judge reads.
+/// The files of the feedback directory the judge reads (`nextpass.in`: a
+/// multi-pass problem's next input).
 pub(crate) fn feedback_files() -> Vec<String> {
-    ["judgemessage.txt", "score.txt"]
+    ["judgemessage.txt", "score.txt", "nextpass.in"]
         .iter()
         .map(|f| format!("{FEEDBACK}/{f}"))
         .collect()

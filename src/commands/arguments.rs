@@ -25,12 +25,26 @@ pub(super) fn regular_file(file: &Path) -> Result<()> {
     Err(Error::io(file, why))
 }
 
-/// A file named on the command line, with its language.
+/// A file named on the command line, with its language; with `answers`
+/// (a submit-answer problem), the file or folder of its answers.
 pub(super) fn submission_of(
     config: &Config,
     file: &Path,
     lang: Option<&str>,
+    answers: bool,
 ) -> Result<Submission> {
+    if answers {
+        if !file.is_dir() {
+            regular_file(file)?;
+        }
+        return Ok(Submission {
+            path: file.to_path_buf(),
+            shown: None,
+            language: crate::config::Language::answers(),
+            companions: Vec::new(),
+            text: None,
+        });
+    }
     if file.is_dir() {
         // A program of several files: its sources are built together.
         let (main, companions, build_run) =

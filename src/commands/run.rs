@@ -37,7 +37,12 @@ pub(super) fn run(settings: Settings, args: RunArgs) -> Result<i32> {
         .collect();
     let mut submissions = Vec::new();
     for file in files {
-        submissions.push(submission_of(config, file, args.lang.as_deref())?);
+        submissions.push(submission_of(
+            config,
+            file,
+            args.lang.as_deref(),
+            problem.submit_answer,
+        )?);
     }
     let filter = TestFilter::new(&args.tests)?;
     if args.input.is_none() && !filter.selects_all() {

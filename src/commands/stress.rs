@@ -47,11 +47,16 @@ pub(super) fn stress(settings: Settings, args: StressArgs) -> Result<i32> {
         });
     }
     let problem = Arc::new(problem);
-    let submission = submission_of(config, &args.file, args.lang.as_deref())?;
+    let submission = submission_of(config, &args.file, args.lang.as_deref(), false)?;
     let against = match args.against.as_str() {
         "reference" => Against::Reference,
         "brute" => Against::Brute,
-        other => Against::File(Box::new(submission_of(config, Path::new(other), None)?)),
+        other => Against::File(Box::new(submission_of(
+            config,
+            Path::new(other),
+            None,
+            false,
+        )?)),
     };
     let options = StressOptions {
         against,

@@ -49,7 +49,8 @@ impl Judge {
         run: &TestRun<'_>,
         interactive: &Interactive,
         slot: SlotUse<'_>,
-    ) -> Result<TestReport> {
+        next: Option<&Path>,
+    ) -> Result<(TestReport, bool)> {
         let scratch = self.inner.scratch.take()?;
         // The submission's slot (the interactor, package code that mostly
         // waits, runs beside it without one).
@@ -62,6 +63,12 @@ impl Judge {
             }
         };
         let play = self.play(run, interactive, scratch.path(), false).await?;
+        // A multi-pass problem's next input, before a second play could
+        // wipe it.
+        let wrote_next = match next {
+            Some(to) => super::submission::take_next_pass(&play.feedback, to)?,
+            None => false,
+        };
         if let Some(error) = super::classify::overloaded(&play.submission, run.wall, &run.test.name)
         {
             return Err(error);
@@ -174,7 +181,7 @@ impl Judge {
                     .collect()
             });
         }
-        Ok(report)
+        Ok((report, wrote_next))
     }
 
     /// Runs the submission and the interactor together once, connected end

@@ -197,6 +197,16 @@ impl Judge {
         companions: &[Companion],
         remember_failure: bool,
     ) -> Result<Build> {
+        // A submit-answer problem's answers: nothing to build
+        // (`judge_build` checks them before it looks at a build).
+        if language.id == crate::config::ANSWERS {
+            return Ok(Build::Failed(crate::compile::CompileReport {
+                status: crate::compile::CompileStatus::None,
+                message: "answers are checked as they are, not built".into(),
+                time_ms: 0,
+                cached: false,
+            }));
+        }
         let sandbox = &self.inner.sandbox;
         // The compiler takes a slot only to compile (not for a build in the
         // cache, nor while the same build is under way elsewhere).

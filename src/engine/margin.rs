@@ -38,6 +38,14 @@ pub(super) fn near_limit(report: &TestReport, limit: Duration) -> bool {
     }
 }
 
+/// Whether a test's result is a TLE past the limit's margin on CPU time
+/// (not a sleeper stopped by the wall limit): the program's on a machine as
+/// fast as its calibration, perhaps the load's on one measured slower.
+pub(super) fn over_limit(report: &TestReport, limit: Duration) -> bool {
+    report.verdict == Verdict::TLE
+        && Duration::from_millis(report.time_ms) >= run_cpu_limit(limit, None)
+}
+
 /// The result of a test judged `runs.len()` times: the run with the least
 /// CPU time, carrying every run's times.
 pub(super) fn least_cpu(runs: Vec<TestReport>) -> TestReport {
@@ -85,6 +93,26 @@ mod tests {
             assert_eq!(
                 near_limit(&report(verdict, ms), limit),
                 near,
+                "{verdict:?} {ms}"
+            );
+        }
+    }
+
+    #[test]
+    fn only_a_tle_past_the_margin_on_cpu_time_is_over_the_limit() {
+        let limit = Duration::from_secs(1);
+        for (verdict, ms, over) in [
+            (Verdict::TLE, 1260, true),
+            (Verdict::TLE, 1250, true),
+            // Near: judged again alone whatever the load.
+            (Verdict::TLE, 1100, false),
+            // A sleeper, stopped by the wall limit.
+            (Verdict::TLE, 3, false),
+            (Verdict::RE, 1300, false),
+        ] {
+            assert_eq!(
+                over_limit(&report(verdict, ms), limit),
+                over,
                 "{verdict:?} {ms}"
             );
         }

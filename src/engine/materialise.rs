@@ -62,7 +62,7 @@ impl Judge {
             .iter()
             .filter_map(|t| match &t.source {
                 Planned::Generated { generator, .. } => Some(generator.as_ref()),
-                Planned::Fixed { .. } => None,
+                Planned::Fixed { .. } | Planned::Inline { .. } => None,
             })
             .collect();
         // An interactive problem's test needs no answer (its interactor
@@ -73,6 +73,7 @@ impl Judge {
             // A sample without an answer is run and not checked.
             Planned::Fixed { .. } if problem.format == Format::Samples => false,
             Planned::Fixed { answer, .. } => answer.is_none(),
+            Planned::Inline { answer, .. } => answer.is_none(),
             Planned::Generated { .. } => true,
         });
         let mut generators = BTreeMap::new();
@@ -298,6 +299,24 @@ impl Judge {
             }
             Planned::Fixed { input, answer } => {
                 let key = Key::of_file(&input).map_err(|e| Error::io(&input, e))?;
+                (input, key, answer)
+            }
+            Planned::Inline { input, answer } => {
+                let key = Key::of(&[input.as_bytes()]);
+                let stored = Key::of(&[b"inline-v1", key.as_str().as_bytes()]);
+                let input = self
+                    .cache()
+                    .put_bytes(Kind::Input, &stored, input.as_bytes())?;
+                let answer = match answer {
+                    Some(answer) => {
+                        let at = Key::of(&[b"inline-v1", answer.as_bytes()]);
+                        Some(
+                            self.cache()
+                                .put_bytes(Kind::Answer, &at, answer.as_bytes())?,
+                        )
+                    }
+                    None => None,
+                };
                 (input, key, answer)
             }
             Planned::Generated { generator, args } => {

@@ -3,8 +3,10 @@
 //! once. It judges submissions on test sets ([`submission`]), turns outcomes
 //! into verdicts ([`classify`]), and is the one service that builds and runs
 //! package programs ([`programs`]) and makes test sets ([`materialise`]).
+//! A submit-answer problem's answers are checked without a run ([`answers`]).
 //! Everything here runs on the tokio runtime made by [`runtime`].
 
+mod answers;
 mod classify;
 mod contention;
 mod interactive;

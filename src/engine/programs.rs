@@ -91,6 +91,39 @@ impl AnswerProgram {
     }
 }
 
+/// The ICPC format's constants replaced in a program of the package that
+/// judges or makes tests (validators, output validator, interactor,
+/// generators, as the spec and BAPCtools say), in its source and the files
+/// built beside it: the source's new text, if it changed. Solutions are
+/// built as written, as BAPCtools builds them and as a contestant's
+/// submission is.
+fn substitute_constants(
+    problem: &Problem,
+    role: Role,
+    program: &mut Submission,
+) -> Result<Option<Vec<u8>>> {
+    let substituted = matches!(
+        role,
+        Role::Validator | Role::Checker | Role::Interactor | Role::Generator
+    );
+    if !substituted || problem.constants.is_empty() {
+        return Ok(None);
+    }
+    for companion in &mut program.companions {
+        if let Some(bytes) = problem.constants.substitute_bytes(&companion.bytes) {
+            companion.bytes = bytes;
+        }
+    }
+    let source = crate::sandbox::untrusted::open_regular(&program.path)
+        .and_then(|f| crate::sandbox::untrusted::read_capped(f, 32 << 20))
+        .map_err(|e| Error::io(&program.path, e))?;
+    Ok(problem.constants.substitute_bytes(&source))
+}
+
+/// The file a generator may write its input to instead of printing it
+/// (BAPCtools' `{name}.in`, its `{name}` being `testcase`).
+pub(crate) const GENERATED_INPUT: &str = "testcase.in";
+
 /// Where an input's expected answer comes from.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum AnswerFrom<'a> {
@@ -147,6 +180,17 @@ impl Judge {
         problem: &Problem,
         spec: &ProgramSpec,
     ) -> Result<Submission> {
+        // A submit-answer problem's solutions are answers (its validators
+        // and output validator are programs all the same).
+        if problem.submit_answer && spec.path.starts_with(problem.dir.join("submissions")) {
+            return Ok(Submission {
+                path: spec.path.clone(),
+                shown: None,
+                language: crate::config::Language::answers(),
+                companions: Vec::new(),
+                text: None,
+            });
+        }
         let files = program_files(problem, spec, self.config())?;
         let language = match (&spec.lang, files.build_run) {
             (_, true) => crate::config::Language::build_run(self.config()),
@@ -171,10 +215,11 @@ impl Judge {
         spec: &ProgramSpec,
         role: Role,
     ) -> Result<Executable> {
-        let program = self.package_submission(problem, spec)?;
+        let mut program = self.package_submission(problem, spec)?;
+        let text = substitute_constants(problem, role, &mut program)?;
         let build = self.build_with(
             &program.path,
-            None,
+            text.as_deref(),
             &program.language,
             &program.companions,
             false,
@@ -298,7 +343,10 @@ impl Judge {
             .map_err(|e| Error::from_run(e, Some((&exe.language.id, exe.language.install_hint()))))
     }
 
-    /// Runs the generator with `args` in `dir`; `Ok(Err(why))` when it failed.
+    /// Runs the generator with `args` in `dir`: what it printed, or (when
+    /// it printed nothing) the `testcase.in` it wrote in its working
+    /// directory, as BAPCtools' generators may; `Ok(Err(why))` when it
+    /// failed.
     pub(crate) async fn generate_in(
         &self,
         generator: &Executable,
@@ -306,11 +354,26 @@ impl Judge {
         dir: &Path,
     ) -> Result<std::result::Result<Captured, String>> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let exchange = Exchange {
+            keep: vec![GENERATED_INPUT.into()],
+            ..Exchange::default()
+        };
         let outcome = self
-            .run_package_program(generator, &args, dir, Stdin::Null, Exchange::default())
+            .run_package_program(generator, &args, dir, Stdin::Null, exchange)
             .await?;
         if !outcome.success() {
             return Ok(Err(describe_failure(&outcome)));
+        }
+        let written = dir.join(GENERATED_INPUT);
+        if outcome.stdout.is_empty() {
+            if let Ok(meta) = std::fs::symlink_metadata(&written) {
+                if meta.is_file() {
+                    return Ok(Ok(Captured::File {
+                        path: written,
+                        len: meta.len(),
+                    }));
+                }
+            }
         }
         Ok(Ok(outcome.stdout))
     }

@@ -215,7 +215,7 @@ impl Judge {
     /// The report of `submission` before any test is run: `verdict`, not
     /// compiled (`compile_message` said), the limits of its language, no
     /// test run or skipped.
-    fn unjudged_report(
+    pub(super) fn unjudged_report(
         &self,
         problem: &Problem,
         submission: &Submission,
@@ -264,6 +264,11 @@ impl Judge {
         options: &RunOptions,
         mut on_test: impl FnMut(&TestReport),
     ) -> Result<SubmissionReport> {
+        if problem.submit_answer {
+            return self
+                .judge_answers(problem, tests, checker, submission, on_test)
+                .await;
+        }
         let limits = problem.limits.for_language(&submission.language);
         let wall = wall_limit(limits.time, self.config().limits.wall_factor);
         let mut report = self.unjudged_report(problem, submission, Verdict::CE, String::new());
@@ -302,6 +307,7 @@ impl Judge {
         let files = Arc::new(problem.files.clone());
         // A package's tools judge its output after the run (TLE first).
         let output_ends_run = problem.format != crate::problem::Format::Kattis;
+        let passes = problem.validation_passes;
         let first_failure: Arc<Vec<AtomicUsize>> =
             Arc::new((0..scopes).map(|_| AtomicUsize::new(usize::MAX)).collect());
         // With `in_order`, how many tests are done: test i waits for i.
@@ -370,12 +376,13 @@ impl Judge {
                     keep_output: options.keep_output,
                     files: &files,
                     output_ends_run,
+                    passes,
                 };
                 let result = judge.judge_test(&run, options.no_cache, slot_use).await;
                 // Near the limit: judged again alone (its slot given back
                 // first, so that waiting for every slot cannot deadlock).
                 let result = match result {
-                    Ok(t) if !t.cached && margin::near_limit(&t, limits.time) => {
+                    Ok(t) if !t.cached && (t.contended || margin::near_limit(&t, limits.time)) => {
                         drop(kept.take());
                         judge.judge_again_alone(&run, t).await
                     }
@@ -459,6 +466,7 @@ impl Judge {
             keep_output,
             files,
             output_ends_run: true,
+            passes: None,
         };
         let _slot = self.slot().await;
         self.run_test(&run, SlotUse::Held).await
@@ -496,6 +504,13 @@ impl Judge {
             }
         }
         let mut report = self.run_test(run, slot).await?;
+        // A TLE far over the limit is the program's, unless the machine is
+        // measurably slower now than its calibration: then the load could
+        // have made it, and it is judged again alone (and not cached).
+        if margin::over_limit(&report, run.limits.time) {
+            let slowdown = super::contention::measure(&self.cache().probe_calibration());
+            report.contended = slowdown.0 > super::contention::CONTENDED;
+        }
         self.keep_result(run, &report)?;
         if !report.verdict.is_accepted() {
             report.input = shown_input(&test.input);
@@ -533,10 +548,15 @@ impl Judge {
             .acquire_many(slots)
             .await
             .expect("never closed");
+        // A TLE far over the limit on a contended machine is judged again
+        // while it stays TLE; one near the limit while it stays near.
+        let contended_tle = first.contended;
         let mut runs = vec![first];
         while runs.len() < margin::TRIES {
             let best = runs.iter().min_by_key(|r| r.time_ms).expect("a run");
-            if !margin::near_limit(best, run.limits.time) {
+            let again = margin::near_limit(best, run.limits.time)
+                || contended_tle && best.verdict == Verdict::TLE;
+            if !again {
                 break;
             }
             runs.push(self.run_test(run, SlotUse::Held).await?);
@@ -544,7 +564,11 @@ impl Judge {
         drop(alone);
         let slowdown = super::contention::measure(&self.cache().probe_calibration());
         let mut report = margin::least_cpu(runs);
-        if slowdown.0 > super::contention::CONTENDED {
+        report.contended = false;
+        let limit = run.limits.time;
+        let decided_by_load =
+            margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
+        if slowdown.0 > super::contention::CONTENDED && decided_by_load {
             report.contended = true;
             report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
             let said = format!(
@@ -588,14 +612,90 @@ impl Judge {
             limits_id.as_bytes(),
             self.sandbox().isolation().as_str().as_bytes(),
             run.files.describe().as_bytes(),
+            format!("passes {:?}", run.passes).as_bytes(),
         ]))
     }
 
     /// Runs the program on the test, classifies the outcome, and checks the
-    /// output when the run went well.
+    /// output when the run went well; a multi-pass problem's test, pass
+    /// after pass while its output validator accepts and writes the next
+    /// pass's input (`nextpass.in`), as problemtools and BAPCtools judge
+    /// it: the first pass that fails decides, a `nextpass.in` beside a
+    /// rejection or past `passes` is the validator's error (IE), and the
+    /// slowest pass is the test's time.
     async fn run_test(&self, run: &TestRun<'_>, slot: SlotUse<'_>) -> Result<TestReport> {
+        let Some(passes) = run.passes else {
+            return Ok(self.run_pass(run, slot, None).await?.0);
+        };
+        let held = matches!(slot, SlotUse::Held);
+        // The inputs of the passes after the first.
+        let inputs = self.inner.scratch.take()?;
+        let mut slot = Some(slot);
+        let mut current = run.test.clone();
+        let mut slowest = (0, 0, 0, 0);
+        for pass in 1..=passes {
+            let next = inputs.path().join(format!("pass-{}.in", pass + 1));
+            let this = TestRun {
+                test: &current,
+                ..*run
+            };
+            let (mut report, wrote_next) = match slot.take() {
+                Some(first) => self.run_pass(&this, first, Some(&next)).await?,
+                None if held => self.run_pass(&this, SlotUse::Held, Some(&next)).await?,
+                None => {
+                    let _slot = self.slot().await;
+                    self.run_pass(&this, SlotUse::Held, Some(&next)).await?
+                }
+            };
+            slowest = (
+                slowest.0.max(report.time_ms),
+                slowest.1.max(report.wall_ms),
+                slowest.2.max(report.memory_kib),
+                slowest.3.max(report.limit_percent),
+            );
+            (
+                report.time_ms,
+                report.wall_ms,
+                report.memory_kib,
+                report.limit_percent,
+            ) = slowest;
+            for times in &mut report.runs {
+                (times.cpu_ms, times.wall_ms) = (slowest.0, slowest.1);
+            }
+            report.name = run.test.name.clone();
+            let failed = report.verdict != Verdict::AC;
+            if failed && wrote_next {
+                report.verdict = Verdict::IE;
+                report.message = format!(
+                    "pass {pass}: the output validator wrote {NEXT_PASS} but did not accept (the format makes that the validator's error)"
+                );
+            } else if !failed && wrote_next && pass == passes {
+                report.verdict = Verdict::IE;
+                report.message = format!(
+                    "pass {pass}: the output validator asked for another pass, past limits.validation_passes ({passes})"
+                );
+            } else if pass > 1 && !report.message.is_empty() {
+                report.message = format!("pass {pass}: {}", report.message);
+            }
+            if failed || !wrote_next || pass == passes {
+                return Ok(report);
+            }
+            current.input = next;
+        }
+        unreachable!("the last pass returns")
+    }
+
+    /// One run of the program on the test (one pass), classified and
+    /// checked. With `next`, an output validator's `nextpass.in` is moved
+    /// there; whether there was one.
+    async fn run_pass(
+        &self,
+        run: &TestRun<'_>,
+        slot: SlotUse<'_>,
+        next: Option<&Path>,
+    ) -> Result<(TestReport, bool)> {
         if let Checker::Interactive(interactive) = run.checker {
-            return self.run_interactive(run, interactive, slot).await;
+            return self.run_interactive(run, interactive, slot, next).await;
         }
         let (exe, test, limits) = (run.exe, run.test, run.limits);
         // A scratch directory: the working directory of unsandboxed runs (a
@@ -671,7 +771,7 @@ impl Judge {
             {
                 report.verdict = Verdict::RE;
                 report.message = format!("cannot start the program: {source}");
-                return Ok(report);
+                return Ok((report, false));
             }
             Err(e) => {
                 return Err(Error::from_run(
@@ -701,14 +801,14 @@ impl Judge {
         if let Some((verdict, message)) = classified.or(missing) {
             report.verdict = verdict;
             report.message = message;
-            return Ok(report);
+            return Ok((report, false));
         }
         let Some(answer) = &test.answer else {
             report.message =
                 "not checked: it ran without error, but there is no answer to compare its output with (the test has none, and the problem no reference)"
                     .into();
             report.unchecked = true;
-            return Ok(report);
+            return Ok((report, false));
         };
         let subject = Subject {
             input: &test.input,
@@ -733,7 +833,30 @@ impl Judge {
         report.message = result.message;
         report.diff = result.diff;
         report.score = result.score;
-        Ok(report)
+        let wrote_next = match (next, &scratch) {
+            (Some(to), Some(dir)) => take_next_pass(&dir.path().join(crate::check::FEEDBACK), to)?,
+            _ => false,
+        };
+        Ok((report, wrote_next))
+    }
+}
+
+/// The file a multi-pass problem's output validator writes in its
+/// feedback directory: the next pass's input.
+pub(super) const NEXT_PASS: &str = "nextpass.in";
+
+/// Moves `nextpass.in` of an output validator's `feedback` directory to
+/// `to`: whether there was one (a regular file; a link is not followed).
+pub(super) fn take_next_pass(feedback: &Path, to: &Path) -> Result<bool> {
+    let from = feedback.join(NEXT_PASS);
+    match std::fs::symlink_metadata(&from) {
+        Ok(meta) if meta.is_file() => {
+            std::fs::rename(&from, to)
+                .or_else(|_| std::fs::copy(&from, to).map(|_| ()))
+                .map_err(|e| Error::io(&from, e))?;
+            Ok(true)
+        }
+        _ => Ok(false),
     }
 }
 
@@ -753,6 +876,8 @@ pub(super) struct TestRun<'a> {
     /// own problems), or the run goes on and a time limit decides first
     /// (Kattis/ICPC packages, as their tools judge).
     pub(super) output_ends_run: bool,
+    /// A multi-pass problem's most passes; `None`: one.
+    pub(super) passes: Option<u32>,
 }
 
 impl TestRun<'_> {

@@ -6,6 +6,7 @@
 //! A loader validates everything it reads: a [`Problem`] is always sound.
 
 pub(crate) mod companion;
+mod constants;
 mod format;
 mod kattis;
 mod model;
@@ -14,6 +15,7 @@ mod package;
 mod polygon;
 mod samples;
 
+pub(crate) use constants::Constants;
 pub(crate) use format::Format;
 pub use model::CheckerSpec;
 pub(crate) use model::ProgramSpec;

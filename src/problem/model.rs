@@ -68,6 +68,16 @@ pub(crate) struct Problem {
     pub(crate) notes: Vec<String>,
     /// Whether submissions read and write files instead of stdin and stdout.
     pub(crate) files: FileIo,
+    /// Named values replaced in the sources of its validators, checker,
+    /// interactor and generators (the ICPC format's `constants`).
+    pub(crate) constants: super::Constants,
+    /// A multi-pass problem's most passes (`limits.validation_passes`):
+    /// while its output validator accepts and writes `nextpass.in`, the
+    /// submission runs again on it. `None`: one pass.
+    pub(crate) validation_passes: Option<u32>,
+    /// A submit-answer problem: a submission is its answers (a file, or a
+    /// folder of one file per test), checked as they are; nothing runs.
+    pub(crate) submit_answer: bool,
 }
 
 /// Where a submission reads its input and writes its output: stdin and
@@ -140,6 +150,9 @@ impl Problem {
             solutions: Vec::new(),
             notes: Vec::new(),
             files: FileIo::default(),
+            constants: super::Constants::default(),
+            validation_passes: None,
+            submit_answer: false,
         }
     }
 
@@ -508,6 +521,15 @@ pub(crate) enum TestSource {
         input: PathBuf,
         /// The answer.
         answer: Option<PathBuf>,
+    },
+    /// Text written in the package's metadata (BAPCtools'
+    /// `generators.yaml`: `in:` and `ans:`); without an answer, the
+    /// reference gives one.
+    Inline {
+        /// The input.
+        input: String,
+        /// The answer.
+        answer: Option<String>,
     },
     /// A run of a named generator (`Problem::generators`).
     Command {

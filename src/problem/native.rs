@@ -532,6 +532,9 @@ fn validate(
         solutions,
         notes: Vec::new(),
         files: Default::default(),
+        constants: Default::default(),
+        validation_passes: None,
+        submit_answer: false,
     })
 }
 

@@ -110,7 +110,7 @@ pub(crate) struct TestReport {
     /// the limit was judged again alone (the least CPU time decides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) runs: Vec<RunTimes>,
-    /// Near the limit and judged while the machine measured slower than its
+    /// Near or over the limit and judged while the machine measured slower than its
     /// calibration: the verdict may be the load's (never cached as final).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) contended: bool,

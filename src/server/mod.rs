@@ -3,7 +3,9 @@
 //! scoreboard's tally ([`board`]), the judging of its queue by the engine
 //! ([`worker`]), what it judges with, for the judging hosts to compare
 //! ([`packages`]), passwords ([`auth`]), a submission's zip ([`files`]) and the
-//! database made to match contest.toml at start ([`setup`]); who may see what is
+//! database made to match contest.toml at start ([`setup`]), the clock at
+//! work ([`clock`]), and a server or judging host started from a contest
+//! folder ([`startup`]); who may see what is
 //! written once, in [`visibility`] (the viewer, events, tokens) and
 //! [`door`] (every read, for a viewer). Nothing here
 //! knows HTTP or HTML: the web layer (`crate::web`) and the renderers
@@ -12,6 +14,7 @@
 pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod board;
+pub(crate) mod clock;
 pub(crate) mod controls;
 pub(crate) mod desk;
 pub(crate) mod door;
@@ -21,6 +24,7 @@ pub(crate) mod model;
 pub(crate) mod packages;
 pub(crate) mod problems;
 pub(crate) mod setup;
+pub(crate) mod startup;
 pub(crate) mod store;
 #[cfg(test)]
 pub(crate) mod testing;

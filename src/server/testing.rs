@@ -1,12 +1,13 @@
 //! A small live contest for unit tests of the layers above the store
 //! ([`live_contest`]): teams t1 and t2 (passwords `p1`, `p2`), the jury
-//! (`pj`), problem `a` ("Secret Title") with 25 tests.
+//! (`pj`), problem `a` ("Secret Title") with 25 tests, a Markdown
+//! statement and one sample.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::auth::{Argon, Verifier};
-use super::live::LiveContest;
+use super::live::{LiveContest, ProblemPage, Sample, Statement};
 use super::model::{ContestSnapshot, LanguageSnapshot, LiveConfig, ProblemSnapshot, TeamSnapshot};
 use super::store::{AccountRow, Changes, Database, Store};
 use crate::contest::clock::{now_ms, ContestClock, EpochMs};
@@ -23,6 +24,18 @@ pub(crate) fn quick_hash(password: &str) -> String {
         )
         .unwrap()
         .to_string()
+}
+
+/// Problem `a`'s statement (Markdown) and its one sample, `1`.
+fn page() -> ProblemPage {
+    ProblemPage {
+        statement: Statement::Markdown("Add one to the number.\n".into()),
+        samples: vec![Sample {
+            name: "1".into(),
+            input: b"1\n".to_vec(),
+            answer: b"2\n".to_vec(),
+        }],
+    }
 }
 
 /// The contest in `dir`, started an hour ago (or starting in an hour) and
@@ -101,7 +114,7 @@ pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> Liv
     let live = LiveContest::new(
         config,
         crate::contest::ServerLimits::default(),
-        BTreeMap::new(),
+        BTreeMap::from([("a".to_string(), page())]),
         store,
         verifier,
     );

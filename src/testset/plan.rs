@@ -36,6 +36,13 @@ pub(crate) enum Planned {
         /// The answer, if the package has one.
         answer: Option<PathBuf>,
     },
+    /// Text of the package's metadata.
+    Inline {
+        /// The input.
+        input: String,
+        /// The answer, if the package has one.
+        answer: Option<String>,
+    },
     /// A generator run.
     Generated {
         /// The generator: `None` for the problem's generator, else one of
@@ -114,6 +121,10 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<PlannedTest>> {
                     }
                     let source = match &test.source {
                         TestSource::File { input, answer } => Planned::Fixed {
+                            input: input.clone(),
+                            answer: answer.clone(),
+                        },
+                        TestSource::Inline { input, answer } => Planned::Inline {
                             input: input.clone(),
                             answer: answer.clone(),
                         },

@@ -8,18 +8,17 @@
 //! `crate::render::ccs`.
 
 use std::collections::HashMap;
-use std::io::Read;
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use base64::Engine;
 use serde_json::Value;
 
 use super::auth::{basic, Account, Denied};
 use super::state::{message_of, status_of, App};
+use super::submission::{Submission, Unreadable};
 use crate::contest::clock::{now_ms, parse_time};
 use crate::render::ccs::{self, Context};
 use crate::server::files::zip_one;
@@ -401,220 +400,41 @@ pub(crate) async fn submission_files(
     result.await.into_response()
 }
 
-/// The one file of a submission's zip, at most `limit` bytes.
-fn unzip_one(bytes: &[u8], limit: u64) -> Result<(String, Vec<u8>), Refusal> {
-    let bad = |why: String| Refusal::Invalid(format!("`files`: {why}"));
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
-        .map_err(|e| bad(format!("not a zip archive ({e})")))?;
-    let files: Vec<usize> = (0..archive.len())
-        .filter(|i| archive.by_index(*i).map(|f| f.is_file()).unwrap_or(false))
-        .collect();
-    let [only] = files[..] else {
-        return Err(bad(format!(
-            "the zip holds {} files; a submission is one source file",
-            files.len()
-        )));
-    };
-    let mut file = archive
-        .by_index(only)
-        .map_err(|e| bad(format!("unreadable ({e})")))?;
-    let name = file.name().to_string();
-    if name.contains('/') || name.contains('\\') {
-        return Err(bad(format!(
-            "`{name}` is in a folder; files are at the root of the zip"
-        )));
-    }
-    let mut content = Vec::new();
-    file.by_ref()
-        .take(limit + 1)
-        .read_to_end(&mut content)
-        .map_err(|e| bad(format!("unreadable ({e})")))?;
-    if content.len() as u64 > limit {
-        return Err(Refusal::TooLarge(format!(
-            "`{name}` is over {limit} bytes, the most accepted"
-        )));
-    }
-    Ok((name, content))
-}
-
 /// `POST /api/contests/{cid}/submissions`: a team's submission, as the
 /// specification's JSON (`problem_id`, `language_id`, `files` as a base64
 /// zip) or as DOMjudge's submit client sends it (a form with `problem`,
-/// `language`, `entry_point` and the file as `code[]`).
+/// `language`, `entry_point` and the file as `code[]`), both read by the
+/// one reader of submissions.
 pub(crate) async fn post_submission(
     State(app): State<App>,
     Path(cid): Path<String>,
     viewer: Viewer,
-    request: Request,
-) -> Response {
-    let result = async {
-        check_contest(&app, &cid)?;
-        let team = match &viewer {
-            Viewer::Public => {
-                return Err(error(
-                    StatusCode::UNAUTHORIZED,
-                    "log in as a team to submit",
-                ))
-            }
-            Viewer::Account(Account::Jury) => {
-                return Err(error(
-                    StatusCode::FORBIDDEN,
-                    "submissions come from teams (log in as one)",
-                ))
-            }
-            Viewer::Account(Account::Team(t)) => t.clone(),
-        };
-        let multipart = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.starts_with("multipart/form-data"));
-        let limit = app.live.limits.max_source;
-        let (problem, language, filename, entry_point, source) = if multipart {
-            let form = Multipart::from_request(request, &app)
-                .await
-                .map_err(|e| error(StatusCode::BAD_REQUEST, &e.body_text()))?;
-            domjudge_form(form, limit).await.map_err(refused)?
-        } else {
-            let body = Bytes::from_request(request, &app)
-                .await
-                .map_err(|e| error(e.status(), &e.body_text()))?;
-            ccs_body(&body, &team, limit).map_err(refused)?
-        };
-        let record = app
-            .live
-            .submit(
-                &team,
-                &problem,
-                language.as_deref(),
-                &filename,
-                entry_point,
-                source,
-            )
-            .await
-            .map_err(refused)?;
-        let cx = context(&app).await?;
-        let location = format!("/api/contests/{cid}/submissions/{}", record.id);
-        Ok::<_, ApiError>(created(location, ccs::submission(&record, &cx)))
-    };
-    result.await.into_response()
-}
-
-type Submitted = (String, Option<String>, String, Option<String>, Vec<u8>);
-
-fn ccs_body(body: &[u8], team: &str, limit: u64) -> Result<Submitted, Refusal> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| Refusal::Invalid(format!("the body is not JSON: {e}")))?;
-    let Value::Object(o) = value else {
-        return Err(Refusal::Invalid("the body is not a JSON object".into()));
-    };
-    for forbidden in ["id", "time", "contest_time"] {
-        if o.get(forbidden).is_some_and(|v| !v.is_null()) {
-            return Err(Refusal::Invalid(format!(
-                "`{forbidden}` is set by the server, not by a team"
-            )));
+    submission: Result<Submission, Unreadable>,
+) -> Result<Response, ApiError> {
+    check_contest(&app, &cid)?;
+    let team = match &viewer {
+        Viewer::Public => {
+            return Err(error(
+                StatusCode::UNAUTHORIZED,
+                "log in as a team to submit",
+            ))
         }
-    }
-    if let Some(t) = o.get("team_id").and_then(Value::as_str) {
-        if t != team {
-            return Err(Refusal::Forbidden(format!(
-                "`team_id` is `{t}`, but you are logged in as `{team}`"
-            )));
+        Viewer::Account(Account::Jury) => {
+            return Err(error(
+                StatusCode::FORBIDDEN,
+                "submissions come from teams (log in as one)",
+            ))
         }
-    }
-    let text = |key: &str| o.get(key).and_then(Value::as_str).map(str::to_string);
-    let problem =
-        text("problem_id").ok_or_else(|| Refusal::Invalid("`problem_id` is missing".into()))?;
-    let language =
-        text("language_id").ok_or_else(|| Refusal::Invalid("`language_id` is missing".into()))?;
-    let files = o
-        .get("files")
-        .and_then(Value::as_array)
-        .ok_or_else(|| Refusal::Invalid("`files` is missing (an array of one file)".into()))?;
-    let [file] = &files[..] else {
-        return Err(Refusal::Invalid(format!(
-            "`files` has {} items; give one zip",
-            files.len()
-        )));
+        Viewer::Account(Account::Team(t)) => t.clone(),
     };
-    if let Some(mime) = file.get("mime").and_then(Value::as_str) {
-        if mime != "application/zip" {
-            return Err(Refusal::Invalid(format!(
-                "`files[0].mime` is `{mime}`; only application/zip is accepted"
-            )));
-        }
-    }
-    let data = file
-        .get("data")
-        .and_then(Value::as_str)
-        .ok_or_else(|| Refusal::Invalid("`files[0].data` (the zip in base64) is missing".into()))?;
-    let zip = base64::engine::general_purpose::STANDARD
-        .decode(data.trim())
-        .map_err(|e| Refusal::Invalid(format!("`files[0].data` is not base64: {e}")))?;
-    let (filename, source) = unzip_one(&zip, limit)?;
-    Ok((
-        problem,
-        Some(language),
-        filename,
-        text("entry_point"),
-        source,
-    ))
-}
-
-async fn domjudge_form(mut form: Multipart, limit: u64) -> Result<Submitted, Refusal> {
-    let (mut problem, mut language, mut entry_point, mut file) = (None, None, None, None);
-    while let Some(field) = form
-        .next_field()
+    let submission = submission.map_err(|Unreadable(r)| refused(r))?;
+    let record = submission
+        .submit_as(&app.live, &team)
         .await
-        .map_err(|e| Refusal::Invalid(format!("a malformed form: {e}")))?
-    {
-        let name = field.name().unwrap_or("").to_string();
-        match name.as_str() {
-            "problem" | "problem_id" => problem = Some(field_text(field).await?),
-            "language" | "language_id" => language = Some(field_text(field).await?),
-            "entry_point" => entry_point = Some(field_text(field).await?).filter(|e| !e.is_empty()),
-            "code[]" | "code" => {
-                if file.is_some() {
-                    return Err(Refusal::Invalid(
-                        "more than one file: a submission is one source file".into(),
-                    ));
-                }
-                let filename = field.file_name().unwrap_or("").to_string();
-                let filename = filename
-                    .rsplit(['/', '\\'])
-                    .next()
-                    .unwrap_or("")
-                    .to_string();
-                let bytes = field
-                    .bytes()
-                    .await
-                    .map_err(|e| Refusal::TooLarge(format!("the file could not be read: {e}")))?;
-                if bytes.len() as u64 > limit {
-                    return Err(Refusal::TooLarge(format!(
-                        "`{filename}` has {} bytes; at most {limit} are accepted",
-                        bytes.len()
-                    )));
-                }
-                file = Some((filename, bytes.to_vec()));
-            }
-            _ => {}
-        }
-    }
-    let problem = problem.ok_or_else(|| Refusal::Invalid("the form has no `problem`".into()))?;
-    let (filename, source) =
-        file.ok_or_else(|| Refusal::Invalid("the form has no file (`code[]`)".into()))?;
-    Ok((problem, language, filename, entry_point, source))
-}
-
-async fn field_text(field: axum::extract::multipart::Field<'_>) -> Result<String, Refusal> {
-    let text = field
-        .text()
-        .await
-        .map_err(|e| Refusal::Invalid(format!("a malformed form field: {e}")))?;
-    if text.len() > 1000 {
-        return Err(Refusal::Invalid("a form field is too long".into()));
-    }
-    Ok(text)
+        .map_err(refused)?;
+    let cx = context(&app).await?;
+    let location = format!("/api/contests/{cid}/submissions/{}", record.id);
+    Ok(created(location, ccs::submission(&record, &cx)))
 }
 
 /// `POST /api/contests/{cid}/clarifications`: a team's question, or the

@@ -186,7 +186,7 @@ async fn refuse_cross_site_changes(
         .headers()
         .get("sec-fetch-site")
         .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
-    if !reads && (cross_site || pages::same_origin(request.headers()).is_err()) {
+    if !reads && (cross_site || !super::frame::same_origin(request.headers())) {
         return (
             StatusCode::FORBIDDEN,
             axum::Json(crate::render::ccs::error(

@@ -7,12 +7,14 @@ use std::collections::HashMap;
 
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect};
 use axum::Form;
 use serde::Deserialize;
 
-use super::pages::{jury_form, jury_page, not_found_response, refused, ConfirmedForm, Part};
+use super::frame::PageError;
+use super::pages::{jury_done, ConfirmedForm, Page};
 use super::state::App;
+use super::visitor::Jury;
 use crate::render::web::jury::{self, Confirm};
 use crate::server::live::Refusal;
 use crate::server::visibility::Viewer;
@@ -21,45 +23,38 @@ use crate::server::visibility::Viewer;
 /// action will do, and the form that does it.
 pub(crate) async fn jury_confirm(
     State(app): State<App>,
-    headers: HeaderMap,
+    Jury(frame): Jury,
     Path(action): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-) -> Response {
-    jury_page(&app, &headers, Part::Page, async |c| {
-        let page = match action.as_str() {
-            "thaw" => jury::confirm(c, &Confirm::Thaw),
-            "finalize" => jury::confirm(c, &Confirm::Finalize),
-            "end" => jury::confirm(c, &Confirm::End),
-            "rejudge" => {
-                let problem = query.get("problem").map(String::as_str).unwrap_or("");
-                let (id, rows) = app
-                    .live
-                    .rejudge_preview(&Viewer::Jury, problem)
-                    .await
-                    .map_err(refused)?;
-                jury::confirm(c, &Confirm::Rejudge(&id, &rows))
-            }
-            _ => return Err(not_found_response()),
-        };
-        Ok(Html(page).into_response())
-    })
-    .await
+) -> Page {
+    let c = frame.chrome();
+    let page = match action.as_str() {
+        "thaw" => jury::confirm(&c, &Confirm::Thaw),
+        "finalize" => jury::confirm(&c, &Confirm::Finalize),
+        "end" => jury::confirm(&c, &Confirm::End),
+        "rejudge" => {
+            let problem = query.get("problem").map(String::as_str).unwrap_or("");
+            let (id, rows) = app.live.rejudge_preview(&Viewer::Jury, problem).await?;
+            jury::confirm(&c, &Confirm::Rejudge(&id, &rows))
+        }
+        _ => return Err(PageError::NotFound),
+    };
+    Ok(Html(page).into_response())
 }
 
 /// `POST /jury/contest/end`: from its confirmation page.
 pub(crate) async fn jury_end(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Form(form): Form<ConfirmedForm>,
-) -> Response {
-    jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
-        if !form.confirmed() {
-            return Ok("/jury/confirm/end".into());
-        }
-        app.live.end_now().await?;
-        Ok("/jury?done=ended".into())
-    })
-    .await
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    if !form.confirmed() {
+        return Ok(Redirect::to("/jury/confirm/end").into_response());
+    }
+    let done = app.live.end_now().await;
+    jury_done(frame, done.map(|()| "/jury?done=ended".into()), "/jury")
 }
 
 /// The length form: a span such as `5h 30m`.
@@ -72,15 +67,17 @@ pub(crate) struct DurationForm {
 /// `POST /jury/contest/duration`: a longer or shorter contest.
 pub(crate) async fn jury_duration(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Form(form): Form<DurationForm>,
-) -> Response {
-    jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
-        let span = span_ms(&form.duration)?;
-        app.live.set_duration(span).await?;
-        Ok("/jury?done=the+new+length".into())
-    })
-    .await
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    let done = match span_ms(&form.duration) {
+        Ok(span) => app.live.set_duration(span).await,
+        Err(refusal) => Err(refusal),
+    };
+    let next = done.map(|()| "/jury?done=the+new+length".into());
+    jury_done(frame, next, "/jury")
 }
 
 /// The freeze form: how long before the end (empty: never).
@@ -93,19 +90,22 @@ pub(crate) struct FreezeForm {
 /// `POST /jury/contest/freeze`: the freeze moved, or none.
 pub(crate) async fn jury_freeze(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Form(form): Form<FreezeForm>,
-) -> Response {
-    jury_form(&app, &headers, form.csrf.as_deref(), "/jury", async || {
-        let length = match form.freeze.trim() {
-            "" | "never" | "none" => None,
-            "0" => Some(0),
-            text => Some(span_ms(text)?),
-        };
-        app.live.set_freeze(length).await?;
-        Ok("/jury?done=the+new+freeze".into())
-    })
-    .await
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    let length = match form.freeze.trim() {
+        "" | "never" | "none" => Ok(None),
+        "0" => Ok(Some(0)),
+        text => span_ms(text).map(Some),
+    };
+    let done = match length {
+        Ok(length) => app.live.set_freeze(length).await,
+        Err(refusal) => Err(refusal),
+    };
+    let next = done.map(|()| "/jury?done=the+new+freeze".into());
+    jury_done(frame, next, "/jury")
 }
 
 /// A span a form gives (`5h 30m`), in ms.

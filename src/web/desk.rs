@@ -5,17 +5,16 @@
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse};
 use axum::Form;
 use serde::Deserialize;
 
 use super::auth::Session;
-use super::pages::{
-    chrome, finish, jury_form, jury_page, jury_session, not_found_response, refused, server_error,
-    team_page, NotDone, Part, TokenForm,
-};
+use super::frame::{Frame, PageError};
+use super::pages::{jury_done, Page, TokenForm};
 use super::state::App;
-use crate::render::web::{self, jury, Who};
+use super::visitor::{Fragment, Jury, Team};
+use crate::render::web::{self, jury};
 use crate::server::visibility::Viewer;
 
 /// The tag of a judge's session on the desk (a claim's holder): judges
@@ -24,58 +23,42 @@ pub(super) fn holder(session: &Session) -> String {
     session.token_hash.chars().take(16).collect()
 }
 
+/// The holder of the frame's session (the jury's frames have one).
+fn holder_of(frame: &Frame) -> Result<String, PageError> {
+    frame.session.as_ref().map(holder).ok_or(PageError::LogIn)
+}
+
 /// `GET /team/fragment/badge`: the team's unread messages, for the menu.
-pub(crate) async fn team_badge(State(app): State<App>, headers: HeaderMap) -> Response {
-    team_page(&app, &headers, Part::Fragment, async |c, _| {
-        Ok(Html(web::badge(&c.who, c.badge).into_string()).into_response())
-    })
-    .await
+pub(crate) async fn team_badge(Fragment(t): Fragment<Team>) -> Page {
+    let c = t.frame.chrome();
+    Ok(Html(web::badge(&c.who, c.badge).into_string()).into_response())
 }
 
 /// `GET /jury/fragment/badge`: the questions not answered, for the menu.
-pub(crate) async fn jury_badge(State(app): State<App>, headers: HeaderMap) -> Response {
-    match jury_session(&app, &headers).await {
-        Ok(_) => match app.live.clarification_badge(&Viewer::Jury).await {
-            Ok(n) => Html(web::badge(&Who::Jury, n).into_string()).into_response(),
-            Err(e) => server_error(e),
-        },
-        Err(_) => not_found_response(),
-    }
+pub(crate) async fn jury_badge(Fragment(Jury(frame)): Fragment<Jury>) -> Page {
+    let c = frame.chrome();
+    Ok(Html(web::badge(&c.who, c.badge).into_string()).into_response())
 }
 
 /// `GET /jury/clarifications`.
-pub(crate) async fn jury_clarifications(State(app): State<App>, headers: HeaderMap) -> Response {
-    jury_desk(&app, &headers, Part::Page).await
+pub(crate) async fn jury_clarifications(State(app): State<App>, Jury(frame): Jury) -> Page {
+    let desk = app
+        .live
+        .clarification_desk(&Viewer::Jury, &holder_of(&frame)?)
+        .await?;
+    Ok(Html(jury::clarifications(&frame.chrome(), &desk)).into_response())
 }
 
 /// `GET /jury/fragment/clarifications`.
 pub(crate) async fn jury_clarifications_fragment(
     State(app): State<App>,
-    headers: HeaderMap,
-) -> Response {
-    jury_desk(&app, &headers, Part::Fragment).await
-}
-
-/// The jury's messages as the judge looking sees them: the page, or the
-/// list it refreshes.
-async fn jury_desk(app: &App, headers: &HeaderMap, part: Part) -> Response {
-    let page = async {
-        let s = jury_session(app, headers)
-            .await
-            .map_err(|r| part.refused(r))?;
-        let c = chrome(app, Some(&s)).await?;
-        let desk = app
-            .live
-            .clarification_desk(&Viewer::Jury, &holder(&s))
-            .await
-            .map_err(refused)?;
-        Ok(match part {
-            Part::Page => Html(jury::clarifications(&c, &desk)),
-            Part::Fragment => Html(jury::clarification_desk(&c, &desk).into_string()),
-        }
-        .into_response())
-    };
-    finish(page.await)
+    Fragment(Jury(frame)): Fragment<Jury>,
+) -> Page {
+    let desk = app
+        .live
+        .clarification_desk(&Viewer::Jury, &holder_of(&frame)?)
+        .await?;
+    Ok(Html(jury::clarification_desk(&frame.chrome(), &desk).into_string()).into_response())
 }
 
 /// The answer (or announcement) form.
@@ -93,107 +76,83 @@ pub(crate) struct AnswerForm {
 /// judge claimed) or an announcement.
 pub(crate) async fn jury_answer(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Form(form): Form<AnswerForm>,
-) -> Response {
-    let holder = match jury_session(&app, &headers).await {
-        Ok(s) => holder(&s),
-        Err(r) => return r,
-    };
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    let holder = holder_of(&frame)?;
     let back = "/jury/clarifications";
-    jury_form(&app, &headers, form.csrf.as_deref(), back, async || {
-        let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
-        app.live
-            .answer_as(
-                &Viewer::Jury,
-                &holder,
-                form.reply_to,
-                to_team,
-                form.problem.as_deref(),
-                &form.text,
-            )
-            .await?;
-        Ok(back.to_string())
-    })
-    .await
+    let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
+    let done = app
+        .live
+        .answer_as(
+            &Viewer::Jury,
+            &holder,
+            form.reply_to,
+            to_team,
+            form.problem.as_deref(),
+            &form.text,
+        )
+        .await;
+    jury_done(frame, done.map(|_| back.to_string()), back)
 }
 
 /// `POST /jury/clarifications/{id}/{claim|release}`.
 pub(crate) async fn jury_claim(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Path((id, action)): Path<(String, String)>,
     Form(form): Form<TokenForm>,
-) -> Response {
-    let holder = match jury_session(&app, &headers).await {
-        Ok(s) => holder(&s),
-        Err(r) => return r,
-    };
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    let holder = holder_of(&frame)?;
     let back = "/jury/clarifications";
-    jury_form(&app, &headers, form.csrf.as_deref(), back, async || {
-        let id: i64 = id
-            .parse()
-            .map_err(|_| NotDone::Answer(not_found_response()))?;
-        match action.as_str() {
-            "claim" => {
-                app.live
-                    .claim_clarification(&Viewer::Jury, id, &holder)
-                    .await?
-            }
-            "release" => app.live.release_clarification(&Viewer::Jury, id).await?,
-            _ => return Err(NotDone::Answer(not_found_response())),
+    let id: i64 = id.parse().map_err(|_| PageError::NotFound)?;
+    let done = match action.as_str() {
+        "claim" => {
+            app.live
+                .claim_clarification(&Viewer::Jury, id, &holder)
+                .await
         }
-        Ok(back.to_string())
-    })
-    .await
+        "release" => app.live.release_clarification(&Viewer::Jury, id).await,
+        _ => return Err(PageError::NotFound),
+    };
+    jury_done(frame, done.map(|_| back.to_string()), back)
 }
 
 /// `GET /jury/balloons`.
-pub(crate) async fn jury_balloons(State(app): State<App>, headers: HeaderMap) -> Response {
-    jury_balloons_part(&app, &headers, Part::Page).await
+pub(crate) async fn jury_balloons(State(app): State<App>, Jury(frame): Jury) -> Page {
+    let list = app.live.balloons_for(&Viewer::Jury).await?;
+    Ok(Html(jury::balloons(&frame.chrome(), &list)).into_response())
 }
 
 /// `GET /jury/fragment/balloons`.
-pub(crate) async fn jury_balloons_fragment(State(app): State<App>, headers: HeaderMap) -> Response {
-    jury_balloons_part(&app, &headers, Part::Fragment).await
-}
-
-/// The balloons: their page, or their list.
-async fn jury_balloons_part(app: &App, headers: &HeaderMap, part: Part) -> Response {
-    jury_page(app, headers, part, async |c| {
-        let list = app
-            .live
-            .balloons_for(&Viewer::Jury)
-            .await
-            .map_err(refused)?;
-        Ok(match part {
-            Part::Page => Html(jury::balloons(c, &list)),
-            Part::Fragment => Html(jury::balloons_list(c, &list).into_string()),
-        }
-        .into_response())
-    })
-    .await
+pub(crate) async fn jury_balloons_fragment(
+    State(app): State<App>,
+    Fragment(Jury(frame)): Fragment<Jury>,
+) -> Page {
+    let list = app.live.balloons_for(&Viewer::Jury).await?;
+    Ok(Html(jury::balloons_list(&frame.chrome(), &list).into_string()).into_response())
 }
 
 /// `POST /jury/balloons/{submission}/{done|undone}`.
 pub(crate) async fn jury_balloon_mark(
     State(app): State<App>,
+    Jury(frame): Jury,
     headers: HeaderMap,
     Path((id, action)): Path<(String, String)>,
     Form(form): Form<TokenForm>,
-) -> Response {
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
     let back = "/jury/balloons";
-    jury_form(&app, &headers, form.csrf.as_deref(), back, async || {
-        let id: i64 = id
-            .parse()
-            .map_err(|_| NotDone::Answer(not_found_response()))?;
-        let done = match action.as_str() {
-            "done" => true,
-            "undone" => false,
-            _ => return Err(NotDone::Answer(not_found_response())),
-        };
-        app.live.mark_balloon(&Viewer::Jury, id, done).await?;
-        Ok(back.to_string())
-    })
-    .await
+    let id: i64 = id.parse().map_err(|_| PageError::NotFound)?;
+    let done = match action.as_str() {
+        "done" => true,
+        "undone" => false,
+        _ => return Err(PageError::NotFound),
+    };
+    let marked = app.live.mark_balloon(&Viewer::Jury, id, done).await;
+    jury_done(frame, marked.map(|_| back.to_string()), back)
 }

@@ -1,8 +1,8 @@
 //! Streams: the Contest API's event feed (NDJSON, every event since the
 //! beginning or since `since_token`, then new ones as they are written, a
 //! newline every 120 s of quiet; `stream=false` ends after the current
-//! ones), the server-sent events that tell pages to refresh, and the feed
-//! written to a file for the ICPC Resolver.
+//! ones), the server-sent events that tell pages to refresh, and the whole
+//! feed for the file the server writes for the ICPC Resolver.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -16,11 +16,12 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 
 use super::api::{context, error, viewer, Viewer};
-use super::auth::{session, Account};
+use super::auth::Account;
 use super::connections::peer;
 use super::state::App;
+use super::visitor::{Fragment, Jury, Team};
 use crate::render::ccs;
-use crate::server::live::View;
+use crate::server::live::{LiveContest, View};
 
 /// How long the feed may be quiet before a keep-alive newline.
 const KEEP_ALIVE: Duration = Duration::from_secs(120);
@@ -30,25 +31,21 @@ const BATCH: i64 = 500;
 /// The lines of the events after `after` this viewer may see, and the last
 /// id read (`None` when there were none).
 async fn next_lines(
-    app: &App,
+    live: &LiveContest,
     viewer: &Viewer,
     after: i64,
 ) -> Result<Option<(String, i64)>, crate::error::Error> {
-    let Some((events, last)) = app.live.events_for(&viewer.door(), after, BATCH).await? else {
+    let Some((events, last)) = live.events_for(&viewer.door(), after, BATCH).await? else {
         return Ok(None);
     };
     let cx = crate::render::ccs::Context {
-        contest_id: &app.live.config.contest.id,
-        scoring: app.live.config.contest.scoring,
-        start: app.live.start().await?,
+        contest_id: &live.config.contest.id,
+        scoring: live.config.contest.scoring,
+        start: live.start().await?,
     };
     let mut text = String::new();
     for event in &events {
-        text.push_str(&ccs::event_line(
-            event,
-            &app.live.tokens.seal(event.id),
-            &cx,
-        ));
+        text.push_str(&ccs::event_line(event, &live.tokens.seal(event.id), &cx));
         text.push('\n');
     }
     Ok(Some((text, last)))
@@ -69,7 +66,7 @@ fn feed_stream(
                 return None;
             }
             loop {
-                match next_lines(&app, &viewer, after).await {
+                match next_lines(&app.live, &viewer, after).await {
                     Ok(Some((text, last))) => {
                         after = last;
                         if !text.is_empty() {
@@ -172,11 +169,11 @@ fn busy() -> Response {
 }
 
 /// The whole feed as the jury sees it, for a file.
-pub(crate) async fn full_feed(app: &App) -> Result<String, crate::error::Error> {
+pub(crate) async fn full_feed(live: &LiveContest) -> Result<String, crate::error::Error> {
     let mut out = String::new();
     let mut after = 0;
     let jury = Viewer::Account(Account::Jury);
-    while let Some((text, last)) = next_lines(app, &jury, after).await? {
+    while let Some((text, last)) = next_lines(live, &jury, after).await? {
         out.push_str(&text);
         after = last;
     }
@@ -184,12 +181,8 @@ pub(crate) async fn full_feed(app: &App) -> Result<String, crate::error::Error> 
 }
 
 /// `GET /jury/event-feed.ndjson`: the feed so far, as a file.
-pub(crate) async fn jury_feed_file(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => {}
-        _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
-    match full_feed(&app).await {
+pub(crate) async fn jury_feed_file(State(app): State<App>, _: Fragment<Jury>) -> Response {
+    match full_feed(&app.live).await {
         Ok(text) => (
             [
                 (header::CONTENT_TYPE, "application/x-ndjson"),
@@ -310,89 +303,20 @@ pub(crate) async fn public_updates(State(app): State<App>, headers: HeaderMap) -
     updates(app, Viewer::Public, &headers).await
 }
 
-/// `GET /team/updates`.
-pub(crate) async fn team_updates(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account.team().is_some() => {
-            updates(app, Viewer::Account(s.account), &headers).await
-        }
-        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
+/// `GET /team/updates`: 404 to anyone but a team.
+pub(crate) async fn team_updates(
+    State(app): State<App>,
+    Fragment(team): Fragment<Team>,
+    headers: HeaderMap,
+) -> Response {
+    updates(app, Viewer::Account(Account::Team(team.id)), &headers).await
 }
 
-/// `GET /jury/updates`.
-pub(crate) async fn jury_updates(State(app): State<App>, headers: HeaderMap) -> Response {
-    match session(&app, &headers).await {
-        Some(s) if s.account == Account::Jury => {
-            updates(app, Viewer::Account(Account::Jury), &headers).await
-        }
-        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
-    }
-}
-
-/// Writes `text` to `path`, readable by its owner only (the whole feed
-/// holds every team's judgements).
-fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .write(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)?;
-    file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    file.write_all(text.as_bytes())
-}
-
-/// Keeps the published state in step with the clock (the start, the
-/// freeze and the end happen without anyone asking), and writes the whole
-/// feed to `feed_file` once the contest has its end of updates, for the
-/// ICPC Resolver.
-pub(crate) async fn keep_time(app: App, feed_file: std::path::PathBuf) {
-    let mut written = false;
-    let mut every = tokio::time::interval(Duration::from_millis(250));
-    loop {
-        every.tick().await;
-        if let Err(e) = app.live.tick().await {
-            eprintln!("{}", crate::error::render_chain(&e));
-            continue;
-        }
-        let done = app
-            .live
-            .state()
-            .await
-            .map(|s| s.end_of_updates.is_some())
-            .unwrap_or(false);
-        if done && !written {
-            written = true;
-            match full_feed(&app).await {
-                Ok(text) => match write_private(&feed_file, &text) {
-                    Ok(()) => eprintln!(
-                        "the contest is final: its event feed is in {} (for the ICPC Resolver)",
-                        feed_file.display()
-                    ),
-                    Err(e) => eprintln!("error: cannot write {}: {e}", feed_file.display()),
-                },
-                Err(e) => eprintln!("{}", crate::error::render_chain(&e)),
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
-    #[test]
-    fn the_feed_file_is_its_owners_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("event-feed.ndjson");
-        std::fs::write(&path, "old").unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        super::write_private(&path, "{}\n").unwrap();
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{}\n");
-    }
+/// `GET /jury/updates`: 404 to anyone but the jury.
+pub(crate) async fn jury_updates(
+    State(app): State<App>,
+    _: Fragment<Jury>,
+    headers: HeaderMap,
+) -> Response {
+    updates(app, Viewer::Account(Account::Jury), &headers).await
 }

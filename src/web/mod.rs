@@ -1,9 +1,12 @@
 //! `judge serve`'s HTTP layer (axum): routes and the limits and headers of
 //! every request ([`app`]), what every handler shares ([`state`]), who is
-//! asking ([`auth`]), the pages' handlers ([`pages`]; the jury's desk and
-//! the teams' notices: [`desk`]; the jury's controls: [`controls`]), the Contest API
+//! asking ([`auth`]; for the pages, as extractors: [`visitor`]), the
+//! pages' frame and their one error type ([`frame`]), the one reader of
+//! submissions ([`submission`]), the pages' handlers ([`pages`]; the jury's
+//! desk and the teams' notices: [`desk`]; the jury's controls:
+//! [`controls`]), the Contest API
 //! ([`api`]) and the streams ([`feed`]); [`connections`] holds the
-//! connections, with deadlines. It
+//! connections, with deadlines, and [`start`] is what the server starts. It
 //! turns requests into calls to `crate::server::live::LiveContest` and its
 //! answers into responses through `crate::render`.
 
@@ -13,15 +16,14 @@ pub(crate) mod auth;
 pub(crate) mod connections;
 pub(crate) mod controls;
 pub(crate) mod desk;
-#[cfg(test)]
-mod desk_tests;
 pub(crate) mod feed;
+pub(crate) mod frame;
 pub(crate) mod pages;
+pub(crate) mod start;
 pub(crate) mod state;
+pub(crate) mod submission;
 #[cfg(test)]
 mod tests;
+pub(crate) mod visitor;
 
-pub(crate) use app::router;
-pub(crate) use connections::{serve, Streams};
-pub(crate) use feed::keep_time;
-pub(crate) use state::{App, Failures};
+pub(crate) use start::Web;

@@ -758,3 +758,155 @@ fn a_package_include_folder_joins_submissions_of_its_language() {
     assert_eq!(got["with-include.cpp"], "AC", "{report:#}");
     assert_eq!(got["with_include.py"], "AC", "{report:#}");
 }
+
+/// problem.yaml's `constants` (2023-07 and later) are replaced where the
+/// format says: the input validator's source, `test_group.yaml`'s
+/// arguments (the input validator's and the default output validator's
+/// tolerance); a solution is built as written, as BAPCtools builds it.
+#[test]
+fn package_constants_are_replaced_in_validators_and_test_group_yaml() {
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &repo().join("tests/fixtures/kattis/constants"));
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["third.py"], "AC", "{report:#}");
+    assert_eq!(got["as_written.py"], "AC", "{report:#}");
+    assert_eq!(got["rounded.py"], "WA", "{report:#}");
+}
+
+/// A multi-pass package (2025-09 `type: multi-pass`): while the output
+/// validator accepts and writes `nextpass.in`, the submission runs again
+/// with it as input (problemtools' and BAPCtools' rule); the first pass
+/// that fails decides, and asking for a pass past
+/// `limits.validation_passes` is the validator's error (IE).
+#[test]
+fn a_multi_pass_package_runs_each_pass_on_the_validators_next_input() {
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("multipass");
+    copy_dir(&repo().join("tests/fixtures/kattis/multipass"), &package);
+    let ws = Workspace::new();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["twice.py"], "AC", "{report:#}");
+    assert_eq!(got["three_passes.py"], "AC", "{report:#}");
+    assert_eq!(got["second_pass_off.py"], "WA", "{report:#}");
+    assert_eq!(got["second_pass_crash.py"], "RE", "{report:#}");
+    let yaml = package.join("problem.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("validation_passes: 3", "validation_passes: 2"),
+    )
+    .unwrap();
+    let judged = ws.judge([
+        "run".as_ref(),
+        package.as_os_str(),
+        package
+            .join("submissions/accepted/three_passes.py")
+            .as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    judged.expect_code(3);
+    let report = judged.report();
+    let first = &report["tests"][0];
+    assert_eq!(first["verdict"], "IE", "{report:#}");
+    assert!(
+        first["message"]
+            .as_str()
+            .unwrap()
+            .contains("past limits.validation_passes (2)"),
+        "{report:#}"
+    );
+}
+
+/// A submit-answer package (2025-09 `type: submit-answer`): a submission is
+/// its answers, a folder of one file per test or one file for every test,
+/// checked as they are; a test without an answer is WA.
+#[test]
+fn a_submit_answer_package_checks_answers_without_running_anything() {
+    let ws = Workspace::new();
+    let package = repo().join("tests/fixtures/kattis/submitanswer");
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["by_name"], "AC", "{report:#}");
+    assert_eq!(got["seven.txt"], "WA", "{report:#}");
+    assert_eq!(got["partial"], "WA", "{report:#}");
+    // From the command line: a file of answers, named as it is.
+    let answer = ws.path().join("answer.out");
+    std::fs::write(&answer, "7\n").unwrap();
+    let judged = ws.judge([
+        "run".as_ref(),
+        package.as_os_str(),
+        answer.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    judged.expect_code(1);
+    let report = judged.report();
+    assert_eq!(report["verdict"], "WA", "{report:#}");
+    assert_eq!(report["language"], "answers", "{report:#}");
+    assert_eq!(report["tests"][2]["name"], "secret/2", "{report:#}");
+    assert_eq!(report["tests"][2]["verdict"], "WA", "{report:#}");
+}
+
+/// A package whose tests are kept only in BAPCtools'
+/// `generators/generators.yaml` (no data/): judged on the tests `bt
+/// generate` makes, named as bt names them; what judge cannot make is an
+/// error naming the file and the key.
+#[test]
+fn a_package_with_its_tests_only_in_generators_yaml_is_judged_on_what_bt_generates() {
+    let ws = Workspace::new();
+    let fixture = repo().join("tests/fixtures/kattis/generated");
+    let before = listing(&fixture);
+    let report = verify_json(&ws, &fixture);
+    assert_eq!(report["ok"], true, "{report:#}");
+    assert_eq!(before, listing(&fixture), "judge wrote into the package");
+    let got = verdicts(&report);
+    assert_eq!(got["sum.py"], "AC", "{report:#}");
+    assert_eq!(got["difference.py"], "WA", "{report:#}");
+    let judged = ws.judge([
+        "run".as_ref(),
+        fixture.as_os_str(),
+        fixture.join("submissions/accepted/sum.py").as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    judged.expect_code(0);
+    let names: Vec<String> = judged.report()["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "sample/1",
+            "secret/2-small",
+            "secret/3-big-1",
+            "secret/4-big-2",
+            "secret/5-written"
+        ]
+    );
+    // A key judge does not know is named with the file.
+    let scratch = tempfile::tempdir().unwrap();
+    let package = scratch.path().join("generated");
+    copy_dir(&fixture, &package);
+    let yaml = package.join("generators/generators.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    std::fs::write(
+        &yaml,
+        text.replace("count: 2", "count: 2\n          frobnicate: 1"),
+    )
+    .unwrap();
+    let judged = ws.judge(["verify".as_ref(), package.as_os_str()]);
+    assert_ne!(judged.code, Some(0), "{judged:#?}");
+    assert!(
+        judged.stderr.contains("generators/generators.yaml")
+            && judged.stderr.contains("`frobnicate`"),
+        "{judged:#?}"
+    );
+}

@@ -31,6 +31,7 @@
 mod bad_input;
 mod batch;
 mod browser;
+mod contention;
 mod contestant;
 mod exit_codes;
 mod formats;

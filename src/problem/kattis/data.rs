@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::yaml::{self, Table};
 use super::Version;
 use crate::problem::{
-    EntryKind, GroupSource, PackageRoot, TestGroup, TestSource, TestSpec, MAX_TESTS,
+    Constants, EntryKind, GroupSource, PackageRoot, TestGroup, TestSource, TestSpec, MAX_TESTS,
 };
 
 /// What a group passes on to the groups below it.
@@ -27,29 +27,32 @@ pub(super) fn groups(
     package: &PackageRoot,
     version: Version,
     checker_args: &[String],
+    constants: &Constants,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<TestGroup> {
     let data = package.dir().join("data");
     let mut out = Vec::new();
-    let generated = package.is_file(&package.dir().join("generators/generators.yaml"));
-    let by_generators = if generated {
-        "; its tests are made by BAPCtools' generators (generators/generators.yaml), which judge does not run: `bt generate` makes them"
-    } else {
-        ""
-    };
     let entries = match sorted_entries(package, &data) {
         Ok(e) => e,
         Err(e) => {
-            problems.push(format!("data: cannot read it: {e}{by_generators}"));
+            problems.push(format!("data: cannot read it: {e}"));
             return out;
         }
     };
-    let root = apply_config(package, &data, Inherited::default(), problems, notes);
+    let root = apply_config(
+        package,
+        &data,
+        Inherited::default(),
+        constants,
+        problems,
+        notes,
+    );
     let mut walker = Walker {
         package,
         version,
         base_checker_args: checker_args,
+        constants,
         problems,
         notes,
         groups: &mut out,
@@ -72,14 +75,12 @@ pub(super) fn groups(
     }
     // BAPCtools verifies a package with samples alone; so does judge.
     if !seen_secret {
-        walker.notes.push(format!(
-            "data/secret: missing: judging uses data/sample alone{by_generators}"
-        ));
+        walker
+            .notes
+            .push("data/secret: missing: judging uses data/sample alone".into());
     }
     if out.is_empty() {
-        problems.push(format!(
-            "data: no tests (no X.in with X.ans in data/sample or data/secret){by_generators}"
-        ));
+        problems.push("data: no tests (no X.in with X.ans in data/sample or data/secret)".into());
     }
     out
 }
@@ -89,6 +90,8 @@ struct Walker<'a> {
     version: Version,
     /// The flags every test's checker gets first (legacy `validator_flags`).
     base_checker_args: &'a [String],
+    /// Replaced in `testdata.yaml` and `test_group.yaml`.
+    constants: &'a Constants,
     problems: &'a mut Vec<String>,
     notes: &'a mut Vec<String>,
     groups: &'a mut Vec<TestGroup>,
@@ -113,7 +116,14 @@ impl Walker<'_> {
                 .push(format!("data/{name}: a link back to a folder already read"));
             return;
         }
-        let settings = apply_config(self.package, dir, parent, self.problems, self.notes);
+        let settings = apply_config(
+            self.package,
+            dir,
+            parent,
+            self.constants,
+            self.problems,
+            self.notes,
+        );
         let entries = match sorted_entries(self.package, dir) {
             Ok(e) => e,
             Err(e) => {
@@ -256,11 +266,13 @@ impl Walker<'_> {
 }
 
 /// A group's settings over its parent's: `testdata.yaml` (legacy, and read
-/// by problemtools in every version) or `test_group.yaml` (2025-09).
+/// by problemtools in every version) or `test_group.yaml` (2025-09), the
+/// problem's constants replaced in it.
 fn apply_config(
     package: &PackageRoot,
     dir: &Path,
     parent: Inherited,
+    constants: &Constants,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Inherited {
@@ -271,7 +283,7 @@ fn apply_config(
             continue;
         }
         let shown = path.display().to_string();
-        let value = match yaml::read(package, &path) {
+        let value = match yaml::read_with(package, &path, constants) {
             Ok(v) => v,
             Err(e) => {
                 problems.push(format!("{shown}: {e}"));

@@ -8,17 +8,20 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::yaml::{self, Table};
-use super::{data, submissions, Version};
+use super::{data, generators, submissions, Version};
 use crate::config::Config;
 use crate::error::{Error, Result, SpecError};
 use crate::problem::{
-    CheckerSpec, DefaultFlags, EntryKind, Format, InteractorProtocol, InteractorSpec, PackageRoot,
-    Problem, ProblemLimits, ProgramLimits, ProgramSpec, TimeRule, ValidatorSpec,
+    CheckerSpec, Constants, DefaultFlags, EntryKind, Format, InteractorProtocol, InteractorSpec,
+    PackageRoot, Problem, ProblemLimits, ProgramLimits, ProgramSpec, TimeRule, ValidatorSpec,
 };
 use crate::units;
 
 /// The metadata file of an ICPC package.
 pub(crate) const SPEC_FILE: &str = "problem.yaml";
+
+/// The most passes `limits.validation_passes` may ask for.
+const MAX_PASSES: u32 = 1000;
 
 /// Whether `dir` holds an ICPC package: a `problem.yaml`, or (the metadata
 /// file being optional in legacy packages) test data in `data/`.
@@ -109,18 +112,16 @@ fn read(
         "constants",
         "grading",
     ]);
-    if root.get("constants").is_some() {
-        notes.push(
-            "constants: not substituted (`{{name}}` in the package's programs and files stays as written)"
-                .into(),
-        );
-    }
+    let constants = match root.get("constants") {
+        Some(value) => Constants::read(value, notes),
+        None => Constants::default(),
+    };
     let dir = package.dir();
     let id = dir
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let title = title(package, root, problems).unwrap_or_else(|| id.clone());
+    let title = title(package, root, &constants, problems).unwrap_or_else(|| id.clone());
     let source = match root.get("source") {
         Some(serde_json::Value::Object(m)) => m.get("name").and_then(yaml::scalar),
         Some(v) => yaml::scalar(v),
@@ -157,23 +158,24 @@ fn read(
     let validation: Vec<&str> = validation.split_whitespace().collect();
     let interactive =
         types.iter().any(|t| t == "interactive") || validation.contains(&"interactive");
-    if validation.contains(&"multi-pass") && !types.iter().any(|t| t == "multi-pass") {
-        problems.push(
-            "validation: multi-pass problems are not supported (judge reads pass-fail and scoring)"
-                .into(),
-        );
-    }
+    let multi_pass = types.iter().any(|t| t == "multi-pass") || validation.contains(&"multi-pass");
+    let submit_answer = types.iter().any(|t| t == "submit-answer");
     for t in &types {
         match t.as_str() {
-            "pass-fail" => {}
+            "pass-fail" | "interactive" | "multi-pass" | "submit-answer" => {}
             "scoring" => notes.push(
                 "type scoring: judged pass-fail (scores are recorded, not aggregated)".into(),
             ),
-            "interactive" => {}
             other => problems.push(format!(
-                "type: `{other}` problems are not supported (judge reads pass-fail and scoring)"
+                "type: `{other}` is not a problem type (pass-fail, scoring, interactive, multi-pass, submit-answer)"
             )),
         }
+    }
+    if submit_answer && (interactive || multi_pass) {
+        problems.push(
+            "type: submit-answer cannot be interactive or multi-pass (the spec's rule: there is no program to run)"
+                .into(),
+        );
     }
     let custom = match (version, validation.first().copied()) {
         (_, Some("custom")) => true,
@@ -196,8 +198,9 @@ fn read(
             Vec::new()
         }
     };
-    // An interactive problem's output validator is its interactor.
-    let custom = custom || interactive;
+    // An interactive problem's output validator is its interactor; a
+    // multi-pass problem's writes the next pass's input.
+    let custom = custom || interactive || multi_pass;
     let mut interactor = None;
     let checker = if custom {
         match output_validator(package, config, problems) {
@@ -223,10 +226,68 @@ fn read(
         }
         CheckerSpec::KattisDefault
     };
-    let (limits, checker_limits, time_rule, time_limit_to_tle) =
+    let (limits, checker_limits, time_rule, time_limit_to_tle, passes) =
         limits(package, root, version, config, problems, notes);
+    let validation_passes = multi_pass.then_some(passes);
+    // Answers take no time: nothing to infer a limit from.
+    let time_rule = match submit_answer {
+        true => TimeRule::Fixed,
+        false => time_rule,
+    };
     let validators = input_validators(package, problems, notes);
-    let groups = data::groups(package, version, &base_flags, problems, notes);
+    // The tests: data/, or BAPCtools' generators.yaml when it makes some
+    // that data/ lacks. A file judge cannot read in full is used only when
+    // data/ has no tests: then what it cannot make is the error.
+    let generated = generators::read(package, &constants, &base_flags, multi_pass, notes);
+    let data_has_tests = ["data/sample", "data/secret"]
+        .iter()
+        .any(|d| package.is_dir(&dir.join(d)));
+    let from_yaml = generated
+        .as_ref()
+        .is_some_and(|g| !g.all_in_data && (g.problems.is_empty() || !data_has_tests));
+    let (groups, made_by, solution) = match generated {
+        Some(g) if from_yaml => {
+            problems.extend(g.problems);
+            let count: usize = g
+                .groups
+                .iter()
+                .map(|group| match &group.source {
+                    crate::problem::GroupSource::Tests(t) => t.len(),
+                    _ => 0,
+                })
+                .sum();
+            notes.push(format!(
+                "{}: {count} tests of data/sample and data/secret made as `bt generate` makes them (those already in data/ read from there)",
+                generators::FILE
+            ));
+            (g.groups, g.generators, g.solution)
+        }
+        Some(g) => {
+            notes.push(match g.problems.first() {
+                None => format!(
+                    "{}: every test it makes is in data/ already: data/ is read",
+                    generators::FILE
+                ),
+                Some(first) => format!(
+                    "data/ is read; generators.yaml not used ({first}{})",
+                    match g.problems.len() {
+                        1 => String::new(),
+                        n => format!(", and {} more", n - 1),
+                    }
+                ),
+            });
+            let groups = data::groups(package, version, &base_flags, &constants, problems, notes);
+            (
+                groups,
+                Default::default(),
+                g.solution.filter(|_| g.problems.is_empty()),
+            )
+        }
+        None => {
+            let groups = data::groups(package, version, &base_flags, &constants, problems, notes);
+            (groups, Default::default(), None)
+        }
+    };
     if checker == CheckerSpec::KattisDefault {
         for g in &groups {
             if let Err(why) = DefaultFlags::parse(&g.checker_args) {
@@ -234,20 +295,17 @@ fn read(
             }
         }
     }
-    let solutions = submissions::read(package, version, config, problems, notes);
+    let solutions = submissions::read(package, version, config, submit_answer, problems, notes);
     if !solutions
         .iter()
         .any(|s| s.expect == [crate::verdict::Verdict::AC])
     {
         notes.push("submissions/accepted: empty (nothing gives or checks answers)".into());
     }
-    for extra in [
-        "include",
-        "graders",
-        "generators",
-        "input_visualizer",
-        "output_visualizer",
-    ] {
+    if !from_yaml && package.is_dir(&dir.join("generators")) {
+        notes.push("generators/: not run (data/ holds the tests)".into());
+    }
+    for extra in ["graders", "input_visualizer", "output_visualizer"] {
         if dir.join(extra).exists() {
             notes.push(format!("{extra}/: ignored (not used by judge)"));
         }
@@ -255,11 +313,23 @@ fn read(
     if !problems.is_empty() {
         return None;
     }
-    // Answers for tests without one come from the first accepted submission.
-    let reference = solutions
-        .iter()
-        .find(|s| s.expect == [crate::verdict::Verdict::AC])
-        .map(|s| s.program.clone());
+    // Answers for tests without one come from generators.yaml's `solution`,
+    // else the first accepted submission (a program: not a submit-answer
+    // problem's answers).
+    let reference = match solution {
+        Some(path) => Some(
+            solutions
+                .iter()
+                .map(|s| s.program.clone())
+                .find(|p| p.path == path)
+                .unwrap_or(ProgramSpec { path, lang: None }),
+        ),
+        None => solutions
+            .iter()
+            .find(|s| s.expect == [crate::verdict::Verdict::AC])
+            .filter(|_| !submit_answer)
+            .map(|s| s.program.clone()),
+    };
     Some(Problem {
         interactor,
         id,
@@ -274,13 +344,22 @@ fn read(
         validators,
         groups,
         solutions,
+        constants,
+        validation_passes,
+        submit_answer,
+        generators: made_by,
         ..Problem::base(dir.to_path_buf(), Format::Kattis, dir.join("data"), config)
     })
 }
 
 /// The title: `name` (a string, or one per language), else the statement's
 /// `\problemname{}`.
-fn title(package: &PackageRoot, root: &Table<'_>, problems: &mut Vec<String>) -> Option<String> {
+fn title(
+    package: &PackageRoot,
+    root: &Table<'_>,
+    constants: &Constants,
+    problems: &mut Vec<String>,
+) -> Option<String> {
     match root.get("name") {
         Some(serde_json::Value::Object(by_language)) => {
             return by_language
@@ -313,8 +392,9 @@ fn title(package: &PackageRoot, root: &Table<'_>, problems: &mut Vec<String>) ->
                 return Some(rest[..end].trim().to_string());
             }
         }
+        // A Markdown statement's constants are replaced (the spec's rule).
         if let Some(heading) = text.lines().find_map(|l| l.strip_prefix("# ")) {
-            return Some(heading.trim().to_string());
+            return Some(constants.substitute(heading.trim()).into_owned());
         }
     }
     None
@@ -332,7 +412,7 @@ fn limits(
     config: &Config,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
-) -> (ProblemLimits, ProgramLimits, TimeRule, f64) {
+) -> (ProblemLimits, ProgramLimits, TimeRule, f64, u32) {
     let limits = match root.table("limits") {
         Ok(t) => t,
         Err(e) => {
@@ -411,9 +491,22 @@ fn limits(
             "code",
             "compilation_time",
             "compilation_memory",
-            "validation_passes",
         ]);
     }
+    // Passes of a multi-pass problem: at least 2 (the spec's rule), and
+    // not without end.
+    let passes = checked(
+        table,
+        "validation_passes",
+        |v| match v.fract() == 0.0 && (2.0..=MAX_PASSES as f64).contains(&v) {
+            true => Ok(v as u32),
+            false => Err(format!(
+                "must be a whole number from 2 to {MAX_PASSES}, got {v}"
+            )),
+        },
+        problems,
+    )
+    .unwrap_or(2);
     // problemtools' rule: problem.yaml's `limits.time_limit` when given,
     // else inferred from the accepted submissions. DOMjudge's `.timelimit`
     // is not part of the format (problemtools never reads it; BAPCtools
@@ -473,6 +566,7 @@ fn limits(
         validation,
         rule,
         to_tle,
+        passes,
     )
 }
 

@@ -3,6 +3,7 @@
 //! docs/problem-format.md maps each feature onto judge's model.
 
 mod data;
+mod generators;
 mod load;
 mod submissions;
 mod yaml;

@@ -67,6 +67,7 @@ pub(super) fn read(
     package: &PackageRoot,
     version: Version,
     config: &crate::config::Config,
+    submit_answer: bool,
     problems: &mut Vec<String>,
     notes: &mut Vec<String>,
 ) -> Vec<SolutionSpec> {
@@ -115,7 +116,8 @@ pub(super) fn read(
             let relative = format!("{dir}/{name}");
             // A file in no language (`x.cc.disabled`, a README): problemtools
             // and BAPCtools find no program in it and skip it.
-            if program.is_file() && config.detect_language(&program).is_err() {
+            // (A submit-answer problem's submission is its answers: any file.)
+            if !submit_answer && program.is_file() && config.detect_language(&program).is_err() {
                 notes.push(format!(
                     "submissions/{relative}: ignored (no language judge knows by its name)"
                 ));
@@ -144,7 +146,8 @@ pub(super) fn read(
                 }
             }
             // `.py` as problemtools and BAPCtools run it: PyPy where installed.
-            let is_python = program.is_file()
+            let is_python = !submit_answer
+                && program.is_file()
                 && config
                     .detect_language(&program)
                     .is_ok_and(|l| l.id == "python");

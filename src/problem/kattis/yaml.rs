@@ -12,7 +12,17 @@ use serde_json::{Map, Value};
 
 /// Parses a YAML file of the package into a value (`Null` for an empty file).
 pub(super) fn read(package: &crate::problem::PackageRoot, path: &Path) -> Result<Value, String> {
+    read_with(package, path, &crate::problem::Constants::default())
+}
+
+/// [`read`], `constants` replaced in the text first.
+pub(super) fn read_with(
+    package: &crate::problem::PackageRoot,
+    path: &Path,
+    constants: &crate::problem::Constants,
+) -> Result<Value, String> {
     let text = package.read_text(path)?;
+    let text = constants.substitute(&text);
     serde_saphyr::from_str::<Value>(&text).map_err(|e| {
         let text = e.to_string();
         text.lines().next().unwrap_or("").trim().to_string()

@@ -8,11 +8,11 @@ use axum::Router;
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
-use super::auth::{self, Account};
-use super::tests::{fixture, unauthenticated, Fixture};
+use super::{fixture, unauthenticated, Fixture};
 use crate::server::testing::judge_queued;
 use crate::server::visibility::Viewer;
 use crate::verdict::Verdict;
+use crate::web::auth::{self, Account};
 
 /// A logged-in browser: its cookie and its form token.
 pub(super) struct Browser {
@@ -37,7 +37,7 @@ impl Browser {
         Request::builder()
             .method(method)
             .uri(uri)
-            .header(super::connections::PEER, "10.1.1.1")
+            .header(crate::web::connections::PEER, "10.1.1.1")
             .header(header::COOKIE, &self.cookie)
     }
 

@@ -1,108 +1,15 @@
-//! The router driven in-process (`tower::ServiceExt::oneshot`, no port):
-//! what each viewer gets from the routes that carry the attacks of the
-//! review (the freeze read from tokens and run ids, cross-site writes,
-//! the login lock-out, streams without end, problems before the start).
-
-use std::sync::Arc;
+//! The Contest API and the streams as each viewer: the routes that carry
+//! the attacks of the review (the freeze read from tokens and run ids,
+//! cross-site writes, the login lock-out, streams without end, problems
+//! before the start), and every API route × viewer.
 
 use axum::body::Body;
-use axum::http::{header, Request, Response, StatusCode};
-use axum::Router;
-use base64::Engine;
+use axum::http::{header, Request, StatusCode};
 use http_body_util::BodyExt;
 use tower::ServiceExt;
 
-use super::state::App;
-use crate::contest::clock::now_ms;
-use crate::server::model::{Audience, EventData, RunRecord, TeamSnapshot};
-use crate::verdict::Verdict;
-
-/// A contest with teams t1 and t2 (passwords `p1`, `p2`), the jury
-/// (`pj`), problem `a` ("Secret Title"), started an hour ago (or starting
-/// in an hour) and frozen from the start when `frozen`.
-pub(super) struct Fixture {
-    pub(super) app: App,
-    _dir: tempfile::TempDir,
-}
-
-pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let live = crate::server::testing::live_contest(dir.path(), started, frozen).await;
-    let app = App {
-        live: Arc::new(live),
-        failures: Arc::default(),
-        streams: Arc::new(super::Streams::new(8, 3)),
-        rendered: Arc::default(),
-    };
-    Fixture { app, _dir: dir }
-}
-
-impl Fixture {
-    pub(super) fn router(&self) -> Router {
-        super::router(self.app.clone())
-    }
-
-    /// A team's judged runs, as the judging writes them (one event each).
-    pub(super) async fn runs(&self, team: &str, count: u32) {
-        let events = (1..=count)
-            .map(|ordinal| {
-                (
-                    Audience::Team(team.into()),
-                    EventData::Run(RunRecord {
-                        id: 0,
-                        judgement: 1,
-                        ordinal,
-                        verdict: Verdict::AC,
-                        time: now_ms(),
-                        run_time_ms: 1,
-                    }),
-                )
-            })
-            .collect();
-        self.app.live.test_store().publish(events).await.unwrap();
-    }
-}
-
-pub(super) fn basic(login: &str, password: &str) -> String {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(format!("{login}:{password}"));
-    format!("Basic {encoded}")
-}
-
-/// A GET of `uri` as `auth` from `peer`: status and body.
-pub(super) async fn get(
-    router: &Router,
-    uri: &str,
-    auth: Option<(&str, &str)>,
-    peer: &str,
-) -> (StatusCode, String) {
-    let mut request = Request::get(uri).header(super::connections::PEER, peer);
-    if let Some((l, p)) = auth {
-        request = request.header(header::AUTHORIZATION, basic(l, p));
-    }
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = response.status();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
-}
-
-/// A GET of `uri` from `peer` without credentials, its response unread
-/// (a stream's body is read as it comes).
-pub(super) async fn unauthenticated(router: &Router, uri: &str, peer: &str) -> Response<Body> {
-    router
-        .clone()
-        .oneshot(
-            Request::get(uri)
-                .header(super::connections::PEER, peer)
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap()
-}
+use super::{basic, fixture, get, unauthenticated};
+use crate::server::model::{Audience, EventData, TeamSnapshot};
 
 fn tokens(feed: &str) -> Vec<String> {
     feed.lines()
@@ -239,7 +146,7 @@ async fn streams_over_the_cap_get_503_and_pages_go_on() {
             .clone()
             .oneshot(
                 Request::get("/updates")
-                    .header(super::connections::PEER, "6.6.6.6")
+                    .header(crate::web::connections::PEER, "6.6.6.6")
                     .body(Body::empty())
                     .unwrap(),
             )
@@ -296,7 +203,7 @@ async fn the_api_refuses_cross_site_writes_and_allows_no_origin() {
         .clone()
         .oneshot(
             Request::post("/api/contests/mock/clarifications")
-                .header(super::connections::PEER, "1.1.1.4")
+                .header(crate::web::connections::PEER, "1.1.1.4")
                 .header(header::HOST, "judge.local:8080")
                 .header(header::ORIGIN, "https://evil.example")
                 .header(header::CONTENT_TYPE, "text/plain")
@@ -319,7 +226,7 @@ async fn the_api_refuses_cross_site_writes_and_allows_no_origin() {
         .clone()
         .oneshot(
             Request::get("/api/contests/mock")
-                .header(super::connections::PEER, "1.1.1.4")
+                .header(crate::web::connections::PEER, "1.1.1.4")
                 .header(header::ORIGIN, "https://evil.example")
                 .body(Body::empty())
                 .unwrap(),
