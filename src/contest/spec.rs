@@ -47,6 +47,7 @@ pub(super) struct ContestDeserialize {
     jury: Option<CredentialDeserialize>,
     server: Option<ServerDeserialize>,
     awards: Option<AwardsDeserialize>,
+    balloons: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,6 +188,9 @@ pub(crate) struct ContestSpec {
     pub(crate) server: ServerLimits,
     /// Medals by place (`[awards]`).
     pub(crate) medals: MedalCounts,
+    /// Each problem's balloon colour (`[balloons]`: a problem's id or
+    /// label = a colour: `#rrggbb`, `#rgb` or a name such as `red`).
+    pub(crate) balloons: std::collections::BTreeMap<String, String>,
 }
 
 impl ContestSpec {
@@ -227,6 +231,7 @@ impl ContestSpec {
                 jury: None,
                 server: ServerLimits::default(),
                 medals: MedalCounts::default(),
+                balloons: Default::default(),
             });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -256,6 +261,14 @@ impl ContestSpec {
             silver: a.silver.unwrap_or(defaults.silver),
             bronze: a.bronze.unwrap_or(defaults.bronze),
         });
+        let balloons = raw.balloons.unwrap_or_default();
+        for (problem, colour) in &balloons {
+            if !is_colour(colour) {
+                problems.push(format!(
+                    "[balloons] `{problem} = {colour:?}`: not a colour (write \"#ff0000\", \"#f00\" or a name such as \"red\")"
+                ));
+            }
+        }
         if !problems.is_empty() {
             return Err(Error::Config {
                 path,
@@ -276,7 +289,17 @@ impl ContestSpec {
             jury,
             server,
             medals,
+            balloons,
         })
+    }
+}
+
+/// Whether `text` is a colour a page may show: `#` and 3 or 6 hex digits,
+/// or a name of at most 20 letters (as CSS names them).
+fn is_colour(text: &str) -> bool {
+    match text.strip_prefix('#') {
+        Some(hex) => matches!(hex.len(), 3 | 6) && hex.chars().all(|c| c.is_ascii_hexdigit()),
+        None => (1..=20).contains(&text.len()) && text.chars().all(|c| c.is_ascii_alphabetic()),
     }
 }
 

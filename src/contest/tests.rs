@@ -539,3 +539,23 @@ fn a_package_kept_in_the_contest_folder_is_no_contestant() {
     let found = run::discover(&contest, &spec, &config).unwrap();
     assert_eq!(found.contestants, ["alice"]);
 }
+
+#[test]
+fn balloon_colours_are_colours_and_only_colours() {
+    let dir = contest_dir(
+        "[balloons]\nA = \"red\"\nb = \"#1E90ff\"\nC = \"#f00\"\n",
+        &[],
+    );
+    let spec = ContestSpec::load(dir.path()).unwrap();
+    assert_eq!(spec.balloons.get("b").map(String::as_str), Some("#1E90ff"));
+    // A page shows the colour: nothing else may ride in with it.
+    for bad in ["red; x", "#12345", "\\\"><script>", "", "url(x)", "#ggg"] {
+        let toml = format!("[balloons]\nA = {bad:?}\n");
+        let dir = contest_dir(&toml, &[]);
+        let shown = format!("{:?}", ContestSpec::load(dir.path()).unwrap_err());
+        assert!(
+            shown.contains("[balloons]") && shown.contains("not a colour"),
+            "{bad}: {shown}"
+        );
+    }
+}

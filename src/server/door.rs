@@ -5,9 +5,14 @@
 //! submissions, sources, judgements and runs, the clarifications to it,
 //! from it and to all, and the events of its audience; nobody but the
 //! jury reads the problems before the start; the jury reads everything.
+//! A badge counts only what its viewer may read (a team's unread messages
+//! to it, the jury's unanswered questions); the jury's desk (claims, the
+//! filtered submission list, balloons, what a rejudge would touch) is the
+//! jury's only, as missing for anyone else.
 
 use std::collections::HashSet;
 
+use super::desk::{self, Balloon, DeskClarification, ListedSubmission, SubmissionFilter};
 use super::live::{LiveContest, Refusal, SubmissionRow, View};
 use super::model::{
     Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SubmissionRecord,
@@ -247,6 +252,237 @@ impl LiveContest {
         })
     }
 
+    /// The number on the viewer's clarifications badge: for a team, the
+    /// messages to it (answers, announcements) it has not read; for the
+    /// jury, the questions not answered; for the public, none.
+    pub(crate) async fn clarification_badge(&self, viewer: &Viewer) -> Result<usize, Error> {
+        Ok(match viewer {
+            Viewer::Public => 0,
+            Viewer::Team(team) => {
+                let read = self.store.last_read(team).await?;
+                self.store
+                    .clarifications()
+                    .await?
+                    .iter()
+                    .filter(|c| c.id > read && c.visible_to(team))
+                    .filter(|c| c.from_team.as_deref() != Some(team.as_str()))
+                    .count()
+            }
+            Viewer::Jury => desk::unanswered(&self.store.clarifications().await?).len(),
+        })
+    }
+
+    /// Records that a team has read every clarification it may (its
+    /// clarifications page was shown to it); nothing for anyone else.
+    pub(crate) async fn mark_clarifications_read(&self, viewer: &Viewer) -> Result<(), Error> {
+        let Viewer::Team(team) = viewer else {
+            return Ok(());
+        };
+        let last = self
+            .store
+            .clarifications()
+            .await?
+            .iter()
+            .filter(|c| c.visible_to(team))
+            .map(|c| c.id)
+            .max()
+            .unwrap_or(0);
+        if last > self.store.last_read(team).await? {
+            self.store.set_last_read(team, last).await?;
+        }
+        Ok(())
+    }
+
+    /// The jury's desk: every message, each question with whether it is
+    /// answered and who claimed it (`holder`: the judge looking). The
+    /// jury's only.
+    pub(crate) async fn clarification_desk(
+        &self,
+        viewer: &Viewer,
+        holder: &str,
+    ) -> Result<Vec<DeskClarification>, Refusal> {
+        jury_only(viewer)?;
+        let claims = self.store.clarification_claims().await?;
+        Ok(desk::desk(
+            self.store.clarifications().await?,
+            &claims,
+            holder,
+        ))
+    }
+
+    /// A judge (`holder`) claims question `id`, so that another judge does
+    /// not answer it too; refused while another judge holds it. The
+    /// jury's only.
+    pub(crate) async fn claim_clarification(
+        &self,
+        viewer: &Viewer,
+        id: i64,
+        holder: &str,
+    ) -> Result<(), Refusal> {
+        jury_only(viewer)?;
+        let question = self.question(id).await?;
+        if self
+            .store
+            .claim_clarification(question.id, holder, &desk::judge_name(holder))
+            .await?
+        {
+            return Ok(());
+        }
+        let by = self.store.clarification_claims().await?.remove(&id);
+        Err(Refusal::Forbidden(format!(
+            "question {id} is claimed by {}: release it first to take it over",
+            by.map(|c| c.name).unwrap_or_else(|| "another judge".into())
+        )))
+    }
+
+    /// Releases the claim on question `id` (any judge may, for one who
+    /// left). The jury's only.
+    pub(crate) async fn release_clarification(
+        &self,
+        viewer: &Viewer,
+        id: i64,
+    ) -> Result<(), Refusal> {
+        jury_only(viewer)?;
+        let question = self.question(id).await?;
+        Ok(self.store.release_clarification(question.id).await?)
+    }
+
+    /// A judge (`holder`) answers a question or announces (see
+    /// [`LiveContest::answer`]); a question claimed by another judge is
+    /// theirs to answer (refused). Answering releases the claim. The
+    /// jury's only.
+    pub(crate) async fn answer_as(
+        &self,
+        viewer: &Viewer,
+        holder: &str,
+        reply_to: Option<i64>,
+        to_team: Option<&str>,
+        about: Option<&str>,
+        text: &str,
+    ) -> Result<Clarification, Refusal> {
+        jury_only(viewer)?;
+        if let Some(id) = reply_to {
+            if let Some(claim) = self.store.clarification_claims().await?.remove(&id) {
+                if claim.holder != holder {
+                    return Err(Refusal::Forbidden(format!(
+                        "question {id} is claimed by {}: they answer it (or release it first)",
+                        claim.name
+                    )));
+                }
+            }
+        }
+        let answer = self.answer(reply_to, to_team, about, text).await?;
+        if let Some(id) = reply_to {
+            self.store.release_clarification(id).await?;
+        }
+        Ok(answer)
+    }
+
+    /// Question `id` (a team's message).
+    async fn question(&self, id: i64) -> Result<Clarification, Refusal> {
+        self.store
+            .clarifications()
+            .await?
+            .into_iter()
+            .find(|c| c.id == id && c.from_team.is_some())
+            .ok_or_else(|| Refusal::NotFound(format!("no question {id}")))
+    }
+
+    /// Tells of every change of the jury's desk that writes no event
+    /// (claims, balloons): for the jury's pages only.
+    pub(crate) fn subscribe_desk(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.store.changes().subscribe_desk()
+    }
+
+    /// What rejudging every submission of `problem` (an id or label)
+    /// would touch: its id, and those submissions with their current
+    /// judgements. The jury's only.
+    pub(crate) async fn rejudge_preview(
+        &self,
+        viewer: &Viewer,
+        problem: &str,
+    ) -> Result<(String, Vec<SubmissionRow>), Refusal> {
+        jury_only(viewer)?;
+        let id = self
+            .config
+            .problem(problem)
+            .ok_or_else(|| Refusal::NotFound(format!("no problem `{problem}`")))?
+            .id
+            .clone();
+        let rows = self
+            .submission_rows(viewer)
+            .await?
+            .into_iter()
+            .filter(|r| r.submission.problem == id)
+            .collect();
+        Ok((id, rows))
+    }
+
+    /// The jury's submission list: every submission `filter` keeps, each
+    /// problem's first solve marked. The jury's only.
+    pub(crate) async fn submission_list(
+        &self,
+        viewer: &Viewer,
+        filter: &SubmissionFilter,
+    ) -> Result<Vec<ListedSubmission>, Refusal> {
+        jury_only(viewer)?;
+        let rows = self.submission_rows(viewer).await?;
+        Ok(desk::listed(rows, filter, &self.hidden_teams()))
+    }
+
+    /// The balloons in the order they were earned, each with its team's
+    /// place on the jury's scoreboard (a balloon runner needs what the
+    /// freeze hides). The jury's only.
+    pub(crate) async fn balloons_for(&self, viewer: &Viewer) -> Result<Vec<Balloon>, Refusal> {
+        jury_only(viewer)?;
+        let rows = self.submission_rows(viewer).await?;
+        let done = self.store.balloons_done().await?;
+        let board = self.scoreboard(View::Jury).await?;
+        let mut list = desk::balloons(&rows, &done, &self.hidden_teams());
+        for b in &mut list {
+            b.place = board
+                .standings
+                .iter()
+                .find(|s| s.contestant == b.team)
+                .map(|s| s.rank);
+        }
+        Ok(list)
+    }
+
+    /// Marks the balloon of `submission` handed out (or not). The jury's
+    /// only, and only a balloon's.
+    pub(crate) async fn mark_balloon(
+        &self,
+        viewer: &Viewer,
+        submission: i64,
+        done: bool,
+    ) -> Result<(), Refusal> {
+        if !self
+            .balloons_for(viewer)
+            .await?
+            .iter()
+            .any(|b| b.submission == submission)
+        {
+            return Err(Refusal::NotFound(format!(
+                "no balloon for submission {submission}"
+            )));
+        }
+        self.store
+            .set_balloon(submission, done.then(now_ms))
+            .await?;
+        Ok(())
+    }
+
+    /// The teams of hidden groups (observers, coaches).
+    fn hidden_teams(&self) -> HashSet<&str> {
+        self.config
+            .teams
+            .iter()
+            .filter(|t| t.hidden)
+            .map(|t| t.id.as_str())
+            .collect()
+    }
+
     /// The jury's counts: submissions, and judgements not finished.
     pub(crate) async fn jury_counts(&self, viewer: &Viewer) -> Result<(usize, i64), Refusal> {
         if *viewer != Viewer::Jury {
@@ -332,6 +568,15 @@ impl LiveContest {
     /// Ends a session.
     pub(crate) async fn end_session(&self, token_hash: &str) -> Result<(), Error> {
         self.store.end_session(token_hash).await
+    }
+}
+
+/// Refuses anyone but the jury, as if the thing did not exist.
+fn jury_only(viewer: &Viewer) -> Result<(), Refusal> {
+    if *viewer == Viewer::Jury {
+        Ok(())
+    } else {
+        Err(Refusal::NotFound("not found".into()))
     }
 }
 

@@ -11,7 +11,7 @@ use super::auth::Verifier;
 use super::board::Tally;
 use super::model::{
     Audience, Clarification, EventData, JudgementRecord, LiveConfig, StateSnapshot,
-    SubmissionRecord,
+    SubmissionRecord, TECHNICAL,
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
 use super::visibility::{EventTokens, Viewer};
@@ -194,7 +194,7 @@ impl LiveContest {
     }
 
     /// The clock as the jury set it, read again only after it changed.
-    async fn clock_row(&self) -> Result<ClockRow, Error> {
+    pub(super) async fn clock_row(&self) -> Result<ClockRow, Error> {
         let version = self.store.changes().clock_version();
         if let Some((v, row)) = *self.clock.lock().expect("not poisoned") {
             if v == version {
@@ -264,13 +264,17 @@ impl LiveContest {
     }
 
     /// Changes the clock as the jury asks; `events` also publish the new
-    /// state (and the contest, when its start changed).
-    async fn set_clock(&self, row: ClockRow, start_changed: bool) -> Result<(), Error> {
+    /// state (and the contest, when its start, length or freeze changed).
+    pub(super) async fn set_clock(
+        &self,
+        row: ClockRow,
+        contest_changed: bool,
+    ) -> Result<(), Error> {
         let state = state_of(&self.config, &row, now_ms());
         let mut events = Vec::new();
-        if start_changed {
+        if contest_changed {
             let mut contest = self.config.contest.clone();
-            contest.clock.start = row.start.or(contest.clock.start);
+            contest.clock = row.applied(contest.clock);
             events.push((Audience::Public, EventData::Contest(contest)));
         }
         events.push((Audience::Public, EventData::State(state)));
@@ -546,7 +550,7 @@ impl LiveContest {
         problem: Option<&str>,
         text: &str,
     ) -> Result<Clarification, Refusal> {
-        let problem = self.clarification_problem(problem)?;
+        let (problem, category) = self.clarification_about(problem)?;
         let text = clarification_text(text)?;
         self.take_rate(team, now_ms())?;
         Ok(self
@@ -556,6 +560,7 @@ impl LiveContest {
                 to_team: None,
                 reply_to: None,
                 problem,
+                category,
                 text,
                 time: now_ms(),
             })
@@ -572,7 +577,7 @@ impl LiveContest {
         text: &str,
     ) -> Result<Clarification, Refusal> {
         let text = clarification_text(text)?;
-        let mut problem = self.clarification_problem(problem)?;
+        let (mut problem, mut category) = self.clarification_about(problem)?;
         if let Some(team) = to_team {
             if self.config.team(team).is_none() {
                 return Err(Refusal::Invalid(format!("no team `{team}`")));
@@ -586,8 +591,9 @@ impl LiveContest {
                 .into_iter()
                 .find(|c| c.id == id)
                 .ok_or_else(|| Refusal::Invalid(format!("no clarification {id}")))?;
-            if problem.is_none() {
+            if problem.is_none() && category.is_none() {
                 problem = question.problem;
+                category = question.category;
             }
         }
         Ok(self
@@ -597,19 +603,28 @@ impl LiveContest {
                 to_team: to_team.map(str::to_string),
                 reply_to,
                 problem,
+                category,
                 text,
                 time: now_ms(),
             })
             .await?)
     }
 
-    fn clarification_problem(&self, problem: Option<&str>) -> Result<Option<String>, Refusal> {
-        match problem.filter(|p| !p.is_empty()) {
-            None => Ok(None),
+    /// What a message is about, as a form or the API names it: a
+    /// problem (its id or label), [`ABOUT_TECHNICAL`] (a technical
+    /// question), or nothing, `general` (the contest in general): the
+    /// problem's id and the category.
+    fn clarification_about(
+        &self,
+        about: Option<&str>,
+    ) -> Result<(Option<String>, Option<String>), Refusal> {
+        match about.filter(|p| !p.is_empty() && *p != ABOUT_GENERAL) {
+            None => Ok((None, None)),
+            Some(ABOUT_TECHNICAL) => Ok((None, Some(TECHNICAL.to_string()))),
             Some(p) => self
                 .config
                 .problem(p)
-                .map(|p| Some(p.id.clone()))
+                .map(|p| (Some(p.id.clone()), None))
                 .ok_or_else(|| Refusal::Invalid(format!("no problem `{p}` in this contest"))),
         }
     }
@@ -698,6 +713,7 @@ impl LiveContest {
             _ => None,
         };
         let mut info = self.contest_info();
+        info.clock = Some(row.applied(self.config.contest.clock));
         if view == View::Public && state.started.is_none() {
             info.problems.clear();
         }
@@ -748,10 +764,9 @@ impl LiveContest {
 
 /// The state at `now` from contest.toml's clock and the jury's changes.
 pub(crate) fn state_of(config: &LiveConfig, row: &ClockRow, now: EpochMs) -> StateSnapshot {
-    let clock = config.contest.clock;
-    let start = row.start.or(clock.start);
+    let clock = row.applied(config.contest.clock);
     let mut state = StateSnapshot::default();
-    let Some(start) = start.filter(|s| *s <= now) else {
+    let Some(start) = clock.start.filter(|s| *s <= now) else {
         return state;
     };
     state.started = Some(start);
@@ -769,6 +784,11 @@ pub(crate) fn state_of(config: &LiveConfig, row: &ClockRow, now: EpochMs) -> Sta
     }
     state
 }
+
+/// What a form says for a question about the contest in general.
+pub(crate) const ABOUT_GENERAL: &str = "*general";
+/// What a form says for a technical question (no problem id holds `*`).
+pub(crate) const ABOUT_TECHNICAL: &str = "*technical";
 
 /// A submitted file's name: a plain name, not a path.
 fn check_filename(filename: &str) -> Result<(), Refusal> {
@@ -827,6 +847,7 @@ mod tests {
             groups: vec![],
             organizations: vec![],
             medals: Default::default(),
+            balloons: Default::default(),
         }
     }
 

@@ -15,6 +15,8 @@ pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod board;
 pub(crate) mod clock;
+pub(crate) mod controls;
+pub(crate) mod desk;
 pub(crate) mod door;
 pub(crate) mod files;
 pub(crate) mod live;

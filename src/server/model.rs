@@ -253,7 +253,16 @@ pub(crate) struct Clarification {
     pub(crate) text: String,
     /// When.
     pub(crate) time: EpochMs,
+    /// Its category when about no problem: [`TECHNICAL`], or `None`
+    /// (general). The Contest API has no such property: there it is a
+    /// clarification without a problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) category: Option<String>,
 }
+
+/// The category of a technical question (not about the contest's rules or
+/// a problem: the machines, the compilers).
+pub(crate) const TECHNICAL: &str = "technical";
 
 impl Clarification {
     /// Whether `team` may read it.
@@ -439,9 +448,21 @@ pub(crate) struct LiveConfig {
     pub(crate) organizations: Vec<OrganizationSnapshot>,
     /// Medals by place (contest.toml `[awards]`).
     pub(crate) medals: crate::contest::awards::MedalCounts,
+    /// Balloon colours by problem id or label (contest.toml `[balloons]`).
+    pub(crate) balloons: std::collections::BTreeMap<String, String>,
 }
 
 impl LiveConfig {
+    /// The balloon colour of problem `id` (`[balloons]` names it by id or
+    /// label).
+    pub(crate) fn balloon_colour(&self, id: &str) -> Option<&str> {
+        let label = self.problems.iter().find(|p| p.id == id).map(|p| &p.label);
+        self.balloons
+            .get(id)
+            .or_else(|| label.and_then(|l| self.balloons.get(l)))
+            .map(String::as_str)
+    }
+
     /// The config events, in the order a client needs them (an object
     /// before what refers to it).
     pub(crate) fn events(&self) -> Vec<EventData> {

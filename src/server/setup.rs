@@ -89,7 +89,7 @@ pub(crate) async fn sync(
     }
     store.set_accounts(accounts).await?;
     let mut contest = config.contest.clone();
-    contest.clock.start = store.clock().await?.start.or(contest.clock.start);
+    contest.clock = store.clock().await?.applied(contest.clock);
     let mut current = config.events();
     current[0] = EventData::Contest(contest);
     let previous = store.latest_of_kinds(&CONFIG_KINDS).await?;

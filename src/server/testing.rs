@@ -86,6 +86,7 @@ pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> Liv
         groups: vec![],
         organizations: vec![],
         medals: Default::default(),
+        balloons: [("A".to_string(), "#ff0000".to_string())].into(),
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
         .iter()
@@ -119,4 +120,39 @@ pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> Liv
     );
     live.tick().await.unwrap();
     live
+}
+
+/// Judges the queued judgements, oldest first, with `verdicts` in turn,
+/// as the judging writes them (their events; no runs).
+pub(crate) async fn judge_queued(live: &LiveContest, verdicts: &[crate::verdict::Verdict]) {
+    use super::store::{Finished, Holder};
+    let holder = Holder {
+        name: "test".into(),
+        key: None,
+        fingerprint: None,
+    };
+    for verdict in verdicts {
+        let claim = live
+            .test_store()
+            .claim(&holder, now_ms(), 60_000)
+            .await
+            .unwrap()
+            .unwrap()
+            .expect("a queued judgement");
+        let mut report = super::worker::could_not_judge(&claim, "a test");
+        report.verdict = *verdict;
+        let finished = Finished {
+            verdict: *verdict,
+            score: 0,
+            max_run_ms: 1,
+            end: now_ms(),
+            runs: Vec::new(),
+            report,
+        };
+        assert!(live
+            .test_store()
+            .finish("test", &claim, finished)
+            .await
+            .unwrap());
+    }
 }

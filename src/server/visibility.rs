@@ -5,7 +5,7 @@
 //! the public receive: a gap between two tokens says nothing about how many
 //! events the viewer did not see, so the freeze cannot be read from them.
 
-use super::model::{Audience, Event};
+use super::model::{Audience, Event, EventData};
 
 /// Who is looking.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -27,6 +27,26 @@ impl Viewer {
             (Viewer::Team(t), Audience::Team(owner)) => t == owner,
             (Viewer::Public, Audience::Team(_)) => false,
             (Viewer::Public | Viewer::Team(_), Audience::Jury) => false,
+        }
+    }
+
+    /// Whether `event` is a message this viewer is told of at once, on
+    /// whatever page it has open (a badge and a notice): for a team, a
+    /// clarification it may read and did not write (an answer to it, an
+    /// announcement); for the jury, a team's question; for the public,
+    /// nothing (it has no messages to read). Nothing else: another team's
+    /// question or answer tells a team nothing.
+    pub(crate) fn notified_by(&self, event: &Event) -> bool {
+        let EventData::Clarification(c) = &event.data else {
+            return false;
+        };
+        if !self.sees(event) {
+            return false;
+        }
+        match self {
+            Viewer::Public => false,
+            Viewer::Team(t) => c.visible_to(t) && c.from_team.as_deref() != Some(t.as_str()),
+            Viewer::Jury => c.from_team.is_some(),
         }
     }
 }
@@ -93,7 +113,7 @@ impl EventTokens {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::server::model::{EventData, StateSnapshot};
+    use crate::server::model::StateSnapshot;
 
     #[test]
     fn tokens_open_to_their_ids_and_reveal_no_gaps() {
@@ -118,6 +138,58 @@ mod tests {
             id: 1,
             audience,
             data: EventData::State(StateSnapshot::default()),
+        }
+    }
+
+    fn message(from: Option<&str>, to: Option<&str>) -> Event {
+        let audience = match from.or(to) {
+            Some(t) => Audience::Team(t.into()),
+            None => Audience::Public,
+        };
+        Event {
+            id: 2,
+            audience,
+            data: EventData::Clarification(crate::server::model::Clarification {
+                id: 1,
+                from_team: from.map(str::to_string),
+                to_team: to.map(str::to_string),
+                reply_to: None,
+                problem: None,
+                text: "?".into(),
+                time: 0,
+                category: None,
+            }),
+        }
+    }
+
+    /// Viewer × message: who is told at once of a new clarification.
+    #[test]
+    fn only_a_message_for_the_viewer_notifies_it() {
+        let question = message(Some("t1"), None);
+        let answer = message(None, Some("t1"));
+        let announcement = message(None, None);
+        let (t1, t2) = (Viewer::Team("t1".into()), Viewer::Team("t2".into()));
+        let table = [
+            (&t1, &question, false, "its own question"),
+            (&t1, &answer, true, "an answer to it"),
+            (&t1, &announcement, true, "an announcement"),
+            (&t2, &question, false, "another team's question"),
+            (&t2, &answer, false, "another team's answer"),
+            (&t2, &announcement, true, "an announcement"),
+            (
+                &Viewer::Public,
+                &announcement,
+                false,
+                "the public reads none",
+            ),
+            (&Viewer::Public, &answer, false, "the public reads none"),
+            (&Viewer::Jury, &question, true, "a question"),
+            (&Viewer::Jury, &answer, false, "the jury's own answer"),
+            (&Viewer::Jury, &announcement, false, "the jury's own"),
+            (&t1, &event(Audience::Public), false, "not a message"),
+        ];
+        for (viewer, event, expected, why) in table {
+            assert_eq!(viewer.notified_by(event), expected, "{viewer:?}: {why}");
         }
     }
 

@@ -353,7 +353,7 @@ async fn judge_source(
 }
 
 /// The report of a submission that could not be judged.
-fn could_not_judge(claim: &Claim, why: &str) -> SubmissionReport {
+pub(crate) fn could_not_judge(claim: &Claim, why: &str) -> SubmissionReport {
     SubmissionReport {
         schema_version: crate::report::SCHEMA_VERSION,
         problem: claim.submission.problem.clone(),

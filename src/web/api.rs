@@ -159,8 +159,7 @@ pub(crate) async fn not_found() -> ApiError {
 }
 
 async fn contest_value(app: &App) -> Result<Value, ApiError> {
-    let mut contest = app.live.config.contest.clone();
-    contest.clock.start = app.live.start().await.map_err(failed)?;
+    let mut contest = app.live.contest_now().await.map_err(failed)?;
     if contest.clock.start.is_some_and(|s| s > i64::MAX / 8) {
         contest.clock.start = None;
     }

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::state::App;
-use super::{api, feed, pages};
+use super::{api, controls, desk, feed, pages};
 use crate::render::web::assets;
 
 /// The server's routes.
@@ -111,10 +111,27 @@ pub(crate) fn router(app: App) -> Router {
             post(pages::jury_rejudge_one),
         )
         .route("/jury/rejudge", post(pages::jury_rejudge_problem))
+        .route("/jury/confirm/{action}", get(controls::jury_confirm))
+        .route("/jury/contest/end", post(controls::jury_end))
+        .route("/jury/contest/duration", post(controls::jury_duration))
+        .route("/jury/contest/freeze", post(controls::jury_freeze))
         .route(
             "/jury/clarifications",
-            get(pages::jury_clarifications).post(pages::jury_answer),
+            get(desk::jury_clarifications).post(desk::jury_answer),
         )
+        .route("/jury/clarifications/{id}/{action}", post(desk::jury_claim))
+        .route(
+            "/jury/fragment/clarifications",
+            get(desk::jury_clarifications_fragment),
+        )
+        .route("/jury/fragment/badge", get(desk::jury_badge))
+        .route("/jury/balloons", get(desk::jury_balloons))
+        .route("/jury/fragment/balloons", get(desk::jury_balloons_fragment))
+        .route(
+            "/jury/balloons/{id}/{action}",
+            post(desk::jury_balloon_mark),
+        )
+        .route("/team/fragment/badge", get(desk::team_badge))
         .route("/jury/scoreboard", get(pages::jury_scoreboard))
         .route(
             "/jury/fragment/submissions",

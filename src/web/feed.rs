@@ -204,15 +204,26 @@ pub(crate) async fn jury_feed_file(State(app): State<App>, _: Fragment<Jury>) ->
 
 /// Server-sent events for a page: a message whenever an event this viewer
 /// may see is written or the public scoreboard changed (the jury: any
-/// event), at most a few a second. A message says only that something
-/// changed: nothing in it, nor in when it comes, counts what others do
-/// (a judgement hidden by the freeze sends nothing).
+/// event, and any change of its desk: a question claimed, a balloon
+/// handed out), at most a few a second. A message says only that
+/// something changed: nothing in it, nor in when it comes, counts what
+/// others do (a judgement hidden by the freeze sends nothing). A new
+/// message for the viewer (an answer or an announcement to a team, a
+/// question to the jury: see `Viewer::notified_by`) comes as the event
+/// `clarification` instead, for the page's badge and notice.
 async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
     let Some(slot) = app.streams.take(&peer(headers)) else {
         return busy();
     };
     let changes = app.live.subscribe();
     let after = *changes.borrow();
+    let jury = matches!(viewer, Viewer::Account(Account::Jury));
+    // Only the jury's pages follow the desk (a stream that never changes
+    // for the others).
+    let mut desk = app.live.subscribe_desk();
+    if !jury {
+        desk = tokio::sync::watch::channel(0).1;
+    }
     // The public board as the page was made with, to tell its changes.
     let board = match viewer {
         Viewer::Account(Account::Jury) => None,
@@ -228,24 +239,34 @@ async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
         },
     };
     let stream = stream::unfold(
-        (app, viewer, after, changes, board),
-        |(app, viewer, mut after, mut changes, mut board)| async move {
+        (app, viewer, after, changes, desk, board),
+        move |(app, viewer, mut after, mut changes, mut desk, mut board)| async move {
             loop {
-                if changes.changed().await.is_err() {
-                    return None;
-                }
+                let desk_changed = tokio::select! {
+                    changed = changes.changed() => {
+                        changed.ok()?;
+                        false
+                    }
+                    changed = desk.changed(), if jury => {
+                        changed.ok()?;
+                        true
+                    }
+                };
                 // Several changes close together make one message.
                 tokio::time::sleep(Duration::from_millis(200)).await;
+                desk.borrow_and_update();
                 let latest = *changes.borrow_and_update();
+                let door = viewer.door();
                 let (relevant_events, last) = app
                     .live
-                    .events_for(&viewer.door(), after, 10_000)
+                    .events_for(&door, after, 10_000)
                     .await
                     .ok()?
                     .unwrap_or((Vec::new(), after));
                 after = latest.max(last);
-                let mut relevant = !relevant_events.is_empty();
-                if !matches!(viewer, Viewer::Account(Account::Jury)) {
+                let notice = relevant_events.iter().any(|e| door.notified_by(e));
+                let mut relevant = desk_changed || !relevant_events.is_empty();
+                if !jury {
                     let public = app.live.scoreboard(View::Public).await.ok()?;
                     let now = Some((public.standings.clone(), public.state));
                     if board != now {
@@ -254,10 +275,14 @@ async fn updates(app: App, viewer: Viewer, headers: &HeaderMap) -> Response {
                     board = now;
                 }
                 if relevant {
-                    let message = SseEvent::default().data("changed");
+                    let message = if notice {
+                        SseEvent::default().event("clarification").data("changed")
+                    } else {
+                        SseEvent::default().data("changed")
+                    };
                     return Some((
                         Ok::<_, Infallible>(message),
-                        (app, viewer, after, changes, board),
+                        (app, viewer, after, changes, desk, board),
                     ));
                 }
             }

@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 
 use super::auth::{csrf_ok, Account, Session};
 use super::state::{message_of, status_of, App};
-use crate::contest::clock::{now_ms, EpochMs};
+use crate::contest::clock::{now_ms, ContestClock, EpochMs};
 use crate::render::web::{self, Chrome, Who};
 use crate::server::live::{LiveContest, Refusal};
 use crate::server::model::StateSnapshot;
@@ -28,27 +28,39 @@ pub(crate) struct Frame {
     pub(crate) state: StateSnapshot,
     start: Option<EpochMs>,
     now: EpochMs,
+    /// The clock in effect (contest.toml's with the jury's changes).
+    clock: ContestClock,
+    /// The menu's clarifications badge for this viewer.
+    badge: usize,
 }
 
 impl Frame {
     /// The frame of a page for `session` (none: not logged in).
     pub(crate) async fn new(app: &App, session: Option<Session>) -> Result<Frame, PageError> {
+        let viewer = viewer_of(session.as_ref());
         Ok(Frame {
             live: Arc::clone(&app.live),
             session,
             state: app.live.state().await.map_err(PageError::failed)?,
             start: app.live.start().await.map_err(PageError::failed)?,
             now: now_ms(),
+            clock: app
+                .live
+                .contest_now()
+                .await
+                .map_err(PageError::failed)?
+                .clock,
+            badge: app
+                .live
+                .clarification_badge(&viewer)
+                .await
+                .map_err(PageError::failed)?,
         })
     }
 
     /// The viewer, as the contest's rules know it.
     pub(crate) fn viewer(&self) -> Viewer {
-        match self.session.as_ref().map(|s| &s.account) {
-            Some(Account::Team(t)) => Viewer::Team(t.clone()),
-            Some(Account::Jury) => Viewer::Jury,
-            None => Viewer::Public,
-        }
+        viewer_of(self.session.as_ref())
     }
 
     /// The page's chrome, for the renderers.
@@ -65,6 +77,8 @@ impl Frame {
             state: self.state,
             start: self.start,
             now: self.now,
+            clock: self.clock,
+            badge: self.badge,
         }
     }
 
@@ -106,6 +120,15 @@ impl Frame {
             refusal,
             back: back.to_string(),
         }))
+    }
+}
+
+/// The viewer of `session`, as the contest's rules know it.
+fn viewer_of(session: Option<&Session>) -> Viewer {
+    match session.map(|s| &s.account) {
+        Some(Account::Team(t)) => Viewer::Team(t.clone()),
+        Some(Account::Jury) => Viewer::Jury,
+        None => Viewer::Public,
     }
 }
 

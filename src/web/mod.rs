@@ -2,7 +2,9 @@
 //! every request ([`app`]), what every handler shares ([`state`]), who is
 //! asking ([`auth`]; for the pages, as extractors: [`visitor`]), the
 //! pages' frame and their one error type ([`frame`]), the one reader of
-//! submissions ([`submission`]), the pages' handlers ([`pages`]), the Contest API
+//! submissions ([`submission`]), the pages' handlers ([`pages`]; the jury's
+//! desk and the teams' notices: [`desk`]; the jury's controls:
+//! [`controls`]), the Contest API
 //! ([`api`]) and the streams ([`feed`]); [`connections`] holds the
 //! connections, with deadlines, and [`start`] is what the server starts. It
 //! turns requests into calls to `crate::server::live::LiveContest` and its
@@ -12,6 +14,8 @@ pub(crate) mod api;
 pub(crate) mod app;
 pub(crate) mod auth;
 pub(crate) mod connections;
+pub(crate) mod controls;
+pub(crate) mod desk;
 pub(crate) mod feed;
 pub(crate) mod frame;
 pub(crate) mod pages;

@@ -19,11 +19,12 @@ use super::state::App;
 use super::submission::{Submission, Unreadable};
 use super::visitor::{Fragment, Jury, Team, Visitor};
 use crate::render::web::{self, board, jury, team};
+use crate::server::desk::{SubmissionFilter, VerdictFilter};
 use crate::server::live::{Refusal, Statement, View};
 use crate::server::visibility::Viewer;
 
 /// What a page handler answers.
-type Page = Result<Response, PageError>;
+pub(super) type Page = Result<Response, PageError>;
 
 /// Any other path.
 pub(crate) async fn not_found() -> PageError {
@@ -110,7 +111,7 @@ pub(crate) async fn login(
 /// A form with only its token.
 #[derive(Debug, Deserialize)]
 pub(crate) struct TokenForm {
-    csrf: Option<String>,
+    pub(super) csrf: Option<String>,
 }
 
 /// `POST /logout`.
@@ -296,14 +297,22 @@ pub(crate) async fn team_submission_domjudge(Path(id): Path<String>) -> Page {
     Ok(Redirect::to(&format!("/team/submissions/{n}")).into_response())
 }
 
-/// `GET /team/clarifications`.
+/// `GET /team/clarifications`: shown, its messages are read (the badge
+/// goes).
 pub(crate) async fn team_clarifications(State(app): State<App>, t: Team) -> Page {
-    let list = app
-        .live
-        .clarifications_for(&Viewer::Team(t.id))
+    let viewer = Viewer::Team(t.id);
+    app.live
+        .mark_clarifications_read(&viewer)
         .await
         .map_err(PageError::failed)?;
-    Ok(Html(team::clarifications(&t.frame.chrome(), &list)).into_response())
+    // The frame again: its badge was counted before the messages were read.
+    let frame = Frame::new(&app, t.frame.session).await?;
+    let list = app
+        .live
+        .clarifications_for(&viewer)
+        .await
+        .map_err(PageError::failed)?;
+    Ok(Html(team::clarifications(&frame.chrome(), &list)).into_response())
 }
 
 /// `GET /team/fragment/clarifications`.
@@ -379,22 +388,41 @@ pub(crate) async fn jury_home(
 }
 
 /// Where a jury's form leads next, or why it was not done.
-fn jury_done(frame: Frame, done: Result<String, Refusal>, back: &str) -> Page {
+pub(super) fn jury_done(frame: Frame, done: Result<String, Refusal>, back: &str) -> Page {
     match done {
         Ok(next) => Ok(Redirect::to(&next).into_response()),
         Err(refusal) => Err(frame.refused(refusal, back)),
     }
 }
 
-/// `POST /jury/clock/{start|freeze|thaw|finalize}`.
+/// A form of an action that asks for a confirmation first.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ConfirmedForm {
+    pub(super) csrf: Option<String>,
+    /// `yes` from the confirmation page.
+    pub(super) confirmed: Option<String>,
+}
+
+impl ConfirmedForm {
+    /// Whether the form came from the confirmation page.
+    pub(super) fn confirmed(&self) -> bool {
+        self.confirmed.as_deref() == Some("yes")
+    }
+}
+
+/// `POST /jury/clock/{start|freeze|thaw|finalize}`: thaw and finalize
+/// only from their confirmation page (else they lead to it).
 pub(crate) async fn jury_clock(
     State(app): State<App>,
     Jury(frame): Jury,
     headers: HeaderMap,
     Path(action): Path<String>,
-    Form(form): Form<TokenForm>,
+    Form(form): Form<ConfirmedForm>,
 ) -> Page {
     frame.check_form(&headers, form.csrf.as_deref())?;
+    if matches!(action.as_str(), "thaw" | "finalize") && !form.confirmed() {
+        return Ok(Redirect::to(&format!("/jury/confirm/{action}")).into_response());
+    }
     let done = match action.as_str() {
         "start" => app.live.start_now().await,
         "freeze" => app.live.freeze_now().await,
@@ -409,18 +437,51 @@ pub(crate) async fn jury_clock(
     )
 }
 
-/// `GET /jury/submissions`.
-pub(crate) async fn jury_submissions(State(app): State<App>, Jury(frame): Jury) -> Page {
-    let rows = app.live.submission_rows(&Viewer::Jury).await?;
-    Ok(Html(jury::submissions(&frame.chrome(), &rows)).into_response())
+/// The jury's submission filter, as the page's form sends it.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct FilterForm {
+    team: Option<String>,
+    problem: Option<String>,
+    verdict: Option<String>,
 }
 
-/// `GET /jury/fragment/submissions`.
+impl FilterForm {
+    /// The filter it asks for (empty fields: all; an unknown verdict is
+    /// refused).
+    fn filter(&self) -> Result<SubmissionFilter, Refusal> {
+        let given = |v: &Option<String>| v.clone().filter(|v| !v.is_empty());
+        let verdict = match given(&self.verdict) {
+            None => None,
+            Some(v) if v == "unjudged" => Some(VerdictFilter::Unjudged),
+            Some(v) => Some(VerdictFilter::Is(v.parse().map_err(Refusal::Invalid)?)),
+        };
+        Ok(SubmissionFilter {
+            team: given(&self.team),
+            problem: given(&self.problem),
+            verdict,
+        })
+    }
+}
+
+/// `GET /jury/submissions[?team=&problem=&verdict=]`.
+pub(crate) async fn jury_submissions(
+    State(app): State<App>,
+    Jury(frame): Jury,
+    Query(filter): Query<FilterForm>,
+) -> Page {
+    let filter = filter.filter()?;
+    let rows = app.live.submission_list(&Viewer::Jury, &filter).await?;
+    Ok(Html(jury::submissions(&frame.chrome(), &rows, &filter)).into_response())
+}
+
+/// `GET /jury/fragment/submissions[?team=&problem=&verdict=]`.
 pub(crate) async fn jury_submissions_fragment(
     State(app): State<App>,
     Fragment(Jury(frame)): Fragment<Jury>,
+    Query(filter): Query<FilterForm>,
 ) -> Page {
-    let rows = app.live.submission_rows(&Viewer::Jury).await?;
+    let filter = filter.filter()?;
+    let rows = app.live.submission_list(&Viewer::Jury, &filter).await?;
     Ok(Html(jury::submissions_table(&frame.chrome(), &rows).into_string()).into_response())
 }
 
@@ -470,9 +531,11 @@ pub(crate) async fn jury_rejudge_one(
 pub(crate) struct RejudgeForm {
     csrf: Option<String>,
     problem: String,
+    confirmed: Option<String>,
 }
 
-/// `POST /jury/rejudge`: every submission of a problem.
+/// `POST /jury/rejudge`: every submission of a problem, from its
+/// confirmation page (else it leads there).
 pub(crate) async fn jury_rejudge_problem(
     State(app): State<App>,
     Jury(frame): Jury,
@@ -480,50 +543,16 @@ pub(crate) async fn jury_rejudge_problem(
     Form(form): Form<RejudgeForm>,
 ) -> Page {
     frame.check_form(&headers, form.csrf.as_deref())?;
+    if form.confirmed.as_deref() != Some("yes") {
+        let to = format!(
+            "/jury/confirm/rejudge?problem={}",
+            web::query_value(&form.problem)
+        );
+        return Ok(Redirect::to(&to).into_response());
+    }
     let done = app.live.rejudge(None, Some(&form.problem)).await;
     let next = done.map(|n| format!("/jury?done=rejudging+{n}+submissions+of+{}", form.problem));
     jury_done(frame, next, "/jury")
-}
-
-/// `GET /jury/clarifications`.
-pub(crate) async fn jury_clarifications(State(app): State<App>, Jury(frame): Jury) -> Page {
-    let list = app
-        .live
-        .clarifications_for(&Viewer::Jury)
-        .await
-        .map_err(PageError::failed)?;
-    Ok(Html(jury::clarifications(&frame.chrome(), &list)).into_response())
-}
-
-/// The answer (or announcement) form.
-#[derive(Debug, Deserialize)]
-pub(crate) struct AnswerForm {
-    csrf: Option<String>,
-    reply_to: Option<i64>,
-    team: Option<String>,
-    everyone: Option<String>,
-    problem: Option<String>,
-    text: String,
-}
-
-/// `POST /jury/clarifications`.
-pub(crate) async fn jury_answer(
-    State(app): State<App>,
-    Jury(frame): Jury,
-    headers: HeaderMap,
-    Form(form): Form<AnswerForm>,
-) -> Page {
-    frame.check_form(&headers, form.csrf.as_deref())?;
-    let to_team = form.team.as_deref().filter(|_| form.everyone.is_none());
-    let done = app
-        .live
-        .answer(form.reply_to, to_team, form.problem.as_deref(), &form.text)
-        .await;
-    jury_done(
-        frame,
-        done.map(|_| "/jury/clarifications".to_string()),
-        "/jury/clarifications",
-    )
 }
 
 /// `GET /jury/scoreboard`: everything, also during the freeze.

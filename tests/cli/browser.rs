@@ -290,3 +290,86 @@ fn a_team_sees_its_verdict_live_and_the_frozen_board_stops_changing() {
     assert_eq!(browser.script("return window.judgeMarker;"), json!("board"));
     browser.screenshot("serve-frozen-board.png");
 }
+
+#[test]
+fn a_team_is_told_of_an_answer_on_any_page_without_a_reload() {
+    let workspace = Workspace::new();
+    let Some(browser) = Driver::start(&workspace.path().join("chromium-profile")) else {
+        return;
+    };
+    let contest = contest_of(
+        &workspace,
+        "live-notice",
+        "Notice",
+        &repo().join(problem("mini-nim")),
+        &format!(
+            "start = {}\nlanguages = [\"python\"]\n[balloons]\nA = \"#1e90ff\"",
+            toml_time(-60)
+        ),
+    );
+    let server = Server::start(&workspace, &contest, &[]);
+    let base = &server.base;
+    browser.open(&format!("{base}/login"));
+    browser.type_in("input[name=login]", "t1");
+    browser.type_in("input[name=password]", "pw-1");
+    browser.click("button[type=submit]");
+    wait_for(Duration::from_secs(60), "the team's page", || {
+        browser.text("h1").contains("Problems").then_some(())
+    });
+    // The team is on its scoreboard, a page without messages on it.
+    browser.open(&format!("{base}/team/scoreboard"));
+    browser.script("window.judgeMarker = 'no reload';");
+    assert_eq!(browser.text("span.badge"), "");
+    let asked = post_json(
+        &server.api("/clarifications"),
+        Some(("t1", "pw-1")),
+        &json!({"text": "Is n at most 10^9?"}),
+    );
+    assert_eq!(asked.status, 201);
+    let question = asked.json()["id"].as_str().unwrap().to_string();
+    // A judge answers it from the jury's page.
+    let desk = Browser::login(&server, "jury", "jury-pw");
+    let token = desk.csrf(&format!("{base}/jury/clarifications"));
+    let page = desk.get(&format!("{base}/jury/clarifications")).text();
+    assert!(page.contains("1 unanswered"), "the jury's menu counts it");
+    assert_eq!(
+        desk.post(
+            &server,
+            &format!("/jury/clarifications/{question}/claim"),
+            &format!("csrf={token}")
+        )
+        .status,
+        303
+    );
+    assert_eq!(
+        desk.post(
+            &server,
+            "/jury/clarifications",
+            &format!("csrf={token}&reply_to={question}&team=t1&text=Yes.")
+        )
+        .status,
+        303
+    );
+    // The badge and the notice come without a reload.
+    wait_for(Duration::from_secs(60), "the badge", || {
+        (browser.text("span.badge") == "1 new").then_some(())
+    });
+    wait_for(Duration::from_secs(10), "the notice", || {
+        let shown = browser.script("return !document.querySelector('p.notice').hidden;");
+        (shown == json!(true)).then_some(())
+    });
+    assert_eq!(
+        browser.script("return window.judgeMarker;"),
+        json!("no reload")
+    );
+    browser.screenshot("serve-team-notice.png");
+    // Reading it clears the badge.
+    browser.click("p.notice a");
+    wait_for(Duration::from_secs(30), "the clarifications page", || {
+        browser.text("h1").contains("Clarifications").then_some(())
+    });
+    assert!(browser.text("main").contains("Yes."));
+    assert_eq!(browser.text("span.badge"), "");
+    let page = desk.get(&format!("{base}/jury/clarifications")).text();
+    assert!(!page.contains("unanswered</span>") && page.contains("<strong>answered</strong>"));
+}

@@ -377,8 +377,12 @@ fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_en
             .map(|_| ())
     });
     assert_eq!(
-        desk.post(&server, "/jury/clock/finalize", &format!("csrf={token}"))
-            .status,
+        desk.post(
+            &server,
+            "/jury/clock/finalize",
+            &format!("csrf={token}&confirmed=yes")
+        )
+        .status,
         303
     );
     assert!(
@@ -386,8 +390,12 @@ fn the_freeze_hides_new_results_until_the_thaw_and_the_feed_is_written_at_the_en
         "frozen: not final until thawed"
     );
     assert_eq!(
-        desk.post(&server, "/jury/clock/thaw", &format!("csrf={token}"))
-            .status,
+        desk.post(
+            &server,
+            "/jury/clock/thaw",
+            &format!("csrf={token}&confirmed=yes")
+        )
+        .status,
         303
     );
     assert_eq!(cell(None)["solved"], true);

@@ -1,7 +1,8 @@
 //! The pages' only assets, served by the server itself: a stylesheet and
 //! a script that keeps the parts of a page marked `data-live` current (it
 //! listens to server-sent events and fetches the part again; the pages
-//! work without it, a reload shows the same).
+//! work without it, a reload shows the same) and shows the notice of a new
+//! clarification (the event `clarification`).
 
 /// `/static/style.css`.
 pub(crate) const STYLE: &str = r#"
@@ -28,6 +29,13 @@ pre { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto;
 .note { color: #555; }
 .frozen { background: #dfe9f7; padding: .4em; }
 .clarification div { white-space: pre-wrap; }
+.badge:not(:empty) { background: #d33; color: #fff; border-radius: .8em; padding: 0 .45em; font-size: .85em; text-decoration: none; }
+.notice { background: #fff3c4; border: 1px solid #e0c040; padding: .5em 1em; }
+.answered { opacity: .7; }
+.claimed { border-color: #e0a040; }
+tr.first-solve { background: #c8f0c8; font-weight: bold; }
+tr.done { opacity: .55; }
+.swatch { display: inline-block; width: 1em; height: 1em; border: 1px solid #888; border-radius: 50%; vertical-align: middle; }
 "#;
 
 /// `/static/live.js`.
@@ -45,9 +53,16 @@ pub(crate) const SCRIPT: &str = r#"
       var url = el.getAttribute('data-events');
       (sources[url] = sources[url] || []).push(el);
     });
+    var notice = document.querySelector('[data-notice]');
     Object.keys(sources).forEach(function (url) {
       var es = new EventSource(url);
       es.onmessage = function () { sources[url].forEach(refresh); };
+      es.addEventListener('clarification', function () {
+        sources[url].forEach(refresh);
+        if (notice && location.pathname !== notice.getAttribute('data-notice')) {
+          notice.hidden = false;
+        }
+      });
     });
     var clock = document.querySelector('[data-live-text]');
     if (clock) {

@@ -13,8 +13,9 @@ pub(crate) mod team;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::contest::clock::{format_reltime, format_time, EpochMs};
-use crate::server::model::{LiveConfig, StateSnapshot};
+use crate::contest::clock::{format_reltime, format_time, ContestClock, EpochMs};
+use crate::server::live::{ABOUT_GENERAL, ABOUT_TECHNICAL};
+use crate::server::model::{Clarification, LiveConfig, StateSnapshot, TECHNICAL};
 use crate::verdict::Verdict;
 
 /// Who is looking.
@@ -43,6 +44,12 @@ pub(crate) struct Chrome<'a> {
     pub(crate) start: Option<EpochMs>,
     /// Now.
     pub(crate) now: EpochMs,
+    /// The clock in effect: contest.toml's with the jury's start, length
+    /// and freeze.
+    pub(crate) clock: ContestClock,
+    /// The number on the menu's clarifications badge: a team's unread
+    /// messages, the jury's unanswered questions.
+    pub(crate) badge: usize,
 }
 
 impl Chrome<'_> {
@@ -57,17 +64,30 @@ impl Chrome<'_> {
         html! {
             label { "About"
                 select name="problem" {
-                    option value="" { "the contest in general" }
-                    @for p in &self.config.problems { option value=(p.id) { (p.label) ". " (p.name) } }
+                    option value=(ABOUT_GENERAL) { "General (the contest)" }
+                    option value=(ABOUT_TECHNICAL) { "Technical (machines, compilers)" }
+                    @for p in &self.config.problems { option value=(p.id) { "Problem " (p.label) ". " (p.name) } }
                 }
             }
+        }
+    }
+
+    /// What a message is about: a problem (its label), technical, general.
+    pub(crate) fn about(&self, c: &Clarification) -> String {
+        match (&c.problem, c.category.as_deref()) {
+            (Some(p), _) => match self.config.problems.iter().find(|x| x.id == *p) {
+                Some(x) => format!("problem {}", x.label),
+                None => format!("problem {p}"),
+            },
+            (None, Some(TECHNICAL)) => "technical".into(),
+            (None, _) => "general".into(),
         }
     }
 
     /// A line about the clock: before the start, the time left, frozen, over.
     pub(crate) fn clock_line(&self) -> String {
         let s = &self.state;
-        let clock = self.config.contest.clock;
+        let clock = self.clock;
         match (s.started, s.ended) {
             (None, _) => match self.start.filter(|st| *st > self.now && *st < i64::MAX / 8) {
                 Some(start) => format!(
@@ -126,11 +146,41 @@ pub(crate) fn layout(chrome: &Chrome, title: &str, body: Markup) -> String {
                     span.clock data-live-text="/clock" { (chrome.clock_line()) }
                     nav { (menu(chrome)) }
                 }
-                main { h1 { (title) } (body) }
+                main {
+                    @if let Some(url) = notice_of(&chrome.who) {
+                        p.notice hidden data-notice=(url) {
+                            "A new clarification: " a href=(url) { "read it" }
+                        }
+                    }
+                    h1 { (title) }
+                    (body)
+                }
             }
         }
     };
     page.into_string()
+}
+
+/// Where a new message is read, for whom has messages.
+fn notice_of(who: &Who) -> Option<&'static str> {
+    match who {
+        Who::Team(_) => Some("/team/clarifications"),
+        Who::Jury => Some("/jury/clarifications"),
+        Who::Anonymous => None,
+    }
+}
+
+/// The menu's badge: a team's unread messages, the jury's unanswered
+/// questions (also what its live refresh fetches).
+pub(crate) fn badge(who: &Who, count: usize) -> Markup {
+    html! {
+        @if count > 0 {
+            @match who {
+                Who::Jury => { (count) " unanswered" }
+                _ => { (count) " new" }
+            }
+        }
+    }
 }
 
 fn menu(chrome: &Chrome) -> Markup {
@@ -138,7 +188,12 @@ fn menu(chrome: &Chrome) -> Markup {
         @match &chrome.who {
             Who::Team(id) => {
                 a href="/team" { "Problems & submissions" }
-                a href="/team/clarifications" { "Clarifications" }
+                a href="/team/clarifications" {
+                    "Clarifications "
+                    span.badge data-live="/team/fragment/badge" data-events="/team/updates" {
+                        (badge(&chrome.who, chrome.badge))
+                    }
+                }
                 a href="/team/scoreboard" { "Scoreboard" }
                 form.inline method="post" action="/logout" {
                     (chrome.csrf_field())
@@ -148,7 +203,13 @@ fn menu(chrome: &Chrome) -> Markup {
             Who::Jury => {
                 a href="/jury" { "Contest" }
                 a href="/jury/submissions" { "Submissions" }
-                a href="/jury/clarifications" { "Clarifications" }
+                a href="/jury/clarifications" {
+                    "Clarifications "
+                    span.badge data-live="/jury/fragment/badge" data-events="/jury/updates" {
+                        (badge(&chrome.who, chrome.badge))
+                    }
+                }
+                a href="/jury/balloons" { "Balloons" }
                 a href="/jury/scoreboard" { "Scoreboard" }
                 a href="/scoreboard" { "Public scoreboard" }
                 form.inline method="post" action="/logout" {
@@ -162,6 +223,16 @@ fn menu(chrome: &Chrome) -> Markup {
             }
         }
     }
+}
+
+/// `text` percent-encoded for a URL's query.
+pub(crate) fn query_value(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// A verdict as a coloured badge (`pending` when there is none yet).

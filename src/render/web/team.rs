@@ -209,7 +209,7 @@ pub(crate) fn clarification_list(chrome: &Chrome, clarifications: &[Clarificatio
                         (None, Some(t)) => { "answer to " (t) }
                         (None, None) => { "to everyone" }
                     }
-                    @if let Some(p) = &c.problem { " · " (label_of(chrome.config, p)) }
+                    " · " (chrome.about(c))
                     @if let Some(r) = c.reply_to { " · reply to #" (r) }
                 }
                 div { (c.text) }

@@ -298,7 +298,25 @@ pub(crate) async fn prepare(
             })
             .collect(),
         medals: spec.medals,
+        balloons: spec.balloons.clone(),
     };
+    let unknown: Vec<String> = config
+        .balloons
+        .keys()
+        .filter(|k| {
+            !config
+                .problems
+                .iter()
+                .any(|p| &p.id == *k || &p.label == *k)
+        })
+        .map(|k| format!("[balloons] `{k}`: no problem of this contest has this id or label"))
+        .collect();
+    if !unknown.is_empty() {
+        return Err(Error::Config {
+            path: contest_file.to_path_buf(),
+            source: SpecError { problems: unknown },
+        });
+    }
     Ok((prepared, languages, config, pages))
 }
 

@@ -8,6 +8,7 @@
 //! [`postgres`]); the judges also poll, so nothing is missed for long.
 
 mod accounts;
+mod desk;
 mod postgres;
 mod queue;
 mod records;
@@ -24,9 +25,10 @@ use tokio::sync::{watch, Mutex, Notify};
 use crate::error::{Error, Result};
 
 pub(crate) use accounts::{AccountRow, SessionRow};
+pub(crate) use desk::ClaimRow;
 pub(crate) use postgres::{lock_key, PgLock};
 pub(crate) use queue::{Claim, Finished, Holder};
-pub(crate) use records::{ClockRow, NewClarification, NewSubmission};
+pub(crate) use records::{ClockRow, NewClarification, NewSubmission, NO_FREEZE};
 
 /// What the parts of one server tell each other: a new event, work queued.
 #[derive(Debug)]
@@ -41,6 +43,9 @@ pub(crate) struct Changes {
     /// Counts the clock's changes, each counted after its commit and before
     /// its events are announced.
     clock: AtomicU64,
+    /// Counts the jury's desk's changes that write no event (a question
+    /// claimed, a balloon handed out): the jury's pages follow them.
+    desk: watch::Sender<u64>,
 }
 
 impl Changes {
@@ -51,7 +56,18 @@ impl Changes {
             queue: Notify::new(),
             write: Mutex::new(()),
             clock: AtomicU64::new(0),
+            desk: watch::channel(0).0,
         })
+    }
+
+    /// A receiver of the jury's desk's changes (see [`Changes::desk`]).
+    pub(crate) fn subscribe_desk(&self) -> watch::Receiver<u64> {
+        self.desk.subscribe()
+    }
+
+    /// Announces a change of the jury's desk.
+    pub(super) fn desk_changed(&self) {
+        self.desk.send_modify(|n| *n += 1);
     }
 
     /// Records the latest event id (read from the database at start).

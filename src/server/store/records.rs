@@ -6,7 +6,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::{opt_i64, Store};
-use crate::contest::clock::EpochMs;
+use crate::contest::clock::{ContestClock, EpochMs};
 use crate::error::Result;
 use crate::report::SubmissionReport;
 use crate::server::model::{
@@ -45,6 +45,8 @@ pub(crate) struct NewClarification {
     pub(crate) reply_to: Option<i64>,
     /// The problem.
     pub(crate) problem: Option<String>,
+    /// The category ([`crate::server::model::TECHNICAL`] or general).
+    pub(crate) category: Option<String>,
     /// The text.
     pub(crate) text: String,
     /// When.
@@ -64,6 +66,28 @@ pub(crate) struct ClockRow {
     pub(crate) finalized: Option<EpochMs>,
     /// When the jury declared the end of updates.
     pub(crate) end_of_updates: Option<EpochMs>,
+    /// The length the jury set (ended now, extended, shortened), ms.
+    pub(crate) duration: Option<i64>,
+    /// How long before the end the scoreboard freezes, as the jury set it
+    /// (ms; [`NO_FREEZE`]: never).
+    pub(crate) freeze_length: Option<i64>,
+}
+
+/// [`ClockRow::freeze_length`] of a contest the jury set never to freeze.
+pub(crate) const NO_FREEZE: i64 = -1;
+
+impl ClockRow {
+    /// contest.toml's clock with the jury's changes.
+    pub(crate) fn applied(&self, mut clock: ContestClock) -> ContestClock {
+        clock.start = self.start.or(clock.start);
+        if let Some(d) = self.duration {
+            clock.duration_ms = d;
+        }
+        if let Some(f) = self.freeze_length {
+            clock.freeze_ms = (f != NO_FREEZE).then_some(f);
+        }
+        clock
+    }
 }
 
 const SUBMISSION_COLUMNS: &str = "id, team, problem, language, time_ms, filename, entry_point";
@@ -118,6 +142,7 @@ fn clarification_of(row: &AnyRow) -> Clarification {
         problem: row.try_get("problem").ok().flatten(),
         text: row.get("text"),
         time: row.get("time_ms"),
+        category: row.try_get("category").ok().flatten(),
     }
 }
 
@@ -438,7 +463,8 @@ impl Store {
     /// Every clarification, in order.
     pub(crate) async fn clarifications(&self) -> Result<Vec<Clarification>> {
         let rows = sqlx::query(
-            "SELECT id, from_team, to_team, reply_to, problem, text, time_ms FROM clarifications ORDER BY id",
+            "SELECT id, from_team, to_team, reply_to, problem, text, time_ms, category \
+             FROM clarifications ORDER BY id",
         )
         .fetch_all(&self.pool)
         .await
@@ -451,8 +477,9 @@ impl Store {
         let (_guard, mut tx) = self.begin().await?;
         let id = self.next_ids(&mut tx, "clarifications", 1).await?;
         sqlx::query(
-            "INSERT INTO clarifications (id, from_team, to_team, reply_to, problem, text, time_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO clarifications \
+             (id, from_team, to_team, reply_to, problem, text, time_ms, category) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(id)
         .bind(new.from_team.clone())
@@ -461,6 +488,7 @@ impl Store {
         .bind(new.problem.clone())
         .bind(new.text.clone())
         .bind(new.time)
+        .bind(new.category.clone())
         .execute(&mut *tx)
         .await
         .map_err(|e| self.query_error(e))?;
@@ -472,6 +500,7 @@ impl Store {
             problem: new.problem,
             text: new.text,
             time: new.time,
+            category: new.category,
         };
         let audience = match clarification
             .from_team
@@ -530,7 +559,8 @@ impl Store {
     /// The clock as the jury set it.
     pub(crate) async fn clock(&self) -> Result<ClockRow> {
         let row = sqlx::query(
-            "SELECT start_ms, freeze_ms, thawed_ms, finalized_ms, end_of_updates_ms FROM clock WHERE id = 1",
+            "SELECT start_ms, freeze_ms, thawed_ms, finalized_ms, end_of_updates_ms, \
+             duration_ms, freeze_length_ms FROM clock WHERE id = 1",
         )
         .fetch_one(&self.pool)
         .await
@@ -541,6 +571,8 @@ impl Store {
             thawed: opt_i64(&row, "thawed_ms"),
             finalized: opt_i64(&row, "finalized_ms"),
             end_of_updates: opt_i64(&row, "end_of_updates_ms"),
+            duration: opt_i64(&row, "duration_ms"),
+            freeze_length: opt_i64(&row, "freeze_length_ms"),
         })
     }
 
@@ -553,13 +585,15 @@ impl Store {
         let (_guard, mut tx) = self.begin().await?;
         sqlx::query(
             "UPDATE clock SET start_ms = $1, freeze_ms = $2, thawed_ms = $3, finalized_ms = $4, \
-             end_of_updates_ms = $5 WHERE id = 1",
+             end_of_updates_ms = $5, duration_ms = $6, freeze_length_ms = $7 WHERE id = 1",
         )
         .bind(clock.start)
         .bind(clock.freeze)
         .bind(clock.thawed)
         .bind(clock.finalized)
         .bind(clock.end_of_updates)
+        .bind(clock.duration)
+        .bind(clock.freeze_length)
         .execute(&mut *tx)
         .await
         .map_err(|e| self.query_error(e))?;

@@ -11,8 +11,31 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType};
 
 /// The migrations, in order. A released migration is never edited: a
 /// change is a new one.
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "contest server", INITIAL), (2, "judging hosts", HOSTS)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "contest server", INITIAL),
+    (2, "judging hosts", HOSTS),
+    (3, "the jury's desk and clock", DESK),
+];
+
+/// The jury's desk: a question's category (technical; general is none)
+/// and the judge who claimed it (a name shown, the claiming session's
+/// tag), how far each team has read its clarifications, the balloons
+/// handed out; the contest's length and freeze as the jury changed them.
+const DESK: &str = r#"
+ALTER TABLE clock ADD COLUMN duration_ms BIGINT;
+ALTER TABLE clock ADD COLUMN freeze_length_ms BIGINT;
+ALTER TABLE clarifications ADD COLUMN category TEXT;
+ALTER TABLE clarifications ADD COLUMN claimed_by TEXT;
+ALTER TABLE clarifications ADD COLUMN claim_session TEXT;
+CREATE TABLE clarification_reads (
+    team TEXT PRIMARY KEY,
+    last_read BIGINT NOT NULL
+);
+CREATE TABLE balloons (
+    submission BIGINT PRIMARY KEY,
+    done_ms BIGINT NOT NULL
+);
+"#;
 
 /// Judging hosts on other machines: a claim names its holder's advisory
 /// lock (PostgreSQL), so a dead holder's claims are taken over at once; a

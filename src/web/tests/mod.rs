@@ -1,10 +1,12 @@
 //! The router driven in-process (`tower::ServiceExt::oneshot`, no port):
 //! a small contest ([`fixture`]) and requests as each viewer; the Contest
 //! API's routes and the attacks of the review ([`api`]), every page route
-//! as each viewer ([`pages`]), and the one reader of submissions on its
-//! three ways in ([`submissions`]).
+//! as each viewer ([`pages`]), the one reader of submissions on its
+//! three ways in ([`submissions`]), and the jury's desk and the teams'
+//! notices ([`desk`]).
 
 mod api;
+mod desk;
 mod pages;
 mod submissions;
 

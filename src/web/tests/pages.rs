@@ -93,6 +93,7 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
     let theirs = format!("/jury/submissions/{id}");
     let to_own = format!("303 {own}");
     let to_own = to_own.as_str();
+    let balloon = format!("/jury/balloons/{id}");
     let table = [
         row(
             get.clone(),
@@ -173,6 +174,44 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         row(get.clone(), "/jury/fragment/submissions", "", jury_only),
         row(get.clone(), "/jury/fragment/scoreboard", "", jury_only),
         row(get.clone(), "/jury/updates", "", jury_only),
+        row(get.clone(), "/team/fragment/badge", "", team_only),
+        row(get.clone(), "/jury/fragment/badge", "", jury_only),
+        row(get.clone(), "/jury/fragment/clarifications", "", jury_only),
+        row(get.clone(), "/jury/balloons", "", jury_page),
+        row(get.clone(), "/jury/fragment/balloons", "", jury_only),
+        row(
+            get.clone(),
+            "/jury/submissions?team=t1&problem=a&verdict=unjudged",
+            "",
+            jury_page,
+        ),
+        row(
+            get.clone(),
+            "/jury/fragment/submissions?verdict=AC",
+            "",
+            jury_only,
+        ),
+        row(
+            get.clone(),
+            "/jury/submissions?verdict=nonsense",
+            "",
+            ["303 /login", "404", "404", "400"],
+        ),
+        row(get.clone(), "/jury/confirm/thaw", "", jury_page),
+        row(get.clone(), "/jury/confirm/finalize", "", jury_page),
+        row(get.clone(), "/jury/confirm/end", "", jury_page),
+        row(
+            get.clone(),
+            "/jury/confirm/rejudge?problem=a",
+            "",
+            jury_page,
+        ),
+        row(
+            get.clone(),
+            "/jury/confirm/nothing",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
         row(get.clone(), "/jury/event-feed.ndjson", "", jury_only),
         row(get.clone(), "/nothing-here", "", all("404")),
         // Forms, each with the viewer's own token.
@@ -217,7 +256,93 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
             post.clone(),
             "/jury/rejudge",
             "problem=a",
+            [
+                "303 /login",
+                "404",
+                "404",
+                "303 /jury/confirm/rejudge?problem=a",
+            ],
+        ),
+        row(
+            post.clone(),
+            "/jury/rejudge",
+            "problem=a&confirmed=yes",
             ["303 /login", "404", "404", "303 /jury?done="],
+        ),
+        // The clock's actions that ask first lead to their confirmation.
+        row(
+            post.clone(),
+            "/jury/clock/thaw",
+            "",
+            ["303 /login", "404", "404", "303 /jury/confirm/thaw"],
+        ),
+        row(
+            post.clone(),
+            "/jury/clock/finalize",
+            "",
+            ["303 /login", "404", "404", "303 /jury/confirm/finalize"],
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/end",
+            "",
+            ["303 /login", "404", "404", "303 /jury/confirm/end"],
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/duration",
+            "duration=6h",
+            ["303 /login", "404", "404", "303 /jury?done="],
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/duration",
+            "duration=soon",
+            ["303 /login", "404", "404", "400"],
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/freeze",
+            "freeze=never",
+            ["303 /login", "404", "404", "303 /jury?done="],
+        ),
+        // t1's question (the first message, from the form above).
+        row(
+            post.clone(),
+            "/jury/clarifications/1/claim",
+            "",
+            ["303 /login", "404", "404", "303 /jury/clarifications"],
+        ),
+        row(
+            post.clone(),
+            "/jury/clarifications/1/release",
+            "",
+            ["303 /login", "404", "404", "303 /jury/clarifications"],
+        ),
+        row(
+            post.clone(),
+            "/jury/clarifications/1/nothing",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(
+            post.clone(),
+            "/jury/clarifications/x/claim",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        // Not judged: no balloon yet.
+        row(
+            post.clone(),
+            &format!("{balloon}/done"),
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(
+            post.clone(),
+            &format!("{balloon}/nothing"),
+            "",
+            ["303 /login", "404", "404", "404"],
         ),
         row(post.clone(), "/logout", "", all("303 /login")),
     ];
@@ -241,7 +366,42 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         ),
         row(post.clone(), &format!("{theirs}/rejudge"), "", jury_form),
         row(post.clone(), "/jury/rejudge", "problem=a", jury_form),
+        row(
+            post.clone(),
+            "/jury/rejudge",
+            "problem=a&confirmed=yes",
+            jury_form,
+        ),
+        row(post.clone(), "/jury/clock/thaw", "confirmed=yes", jury_form),
+        row(
+            post.clone(),
+            "/jury/clock/finalize",
+            "confirmed=yes",
+            jury_form,
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/end",
+            "confirmed=yes",
+            jury_form,
+        ),
+        row(
+            post.clone(),
+            "/jury/contest/duration",
+            "duration=1h",
+            jury_form,
+        ),
+        row(post.clone(), "/jury/contest/freeze", "freeze=1m", jury_form),
+        row(post.clone(), "/jury/clarifications/1/claim", "", jury_form),
+        row(
+            post.clone(),
+            "/jury/clarifications/1/release",
+            "",
+            jury_form,
+        ),
+        row(post.clone(), &format!("{balloon}/done"), "", jury_form),
     ];
+    let clock = f.app.live.contest_now().await.unwrap().clock;
     for (i, viewer) in WHO.iter().enumerate() {
         let peer = format!("10.0.1.{i}");
         for r in &forms {
@@ -276,6 +436,15 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
     );
     let state = f.app.live.state().await.unwrap();
     assert!(state.frozen.is_none(), "a refused form froze the board");
+    assert!(
+        state.ended.is_none() && state.finalized.is_none(),
+        "a refused form ended the contest: {state:?}"
+    );
+    assert_eq!(
+        f.app.live.contest_now().await.unwrap().clock,
+        clock,
+        "a refused form moved the clock"
+    );
     // With the token (logging out, which ends the session, last).
     for r in &table {
         for (i, viewer) in WHO.iter().enumerate() {
