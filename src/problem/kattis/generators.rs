@@ -504,6 +504,7 @@ impl Reader<'_> {
                         continue;
                     }
                     let data = self.data_file(path, &t.name);
+                    self.all_in_data &= data.is_some();
                     let source = data.unwrap_or(t.source.clone());
                     self.made.push(Made {
                         dir: path.to_string(),
