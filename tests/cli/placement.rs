@@ -71,7 +71,9 @@ fn a_real_podman_container_gets_its_level_and_exact_memory() {
 }
 
 /// Rootless podman: a user's container, its cgroup delegated by the user's
-/// systemd (`JUDGE_TEST_UNPRIVILEGED_USER`, who has a user manager).
+/// systemd (`JUDGE_TEST_UNPRIVILEGED_USER`, who has a user manager). The
+/// default container falls back naming the read-only cgroupfs;
+/// `--privileged` (the user's own privileges) reaches `cgroup-v2`.
 #[test]
 fn a_rootless_podman_container_gets_its_level() {
     let Some(podman) = Podman::here() else { return };
@@ -90,10 +92,33 @@ fn a_rootless_podman_container_gets_its_level() {
     launcher.push(format!(
         "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/{uid}/bus"
     ));
-    // A user cannot lay an overlay on `/`: the guest's root itself, which
-    // the user cannot change anyway.
-    launcher.extend(podman.run(&[], "/"));
-    judged_in_place(&launcher, &Expect::Any, None, Some(&user));
+    // A user can neither lay an overlay on `/` nor write podman's files
+    // into it: the image is a folder of the user's own, with the guest's
+    // /usr and /etc shown read-only (Debian's /bin, /lib... link to /usr).
+    let image = tempfile::tempdir().expect("a temporary folder");
+    for (link, to) in [
+        ("bin", "usr/bin"),
+        ("sbin", "usr/sbin"),
+        ("lib", "usr/lib"),
+        ("lib64", "usr/lib64"),
+    ] {
+        std::os::unix::fs::symlink(to, image.path().join(link)).expect("symlink");
+    }
+    crate::support::hand_over(image.path(), Some(&user));
+    let rootfs = image.path().to_str().expect("UTF-8 path");
+    let shown = ["-v", "/usr:/usr:ro", "-v", "/etc:/etc:ro"];
+    let mut privileged = launcher.clone();
+    privileged.extend(podman.run(&[&shown[..], &["--privileged"]].concat(), rootfs));
+    launcher.extend(podman.run(&shown, rootfs));
+    eprintln!("podman: rootless, default");
+    judged_in_place(
+        &launcher,
+        &Expect::Weaker,
+        Some("mounted read-only"),
+        Some(&user),
+    );
+    eprintln!("podman: rootless, privileged");
+    judged_in_place(&privileged, &Expect::Full, None, Some(&user));
 }
 
 /// Podman where the placement tests can use it: root, cgroup v2.
