@@ -238,6 +238,17 @@ mod security_tests {
     }
 
     #[test]
+    fn the_lock_beside_the_database_is_its_owners_only_from_the_start() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join(".judge-serve/contest.sqlite");
+        let _lock = Store::lock_file(&db).unwrap();
+        let lock = dir.path().join(".judge-serve/contest.sqlite.lock");
+        let mode = std::fs::metadata(lock).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
     fn a_password_file_goes_into_the_url_and_never_twice() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("pw");
@@ -346,6 +357,7 @@ impl Store {
     /// making the database and its journal its owner's only: an error
     /// naming both when another server holds it.
     fn lock_file(db: &Path) -> Result<StoreLock> {
+        use std::os::unix::fs::OpenOptionsExt;
         if let Some(dir) = db.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|source| Error::Write {
                 path: dir.to_path_buf(),
@@ -358,6 +370,7 @@ impl Store {
             .create(true)
             .truncate(false)
             .write(true)
+            .mode(0o600)
             .open(&lock_path)
             .map_err(|source| Error::Write {
                 path: lock_path.clone(),
