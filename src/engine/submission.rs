@@ -87,6 +87,10 @@ pub(crate) struct RunOptions {
 /// found the machine overloaded before they report that.
 const OVERLOADED_REQUEUES: u32 = 5;
 
+/// How many times a test whose run found the machine overloaded is run
+/// again, after a pause, before the judging reports that.
+const OVERLOADED_RERUNS: u32 = 2;
+
 impl Submission {
     /// The name reports give it: the directory given, else the file.
     pub(crate) fn name(&self) -> String {
@@ -503,7 +507,11 @@ impl Judge {
                 return Ok(cached);
             }
         }
-        let mut report = self.run_test(run, slot).await?;
+        let held = matches!(slot, SlotUse::Held);
+        let mut report = match self.run_test(run, slot).await {
+            Err(Error::Overloaded { .. }) => self.judge_when_calmer(run, held).await?,
+            other => other?,
+        };
         // A TLE far over the limit is the program's, unless the machine is
         // measurably slower now than its calibration: then the load could
         // have made it, and it is judged again alone (and not cached).
@@ -516,6 +524,31 @@ impl Judge {
             report.input = shown_input(&test.input);
         }
         Ok(report)
+    }
+
+    /// A test whose run the machine could not give a CPU: no verdict, so
+    /// it waits for a calmer machine and is run again (after 2 s, then
+    /// 4 s), and only then is "could not judge: overloaded" the outcome.
+    /// (`batch` and `serve` also judge a whole submission again after that.)
+    async fn judge_when_calmer(&self, run: &TestRun<'_>, held: bool) -> Result<TestReport> {
+        let mut pause = Duration::from_secs(2);
+        let mut outcome = None;
+        for _ in 0..OVERLOADED_RERUNS {
+            tokio::time::sleep(pause).await;
+            pause *= 2;
+            let result = match held {
+                true => self.run_test(run, SlotUse::Held).await,
+                false => {
+                    let _slot = self.slot().await;
+                    self.run_test(run, SlotUse::Held).await
+                }
+            };
+            match result {
+                Err(e @ Error::Overloaded { .. }) => outcome = Some(e),
+                done => return done,
+            }
+        }
+        Err(outcome.expect("at least one run"))
     }
 
     /// Keeps a test's result in the result cache as final, unless it says
@@ -551,6 +584,7 @@ impl Judge {
         // A TLE far over the limit on a contended machine is judged again
         // while it stays TLE; one near the limit while it stays near.
         let contended_tle = first.contended;
+        let mut starved = false;
         let mut runs = vec![first];
         while runs.len() < margin::TRIES {
             let best = runs.iter().min_by_key(|r| r.time_ms).expect("a run");
@@ -559,7 +593,17 @@ impl Judge {
             if !again {
                 break;
             }
-            runs.push(self.run_test(run, SlotUse::Held).await?);
+            match self.run_test(run, SlotUse::Held).await {
+                Ok(again) => runs.push(again),
+                // A run made only to confirm a result the machine could not
+                // give a CPU: the runs made so far decide, marked contended,
+                // not "could not judge".
+                Err(Error::Overloaded { .. }) => {
+                    starved = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
         }
         drop(alone);
         let slowdown = super::contention::measure(&self.cache().probe_calibration());
@@ -568,13 +612,16 @@ impl Judge {
         let limit = run.limits.time;
         let decided_by_load =
             margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
-        if slowdown.0 > super::contention::CONTENDED && decided_by_load {
+        if (slowdown.0 > super::contention::CONTENDED || starved) && decided_by_load {
             report.contended = true;
             report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
-            let said = format!(
-                "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
-                slowdown.0
-            );
+            let said = match starved {
+                true => "contended: a run to confirm it could not get a CPU, so this result may be the load's".to_string(),
+                false => format!(
+                    "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
+                    slowdown.0
+                ),
+            };
             report.message = match report.message.is_empty() {
                 true => said,
                 false => format!("{} ({said})", report.message),
