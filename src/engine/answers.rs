@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::shown_input::shown_input;
 use super::{Judge, Submission};
-use crate::check::{CheckError, CheckResult, Checker, Subject};
+use crate::check::{Checker, Subject};
 use crate::error::Result;
 use crate::problem::Problem;
 use crate::report::{overall_verdict, SubmissionReport, Summary, TestReport};
@@ -94,17 +94,7 @@ impl Judge {
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
         };
-        let result = match checker.check(self.sandbox(), subject).await {
-            Ok(result) => result,
-            Err(CheckError::Run(e)) => CheckResult {
-                verdict: Verdict::IE,
-                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
-                position: None,
-                diff: None,
-                score: None,
-            },
-            Err(e) => return Err(e.into()),
-        };
+        let result = self.check(checker, subject).await?;
         report.verdict = result.verdict;
         report.message = result.message;
         report.diff = result.diff;

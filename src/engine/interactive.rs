@@ -12,7 +12,7 @@ use std::time::Duration;
 use super::classify::classify;
 use super::submission::{SlotUse, TestRun};
 use super::Judge;
-use crate::check::{interactor_result, CheckError, CheckResult, Interactive, Subject};
+use crate::check::{interactor_result, CheckResult, Interactive, Subject};
 use crate::error::{Error, Result};
 use crate::problem::{InteractorProtocol, ProblemLimits};
 use crate::report::{InteractionLine, TestReport};
@@ -354,17 +354,7 @@ impl Judge {
             work: Some(&dir),
             args: &run.test.checker_args,
         };
-        match checker.check(self.sandbox(), subject).await {
-            Ok(result) => Ok(result),
-            Err(CheckError::Run(e)) => Ok(CheckResult {
-                verdict: Verdict::IE,
-                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
-                position: None,
-                diff: None,
-                score: None,
-            }),
-            Err(e) => Err(e.into()),
-        }
+        self.check(checker, subject).await
     }
 }
 

@@ -551,6 +551,26 @@ impl Judge {
         Err(outcome.expect("at least one run"))
     }
 
+    /// Checks a run's output: a checker that could not run is IE on the
+    /// test (the package's fault), any other failure an error of the judging.
+    pub(super) async fn check(
+        &self,
+        checker: &Checker,
+        subject: Subject<'_>,
+    ) -> Result<CheckResult> {
+        match checker.check(self.sandbox(), subject).await {
+            Ok(result) => Ok(result),
+            Err(CheckError::Run(e)) => Ok(CheckResult {
+                verdict: Verdict::IE,
+                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
+                position: None,
+                diff: None,
+                score: None,
+            }),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     /// Keeps a test's result in the result cache as final, unless it says
     /// nothing about the submission (an IE) or the load could have decided
     /// it (near the limit: it is judged again alone, which keeps its own).
@@ -864,18 +884,7 @@ impl Judge {
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
         };
-        let checked = run.checker.check(self.sandbox(), subject).await;
-        let result = match checked {
-            Ok(result) => result,
-            Err(CheckError::Run(e)) => CheckResult {
-                verdict: Verdict::IE,
-                message: format!("checker could not run: {}", crate::error::render_chain(&e)),
-                position: None,
-                diff: None,
-                score: None,
-            },
-            Err(e) => return Err(e.into()),
-        };
+        let result = self.check(run.checker, subject).await?;
         report.verdict = result.verdict;
         report.message = result.message;
         report.diff = result.diff;
