@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What .ci/run runs on every push: the cgroup-v2 VM built (or reused from
-# target/vm), every placement (level, exact memory verdicts and peaks) on
-# kernels 6.12 and 6.1, and on 6.1 (where a run's peak needs a cgroup of its
-# own) docs/ci.md's workflow and then either
+# target/vm); on kernel 6.12 the containers' placements (level, exact memory
+# verdicts and peaks; 6.12 resets memory.peak in place, which every cgroup-v2
+# run there exercises); on 6.1 (where a run's peak needs a cgroup of its own)
+# every placement, docs/ci.md's workflow and then either
 # - the hostile tests that are quick under emulation, when the sandbox is as
 #   when `tests/vm/run.sh 6.1 full` last passed (the fingerprint of
 #   tests/vm/fingerprint.sh is the one in tests/vm/full-proved), or
@@ -18,7 +19,10 @@ started=$(date +%s)
 bash tests/vm/build.sh
 built=$(date +%s)
 status=0
-JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.12 smoke || status=1
+# 6.12 runs one part, not smoke's two: the judge's own placements take ten
+# minutes under emulation and differ from 6.1's only where 6.1 is the harder
+# case; `run.sh 6.12 smoke` runs them all by hand. This keeps CI under an hour.
+JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.12 containers || status=1
 fingerprint=$(bash tests/vm/fingerprint.sh)
 proved=$(awk '$1 == "fingerprint" { print $2 }' tests/vm/full-proved 2>/dev/null || true)
 if [ "$fingerprint" = "$proved" ]; then
@@ -40,7 +44,7 @@ else
   fi
 fi
 echo "== the placements (kernel | placement | level | result | what the test saw | time)"
-cat target/vm/out-6.12-smoke/placements.txt "target/vm/out-6.1-${suite//,/+}/placements.txt" \
+cat target/vm/out-6.12-containers/placements.txt "target/vm/out-6.1-${suite//,/+}/placements.txt" \
   2>/dev/null || true
 echo "vm: build $((built - started)) s, runs $(($(date +%s) - built)) s, in all $(($(date +%s) - started)) s"
 exit $status
