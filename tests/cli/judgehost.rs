@@ -281,7 +281,10 @@ fn a_host_with_other_problems_is_refused_naming_the_problem() {
     let contest = write_contest("contest", &mini);
     let server = Server::start(&workspace, &contest, &["--db", &url]);
     wait_for(Duration::from_secs(10), "the server's first line", || {
-        server.said().contains("judging 4 at once").then_some(())
+        server
+            .said()
+            .contains("2 test(s) run at once")
+            .then_some(())
     });
     // The host's copy has one answer changed.
     let theirs = workspace.path().join("host/mini-nim");

@@ -212,7 +212,8 @@ pub(crate) fn serve<H: Http>(options: ServeOptions, http: H) -> Result<()> {
     // More submissions in hand than slots, so a slot never waits while a
     // judging writes its outcome or starts the next (the slots still bound
     // what runs at once, first come first served).
-    let parallel = judge.config().jobs.get() * 2;
+    let jobs = judge.config().jobs.get();
+    let parallel = jobs * 2;
     let gone = || {
         Error::server(
             "the web server's thread stopped",
@@ -238,7 +239,7 @@ pub(crate) fn serve<H: Http>(options: ServeOptions, http: H) -> Result<()> {
             if no_judging {
                 "judging left to `judge judgehost`".to_string()
             } else {
-                format!("judging {parallel} at once")
+                format!("{jobs} test(s) run at once (-j)")
             }
         );
         let store = Store::open(&db, Arc::clone(&changes)).await?;
