@@ -15,7 +15,8 @@ use std::collections::HashSet;
 use super::desk::{self, Balloon, DeskClarification, ListedSubmission, SubmissionFilter};
 use super::live::{LiveContest, Refusal, SubmissionRow, View};
 use super::model::{
-    Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SubmissionRecord,
+    Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SourceFile,
+    SubmissionRecord,
 };
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
@@ -30,8 +31,8 @@ use crate::report::SubmissionReport;
 pub(crate) struct SubmissionDetail {
     /// The submission and its latest judgement.
     pub(crate) row: SubmissionRow,
-    /// Its source.
-    pub(crate) source: Vec<u8>,
+    /// Its files, in the order sent.
+    pub(crate) files: Vec<SourceFile>,
     /// Its judgements with their reports, oldest first.
     pub(crate) judgements: Vec<(JudgementRecord, Option<SubmissionReport>)>,
 }
@@ -215,7 +216,7 @@ impl LiveContest {
                 return Ok(None);
             }
         }
-        let source = self.store.source(id).await?.unwrap_or_default();
+        let files = self.store.files(id).await?.unwrap_or_default();
         let mut judgements = Vec::new();
         for j in self.store.judgements(Some(id)).await? {
             if let Some(full) = self.store.judgement(j.id).await? {
@@ -228,7 +229,7 @@ impl LiveContest {
                 submission,
                 judgement,
             },
-            source,
+            files,
             judgements,
         }))
     }
@@ -606,9 +607,11 @@ mod tests {
                     "t1",
                     "a",
                     Some("python3"),
-                    "a.py",
                     None,
-                    b"print(1)".to_vec(),
+                    vec![crate::server::model::SourceFile::new(
+                        "a.py",
+                        b"print(1)".to_vec(),
+                    )],
                 )
                 .await
                 .unwrap()

@@ -21,7 +21,7 @@ use super::state::{message_of, status_of, App};
 use super::submission::{Submission, Unreadable};
 use crate::contest::clock::{now_ms, parse_time};
 use crate::render::ccs::{self, Context};
-use crate::server::files::zip_one;
+use crate::server::files::zip_of;
 use crate::server::live::{Refusal, View};
 use crate::verdict::Verdict;
 
@@ -415,8 +415,7 @@ pub(crate) async fn submission_files(
             .await
             .map_err(refused)?
             .ok_or_else(not_found)?;
-        let (submission, source) = (detail.row.submission, detail.source);
-        let zip = zip_one(&submission.filename, &source);
+        let zip = zip_of(&detail.files);
         Ok::<_, ApiError>(
             (
                 [

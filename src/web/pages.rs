@@ -497,12 +497,15 @@ pub(crate) async fn jury_submission(
         .submission_for(&Viewer::Jury, id)
         .await?
         .ok_or(PageError::NotFound)?;
-    let (row, source, judgements) = (detail.row, detail.source, detail.judgements);
-    let source = String::from_utf8_lossy(&source);
+    let (row, files, judgements) = (detail.row, detail.files, detail.judgements);
+    let sources: Vec<(String, String)> = files
+        .into_iter()
+        .map(|f| (f.name, String::from_utf8_lossy(&f.content).into_owned()))
+        .collect();
     Ok(Html(jury::submission(
         &frame.chrome(),
         &row,
-        &source,
+        &sources,
         &judgements,
     ))
     .into_response())

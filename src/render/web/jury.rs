@@ -287,11 +287,12 @@ pub(crate) fn submissions(
     layout(chrome, "Submissions", body)
 }
 
-/// One submission: source, and each judgement with its tests.
+/// One submission: each judgement with its tests, and its files (name,
+/// text) in the order sent.
 pub(crate) fn submission(
     chrome: &Chrome,
     row: &SubmissionRow,
-    source: &str,
+    sources: &[(String, String)],
     judgements: &[(JudgementRecord, Option<SubmissionReport>)],
 ) -> String {
     let s = &row.submission;
@@ -312,7 +313,10 @@ pub(crate) fn submission(
             @if let Some(r) = report { (report_view(r)) }
         }
         h2 { "Source" }
-        pre.source { (source) }
+        @for (name, text) in sources {
+            @if sources.len() > 1 { h3 { code { (name) } } }
+            pre.source { (text) }
+        }
     };
     layout(chrome, &format!("Submission {}", s.id), body)
 }

@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::report::SubmissionReport;
 use crate::server::model::{
     Audience, Clarification, Event, EventData, JudgementRecord, JudgementState, RunRecord,
-    SubmissionRecord,
+    SourceFile, SubmissionRecord,
 };
 use crate::verdict::Verdict;
 
@@ -24,12 +24,14 @@ pub(crate) struct NewSubmission {
     pub(crate) problem: String,
     /// The language.
     pub(crate) language: String,
-    /// The file's name.
+    /// The file's name (the first file's).
     pub(crate) filename: String,
     /// Its entry point, when the language needs one.
     pub(crate) entry_point: Option<String>,
-    /// The file.
+    /// The file (the first).
     pub(crate) source: Vec<u8>,
+    /// The other files, in the order sent (most submissions have none).
+    pub(crate) others: Vec<SourceFile>,
     /// When it arrived.
     pub(crate) time: EpochMs,
 }
@@ -307,6 +309,19 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(|e| self.query_error(e))?;
+        for (ordinal, file) in (1_i64..).zip(&new.others) {
+            sqlx::query(
+                "INSERT INTO submission_files (submission, ordinal, name, content) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(ordinal)
+            .bind(&file.name)
+            .bind(file.content.clone())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        }
         sqlx::query(
             "INSERT INTO judgements (id, submission, state, rejudge) VALUES ($1, $2, 'queued', 0)",
         )
@@ -373,14 +388,43 @@ impl Store {
         Ok(row.as_ref().map(submission_of))
     }
 
-    /// A submission's source.
-    pub(crate) async fn source(&self, id: i64) -> Result<Option<Vec<u8>>> {
-        let row = sqlx::query("SELECT source FROM submissions WHERE id = $1")
+    /// A submission's files, in the order sent.
+    pub(crate) async fn files(&self, id: i64) -> Result<Option<Vec<SourceFile>>> {
+        let row = sqlx::query("SELECT filename, source FROM submissions WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await
             .map_err(|e| self.query_error(e))?;
-        Ok(row.map(|r| r.get::<Vec<u8>, _>(0)))
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut files = vec![SourceFile {
+            name: row.get(0),
+            content: row.get(1),
+        }];
+        files.extend(self.other_files(&self.pool, id).await?);
+        Ok(Some(files))
+    }
+
+    /// The files of submission `id` after its first, in order.
+    pub(super) async fn other_files<'e, E>(&self, on: E, id: i64) -> Result<Vec<SourceFile>>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        let rows = sqlx::query(
+            "SELECT name, content FROM submission_files WHERE submission = $1 ORDER BY ordinal",
+        )
+        .bind(id)
+        .fetch_all(on)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| SourceFile {
+                name: r.get(0),
+                content: r.get(1),
+            })
+            .collect())
     }
 
     /// Submissions in order, of one team or of all.

@@ -130,6 +130,31 @@ async fn domjudges_client_reads_the_contest_and_submits_a_file() {
         submission["time"].as_str().is_some_and(|t| t.contains('T')),
         "{body}"
     );
+    // `submit main.py helper.py`: one submission of both files (judged as
+    // a folder), served back in one zip.
+    let files: [(&str, &[u8]); 2] = [
+        ("main.py", b"import helper\nprint(helper.X)\n"),
+        ("helper.py", b"X = 1\n"),
+    ];
+    let (status, body) = answer(&router, client_post(uri, "A", &language, &files)).await;
+    assert_eq!(status, "201 /api/contests/mock/submissions/2", "{body}");
+    let jury = Request::get("/api/contests/mock/submissions/2/files")
+        .header(PEER, "10.0.7.3")
+        .header(header::AUTHORIZATION, basic("jury", "pj"))
+        .body(Body::empty())
+        .unwrap();
+    let response = tower::ServiceExt::oneshot(router.clone(), jury)
+        .await
+        .unwrap();
+    let zip = http_body_util::BodyExt::collect(response.into_body())
+        .await
+        .unwrap()
+        .to_bytes();
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.to_vec())).unwrap();
+    assert_eq!(
+        archive.file_names().collect::<Vec<_>>(),
+        ["main.py", "helper.py"]
+    );
 }
 
 /// The shortname is DOMjudge's, not the specification's: the checker of

@@ -71,7 +71,16 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
     let id = f
         .app
         .live
-        .submit("t1", "a", None, "a.py", None, b"print(1)\n".to_vec())
+        .submit(
+            "t1",
+            "a",
+            None,
+            None,
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)\n".to_vec(),
+            )],
+        )
         .await
         .unwrap()
         .id;
@@ -469,7 +478,16 @@ async fn a_team_page_shows_its_own_submissions_only() {
     let f = fixture(true, false).await;
     f.app
         .live
-        .submit("t1", "a", None, "t1secret.py", None, b"print(1)\n".to_vec())
+        .submit(
+            "t1",
+            "a",
+            None,
+            None,
+            vec![crate::server::model::SourceFile::new(
+                "t1secret.py",
+                b"print(1)\n".to_vec(),
+            )],
+        )
         .await
         .unwrap();
     let router = f.router();
