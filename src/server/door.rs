@@ -125,6 +125,22 @@ impl LiveContest {
         }))
     }
 
+    /// The awards a scoreboard page shows `viewer`: the final ones, once
+    /// the results are final and the board it sees is not frozen (the
+    /// jury's once final, as the event feed gives them to the Resolver);
+    /// none before (the API's `awards` follow the board as it is).
+    pub(crate) async fn final_awards_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Option<Vec<Award>>, Refusal> {
+        let state = self.state().await?;
+        let open = *viewer == Viewer::Jury || !state.is_frozen();
+        if state.finalized.is_none() || !open {
+            return Ok(None);
+        }
+        Ok(Some(self.awards_for(viewer).await?))
+    }
+
     /// The submissions `viewer` may read: a team's own, all for the jury,
     /// none for the public (an empty list, as the Contest API's checks
     /// expect of a public client, not a refusal).
@@ -648,5 +664,68 @@ mod tests {
                 assert_eq!(one.is_some(), reads, "{why}");
             }
         }
+    }
+
+    /// Viewer × phase: the awards a scoreboard page shows (count, or none)
+    /// while the contest runs frozen, ended, finalized before the thaw,
+    /// and thawed; t1 solved the problem before the freeze, t2 after it.
+    #[tokio::test]
+    async fn final_awards_show_once_final_and_to_others_after_the_thaw() {
+        use crate::verdict::Verdict;
+        let dir = tempfile::tempdir().unwrap();
+        let live = live_contest(dir.path(), true, false).await;
+        let source = || {
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)".to_vec(),
+            )]
+        };
+        live.submit("t1", "a", None, None, source()).await.unwrap();
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        live.freeze_now().await.unwrap();
+        live.submit("t2", "a", None, None, source()).await.unwrap();
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        let t1 = Viewer::Team("t1".into());
+        let viewers = [&Viewer::Public, &t1, &Viewer::Jury];
+        let shown = |awards: Option<Vec<Award>>| {
+            awards.map(|a| {
+                let gold = a.iter().find(|a| a.id == "gold-medal").unwrap();
+                gold.team_ids.len()
+            })
+        };
+        // (phase, what the public, t1 and the jury see: gold medallists)
+        let mut seen = Vec::new();
+        for phase in ["running", "ended", "finalized", "thawed"] {
+            match phase {
+                "ended" => live.end_now().await.unwrap(),
+                "finalized" => live.finalize().await.unwrap(),
+                "thawed" => live.thaw_now().await.unwrap(),
+                _ => {}
+            }
+            let mut row = Vec::new();
+            for viewer in viewers {
+                row.push(shown(live.final_awards_for(viewer).await.unwrap()));
+            }
+            seen.push((phase, row));
+        }
+        assert_eq!(
+            seen,
+            [
+                ("running", vec![None, None, None]),
+                ("ended", vec![None, None, None]),
+                ("finalized", vec![None, None, Some(2)]),
+                ("thawed", vec![Some(2), Some(2), Some(2)]),
+            ]
+        );
+        // The API's awards follow the board each sees: the frozen one
+        // (t1's solve only) for the public until the thaw.
+        let t2 = Viewer::Team("t2".into());
+        let gold = |a: Vec<Award>| {
+            a.into_iter()
+                .find(|a| a.id == "gold-medal")
+                .unwrap()
+                .team_ids
+        };
+        assert_eq!(gold(live.awards_for(&t2).await.unwrap()), ["t1", "t2"]);
     }
 }

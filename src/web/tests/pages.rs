@@ -539,3 +539,64 @@ async fn problems_are_not_shown_to_teams_before_the_start() {
         assert!(!body.contains("Secret Title"), "{uri}: {body}");
     }
 }
+
+/// The final scoreboard shows the awards: to the jury once the results
+/// are final, to teams and the public once the board is thawed too; never
+/// before.
+#[tokio::test]
+async fn the_final_scoreboard_shows_the_awards_when_the_door_opens_them() {
+    let f = fixture(true, true).await;
+    let live = &f.app.live;
+    let source = vec![crate::server::model::SourceFile::new(
+        "a.py",
+        b"print(1)\n".to_vec(),
+    )];
+    live.submit("t1", "a", None, None, source).await.unwrap();
+    crate::server::testing::judge_queued(live, &[crate::verdict::Verdict::AC]).await;
+    let router = f.router();
+    let t1 = browser(&f.app, Account::Team("t1".into())).await;
+    let jury = browser(&f.app, Account::Jury).await;
+    let page = |uri: &str, who: Option<&Browser>| {
+        let mut r = Request::get(uri).header(PEER, "10.0.9.1");
+        if let Some(b) = who {
+            r = r.header(header::COOKIE, &b.cookie);
+        }
+        r.body(Body::empty()).unwrap()
+    };
+    let shows = |body: &str| body.contains("Awards") && body.contains("Gold medal");
+    let mut seen = Vec::new();
+    for phase in ["running", "finalized", "thawed"] {
+        match phase {
+            "finalized" => {
+                live.end_now().await.unwrap();
+                live.finalize().await.unwrap();
+            }
+            "thawed" => live.thaw_now().await.unwrap(),
+            _ => {}
+        }
+        let mut row = Vec::new();
+        for (uri, who) in [
+            ("/scoreboard", None),
+            ("/team/scoreboard", Some(&t1)),
+            ("/jury/scoreboard", Some(&jury)),
+        ] {
+            let (status, body) = answer(&router, page(uri, who)).await;
+            assert_eq!(status, "200", "{uri}");
+            row.push(shows(&body));
+            if shows(&body) {
+                // The winner by name, escaped as every name is.
+                let winner = "data-award=\"winner\"><th>Contest winner</th><td>T1</td>";
+                assert!(body.contains(winner), "{body}");
+            }
+        }
+        seen.push((phase, row));
+    }
+    assert_eq!(
+        seen,
+        [
+            ("running", vec![false, false, false]),
+            ("finalized", vec![false, false, true]),
+            ("thawed", vec![true, true, true]),
+        ]
+    );
+}
