@@ -15,8 +15,8 @@ use std::collections::HashSet;
 use super::desk::{self, Balloon, DeskClarification, ListedSubmission, SubmissionFilter};
 use super::live::{LiveContest, Refusal, SubmissionRow, View};
 use super::model::{
-    Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SourceFile,
-    SubmissionRecord,
+    Clarification, Event, EventData, JudgementRecord, JudgementState, ProblemSnapshot, RunRecord,
+    SourceFile, SubmissionRecord,
 };
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
@@ -74,23 +74,27 @@ impl LiveContest {
         for j in self.store.judgements(None).await? {
             latest.insert(j.submission, j);
         }
-        let solves: Vec<Solve> = self
-            .store
-            .submissions(None)
-            .await?
-            .into_iter()
-            .filter(|s| hide_from.is_none_or(|f| s.time < f))
-            .filter(|s| {
-                latest
-                    .get(&s.id)
-                    .is_some_and(|j| j.verdict == Some(crate::verdict::Verdict::AC))
-            })
-            .map(|s| Solve {
+        // Accepted as this viewer sees it; or not judged yet, or hidden by
+        // the freeze (a first to solve waits for those made before it).
+        let (mut solves, mut unjudged) = (Vec::new(), Vec::new());
+        for s in self.store.submissions(None).await? {
+            let seen = hide_from.is_none_or(|f| s.time < f);
+            let judged = latest
+                .get(&s.id)
+                .filter(|j| j.state == JudgementState::Done);
+            let solve = Solve {
                 contest_ms: s.time - start,
                 team: s.team,
                 problem: s.problem,
-            })
-            .collect();
+            };
+            match judged {
+                Some(j) if seen && j.verdict == Some(crate::verdict::Verdict::AC) => {
+                    solves.push(solve)
+                }
+                Some(_) if seen => {}
+                _ => unjudged.push(solve),
+            }
+        }
         let problems: Vec<(String, String)> = board
             .info
             .problems
@@ -120,6 +124,7 @@ impl LiveContest {
             standings: &board.standings,
             problems: &problems,
             solves: &solves,
+            unjudged: &unjudged,
             groups: &groups,
             medals: self.config.medals,
         }))
