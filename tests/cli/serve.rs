@@ -729,14 +729,16 @@ fn bad_requests_get_clear_answers_never_a_crash() {
             "{says}: {body}"
         );
     }
-    let two = zip_of(&[("a.py", ACCEPTED), ("b.py", ACCEPTED)]);
-    let body = json!({"problem_id": "mini-nim", "language_id": "python", "files": [{"data": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, two)}]});
+    // Several files are a folder submission, but a file in a folder of
+    // the zip is refused as any name with a folder.
+    let nested = zip_of(&[("a.py", ACCEPTED), ("lib/b.py", ACCEPTED)]);
+    let body = json!({"problem_id": "mini-nim", "language_id": "python", "files": [{"data": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, nested)}]});
     let a = post_json(&url, Some(t1), &body);
     assert_eq!(a.status, 400);
     assert!(a.json()["message"]
         .as_str()
         .unwrap()
-        .contains("more than one file"));
+        .contains("`lib/b.py` is not accepted"));
     // A body far over the limit is refused before it is read: the answer
     // comes after the headers alone.
     {
