@@ -33,6 +33,8 @@ pub(crate) struct SubmissionDetail {
     pub(crate) row: SubmissionRow,
     /// Its files, in the order sent.
     pub(crate) files: Vec<SourceFile>,
+    /// Whether the jury ignores it (then only the jury reads it).
+    pub(crate) ignored: bool,
     /// Its judgements with their reports, oldest first.
     pub(crate) judgements: Vec<(JudgementRecord, Option<SubmissionReport>)>,
 }
@@ -232,8 +234,9 @@ impl LiveContest {
         let Some(submission) = self.store.submission(id).await? else {
             return Ok(None);
         };
+        let ignored = self.store.is_ignored(id).await?;
         if let Viewer::Team(team) = viewer {
-            if submission.team != *team {
+            if submission.team != *team || ignored {
                 return Ok(None);
             }
         }
@@ -251,6 +254,7 @@ impl LiveContest {
                 judgement,
             },
             files,
+            ignored,
             judgements,
         }))
     }
@@ -732,5 +736,58 @@ mod tests {
                 .team_ids
         };
         assert_eq!(gold(live.awards_for(&t2).await.unwrap()), ["t1", "t2"]);
+    }
+
+    /// An ignored submission counts nowhere and its team no longer reads
+    /// it; the feed deletes it for its team; counted again, it is back
+    /// with its verdict.
+    #[tokio::test]
+    async fn an_ignored_submission_counts_nowhere_until_counted_again() {
+        use crate::server::visibility::Viewer as V;
+        use crate::verdict::Verdict;
+        let dir = tempfile::tempdir().unwrap();
+        let live = live_contest(dir.path(), true, false).await;
+        let source = vec![crate::server::model::SourceFile::new(
+            "a.py",
+            b"print(1)".to_vec(),
+        )];
+        let id = live.submit("t1", "a", None, None, source).await.unwrap().id;
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        let t1 = V::Team("t1".into());
+        let solved = |b: &crate::server::live::Board| {
+            b.standings
+                .iter()
+                .find(|s| s.contestant == "t1")
+                .unwrap()
+                .solved
+        };
+        assert_eq!(solved(&live.scoreboard(View::Jury).await.unwrap()), 1);
+        live.ignore(id, true).await.unwrap();
+        for view in [View::Jury, View::Public] {
+            assert_eq!(solved(&live.scoreboard(view).await.unwrap()), 0, "{view:?}");
+        }
+        assert!(live.submissions_for(&V::Jury).await.unwrap().is_empty());
+        assert!(live.submission_for(&t1, id).await.unwrap().is_none());
+        let jury = live.submission_for(&V::Jury, id).await.unwrap().unwrap();
+        assert!(jury.ignored);
+        assert!(live.awards_for(&V::Jury).await.unwrap().is_empty());
+        let deleted = live
+            .test_store()
+            .events_after(0, 1000)
+            .await
+            .unwrap()
+            .into_iter()
+            .any(|e| {
+                e.audience == crate::server::model::Audience::Team("t1".into())
+                    && matches!(&e.data, EventData::Deleted { kind, id: d } if kind == "submissions" && *d == id.to_string())
+            });
+        assert!(deleted, "the feed deletes it for its team");
+        assert!(matches!(
+            live.ignore(999, true).await,
+            Err(Refusal::NotFound(_))
+        ));
+        live.ignore(id, false).await.unwrap();
+        assert_eq!(solved(&live.scoreboard(View::Public).await.unwrap()), 1);
+        assert!(live.submission_for(&t1, id).await.unwrap().is_some());
     }
 }

@@ -686,6 +686,18 @@ impl LiveContest {
         Ok(self.store.rejudge(&chosen).await?)
     }
 
+    /// The jury ignores submission `id` (DOMjudge's ignore), or counts it
+    /// again (`ignored` false): it leaves every board, list, balloon and
+    /// award, and the Contest API deletes it (or creates it again).
+    pub(crate) async fn ignore(&self, id: i64, ignored: bool) -> Result<(), Refusal> {
+        if !self.store.set_ignored(id, ignored).await? {
+            return Err(Refusal::NotFound(format!("no submission {id}")));
+        }
+        // Tallied afresh: a submission counted again brings its verdict.
+        *self.tally.lock().await = None;
+        Ok(())
+    }
+
     /// The scoreboard in `view`, as of at least the latest event announced
     /// before the call (a verdict announced is on it); made again only
     /// when a submission, a verdict, the clock or the contest changed.

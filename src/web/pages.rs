@@ -515,6 +515,7 @@ pub(crate) async fn jury_submission(
         .submission_for(&Viewer::Jury, id)
         .await?
         .ok_or(PageError::NotFound)?;
+    let ignored = detail.ignored;
     let (row, files, judgements) = (detail.row, detail.files, detail.judgements);
     let sources: Vec<(String, String)> = files
         .into_iter()
@@ -523,6 +524,7 @@ pub(crate) async fn jury_submission(
     Ok(Html(jury::submission(
         &frame.chrome(),
         &row,
+        ignored,
         &sources,
         &judgements,
     ))

@@ -427,12 +427,51 @@ impl Store {
             .collect())
     }
 
-    /// Submissions in order, of one team or of all.
+    /// Whether the jury ignores submission `id`.
+    pub(crate) async fn is_ignored(&self, id: i64) -> Result<bool> {
+        let row = sqlx::query("SELECT ignored FROM submissions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    /// Ignores submission `id` (or counts it again): as the Contest API
+    /// has it, its deletion (or its creation again) in the event feed, for
+    /// its team and the jury. False when there is no such submission.
+    pub(crate) async fn set_ignored(&self, id: i64, ignored: bool) -> Result<bool> {
+        let Some(submission) = self.submission(id).await? else {
+            return Ok(false);
+        };
+        let (_guard, mut tx) = self.begin().await?;
+        sqlx::query("UPDATE submissions SET ignored = $1 WHERE id = $2")
+            .bind(i64::from(ignored))
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        let audience = Audience::Team(submission.team.clone());
+        let event = if ignored {
+            EventData::Deleted {
+                kind: "submissions".into(),
+                id: id.to_string(),
+            }
+        } else {
+            EventData::Submission(submission)
+        };
+        let last = self.append(&mut tx, vec![(audience, event)]).await?;
+        self.commit(tx, last, false).await?;
+        Ok(true)
+    }
+
+    /// Submissions in order, of one team or of all; those the jury ignores
+    /// left out (they count nowhere).
     pub(crate) async fn submissions(&self, team: Option<&str>) -> Result<Vec<SubmissionRecord>> {
         let filter = if team.is_some() {
-            "WHERE team = $1"
+            "WHERE ignored = 0 AND team = $1"
         } else {
-            ""
+            "WHERE ignored = 0"
         };
         let sql = format!("SELECT {SUBMISSION_COLUMNS} FROM submissions {filter} ORDER BY id");
         let mut query = sqlx::query(&sql);

@@ -16,7 +16,13 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "judging hosts", HOSTS),
     (3, "the jury's desk and clock", DESK),
     (4, "submissions of several files", SEVERAL_FILES),
+    (5, "ignored submissions", IGNORED),
 ];
+
+/// A submission the jury ignores: it counts nowhere (DOMjudge's ignore).
+const IGNORED: &str = r#"
+ALTER TABLE submissions ADD COLUMN ignored BIGINT NOT NULL DEFAULT 0;
+"#;
 
 /// A submission of several files (DOMjudge's client, the Contest API's
 /// zip): its first file stays in `submissions`, the others are here, in

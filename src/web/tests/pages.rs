@@ -217,6 +217,18 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         ),
         row(
             get.clone(),
+            &format!("/jury/confirm/ignore?submission={id}&ignored=yes"),
+            "",
+            jury_page,
+        ),
+        row(
+            get.clone(),
+            "/jury/confirm/ignore?submission=999",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(
+            get.clone(),
             "/jury/confirm/nothing",
             "",
             ["303 /login", "404", "404", "404"],
@@ -260,6 +272,18 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
             &format!("{theirs}/rejudge"),
             "",
             ["303 /login", "404", "404", &format!("303 {theirs}")],
+        ),
+        // Ignoring asks first (the confirmed ignore: the door's tests).
+        row(
+            post.clone(),
+            &format!("{theirs}/ignore"),
+            "ignored=yes",
+            [
+                "303 /login",
+                "404",
+                "404",
+                &format!("303 /jury/confirm/ignore?submission={id}&ignored=yes"),
+            ],
         ),
         row(
             post.clone(),
