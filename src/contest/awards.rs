@@ -53,6 +53,11 @@ pub(crate) struct AwardsInput<'a> {
     pub(crate) problems: &'a [(String, String)],
     /// Accepted submissions (first-to-solve looks at the earliest).
     pub(crate) solves: &'a [Solve],
+    /// Submissions not judged yet (or whose verdict the viewer may not
+    /// see): a first to solve is given only when none was made before or
+    /// at the earliest accept, so that it never changes once given (as the
+    /// specification asks).
+    pub(crate) unjudged: &'a [Solve],
     /// Groups: (id, name, its teams).
     pub(crate) groups: &'a [(String, String, Vec<String>)],
     pub(crate) medals: MedalCounts,
@@ -125,7 +130,14 @@ pub(crate) fn awards(input: AwardsInput<'_>) -> Vec<Award> {
                 }
             }
         }
-        if !teams.is_empty() {
+        let settled = first.is_some_and(|first| {
+            !input.unjudged.iter().any(|u| {
+                &u.problem == problem
+                    && u.contest_ms <= first
+                    && taking_part.contains(u.team.as_str())
+            })
+        });
+        if settled {
             out.push(Award {
                 id: format!("first-to-solve-{problem}"),
                 citation: format!("First to solve problem {label}"),
@@ -194,6 +206,7 @@ mod tests {
             standings: &standings,
             problems: &[],
             solves: &[],
+            unjudged: &[],
             groups: &[],
             medals: MedalCounts {
                 gold: 1,
@@ -230,6 +243,7 @@ mod tests {
                 solve("c", "q", 100),
                 solve("hidden", "p", 1),
             ],
+            unjudged: &[solve("c", "p", 4500), solve("hidden", "q", 1)],
             groups: &[(
                 "students".into(),
                 "Students".into(),
@@ -251,5 +265,32 @@ mod tests {
             ]
         );
         assert_eq!(got[1].citation, "First to solve problem A");
+    }
+
+    /// A first to solve is never taken back: while a submission made
+    /// before the earliest accept is not judged, it is not given.
+    #[test]
+    fn first_to_solve_waits_for_earlier_submissions_still_judged() {
+        let standings = [row(1, "a", 1), row(2, "b", 0)];
+        let solve = |team: &str, contest_ms| Solve {
+            team: team.into(),
+            problem: "p".into(),
+            contest_ms,
+        };
+        let first = |unjudged: &[Solve]| {
+            let got = awards(AwardsInput {
+                standings: &standings,
+                problems: &[("p".into(), "A".into())],
+                solves: &[solve("a", 5000)],
+                unjudged,
+                groups: &[],
+                medals: MedalCounts::default(),
+            });
+            got.iter().any(|a| a.id == "first-to-solve-p")
+        };
+        assert!(first(&[]));
+        assert!(first(&[solve("b", 6000)]), "a later one changes nothing");
+        assert!(!first(&[solve("b", 4000)]), "an earlier one may win it");
+        assert!(!first(&[solve("b", 5000)]), "so may one at the same time");
     }
 }

@@ -59,8 +59,18 @@ pub(crate) fn api_info() -> Value {
     })
 }
 
+/// Which properties an answer carries besides the specification's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// The specification's only (what its checker asks in strict mode).
+    Strict,
+    /// Also DOMjudge's own (a contest's `shortname`), which DOMjudge's
+    /// clients need.
+    Domjudge,
+}
+
 /// A contest.
-pub(crate) fn contest(c: &ContestSnapshot) -> Value {
+pub(crate) fn contest(c: &ContestSnapshot, dialect: Dialect) -> Value {
     let mut v = json!({
         "id": c.id,
         "name": c.title,
@@ -80,6 +90,9 @@ pub(crate) fn contest(c: &ContestSnapshot) -> Value {
     }
     if c.scoring == Scoring::Icpc {
         o.insert("penalty_time".into(), json!(c.penalty));
+    }
+    if dialect == Dialect::Domjudge {
+        o.insert("shortname".into(), json!(c.id));
     }
     v
 }
@@ -315,7 +328,7 @@ fn scoreboard_row(s: &Standing, scoring: Scoring) -> Value {
 /// The data of an event.
 pub(crate) fn event_data(data: &EventData, cx: &Context) -> Value {
     match data {
-        EventData::Contest(c) => contest(c),
+        EventData::Contest(c) => contest(c, Dialect::Strict),
         EventData::JudgementType(v) => judgement_type(*v, cx.scoring),
         EventData::Language(l) => language(l),
         EventData::Problem(p) => problem(p, cx.scoring),

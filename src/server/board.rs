@@ -87,6 +87,12 @@ impl Tally {
                 self.judged(j.submission, j.id, j.verdict, j.score);
                 true
             }
+            EventData::Deleted { kind, id } if kind == "submissions" => {
+                if let Ok(id) = id.parse() {
+                    self.submissions.remove(&id);
+                }
+                true
+            }
             EventData::State(_) | EventData::Contest(_) => true,
             _ => false,
         };

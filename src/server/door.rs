@@ -15,7 +15,8 @@ use std::collections::HashSet;
 use super::desk::{self, Balloon, DeskClarification, ListedSubmission, SubmissionFilter};
 use super::live::{LiveContest, Refusal, SubmissionRow, View};
 use super::model::{
-    Clarification, Event, EventData, JudgementRecord, ProblemSnapshot, RunRecord, SubmissionRecord,
+    Clarification, Event, EventData, JudgementRecord, JudgementState, ProblemSnapshot, RunRecord,
+    SourceFile, SubmissionRecord,
 };
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
@@ -30,8 +31,10 @@ use crate::report::SubmissionReport;
 pub(crate) struct SubmissionDetail {
     /// The submission and its latest judgement.
     pub(crate) row: SubmissionRow,
-    /// Its source.
-    pub(crate) source: Vec<u8>,
+    /// Its files, in the order sent.
+    pub(crate) files: Vec<SourceFile>,
+    /// Whether the jury ignores it (then only the jury reads it).
+    pub(crate) ignored: bool,
     /// Its judgements with their reports, oldest first.
     pub(crate) judgements: Vec<(JudgementRecord, Option<SubmissionReport>)>,
 }
@@ -73,23 +76,27 @@ impl LiveContest {
         for j in self.store.judgements(None).await? {
             latest.insert(j.submission, j);
         }
-        let solves: Vec<Solve> = self
-            .store
-            .submissions(None)
-            .await?
-            .into_iter()
-            .filter(|s| hide_from.is_none_or(|f| s.time < f))
-            .filter(|s| {
-                latest
-                    .get(&s.id)
-                    .is_some_and(|j| j.verdict == Some(crate::verdict::Verdict::AC))
-            })
-            .map(|s| Solve {
+        // Accepted as this viewer sees it; or not judged yet, or hidden by
+        // the freeze (a first to solve waits for those made before it).
+        let (mut solves, mut unjudged) = (Vec::new(), Vec::new());
+        for s in self.store.submissions(None).await? {
+            let seen = hide_from.is_none_or(|f| s.time < f);
+            let judged = latest
+                .get(&s.id)
+                .filter(|j| j.state == JudgementState::Done);
+            let solve = Solve {
                 contest_ms: s.time - start,
                 team: s.team,
                 problem: s.problem,
-            })
-            .collect();
+            };
+            match judged {
+                Some(j) if seen && j.verdict == Some(crate::verdict::Verdict::AC) => {
+                    solves.push(solve)
+                }
+                Some(_) if seen => {}
+                _ => unjudged.push(solve),
+            }
+        }
         let problems: Vec<(String, String)> = board
             .info
             .problems
@@ -119,9 +126,26 @@ impl LiveContest {
             standings: &board.standings,
             problems: &problems,
             solves: &solves,
+            unjudged: &unjudged,
             groups: &groups,
             medals: self.config.medals,
         }))
+    }
+
+    /// The awards a scoreboard page shows `viewer`: the final ones, once
+    /// the results are final and the board it sees is not frozen (the
+    /// jury's once final, as the event feed gives them to the Resolver);
+    /// none before (the API's `awards` follow the board as it is).
+    pub(crate) async fn final_awards_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Option<Vec<Award>>, Refusal> {
+        let state = self.state().await?;
+        let open = *viewer == Viewer::Jury || !state.is_frozen();
+        if state.finalized.is_none() || !open {
+            return Ok(None);
+        }
+        Ok(Some(self.awards_for(viewer).await?))
     }
 
     /// The submissions `viewer` may read: a team's own, all for the jury,
@@ -210,12 +234,13 @@ impl LiveContest {
         let Some(submission) = self.store.submission(id).await? else {
             return Ok(None);
         };
+        let ignored = self.store.is_ignored(id).await?;
         if let Viewer::Team(team) = viewer {
-            if submission.team != *team {
+            if submission.team != *team || ignored {
                 return Ok(None);
             }
         }
-        let source = self.store.source(id).await?.unwrap_or_default();
+        let files = self.store.files(id).await?.unwrap_or_default();
         let mut judgements = Vec::new();
         for j in self.store.judgements(Some(id)).await? {
             if let Some(full) = self.store.judgement(j.id).await? {
@@ -228,7 +253,8 @@ impl LiveContest {
                 submission,
                 judgement,
             },
-            source,
+            files,
+            ignored,
             judgements,
         }))
     }
@@ -606,9 +632,11 @@ mod tests {
                     "t1",
                     "a",
                     Some("python3"),
-                    "a.py",
                     None,
-                    b"print(1)".to_vec(),
+                    vec![crate::server::model::SourceFile::new(
+                        "a.py",
+                        b"print(1)".to_vec(),
+                    )],
                 )
                 .await
                 .unwrap()
@@ -645,5 +673,121 @@ mod tests {
                 assert_eq!(one.is_some(), reads, "{why}");
             }
         }
+    }
+
+    /// Viewer × phase: the awards a scoreboard page shows (count, or none)
+    /// while the contest runs frozen, ended, finalized before the thaw,
+    /// and thawed; t1 solved the problem before the freeze, t2 after it.
+    #[tokio::test]
+    async fn final_awards_show_once_final_and_to_others_after_the_thaw() {
+        use crate::verdict::Verdict;
+        let dir = tempfile::tempdir().unwrap();
+        let live = live_contest(dir.path(), true, false).await;
+        let source = || {
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)".to_vec(),
+            )]
+        };
+        live.submit("t1", "a", None, None, source()).await.unwrap();
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        live.freeze_now().await.unwrap();
+        live.submit("t2", "a", None, None, source()).await.unwrap();
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        let t1 = Viewer::Team("t1".into());
+        let viewers = [&Viewer::Public, &t1, &Viewer::Jury];
+        let shown = |awards: Option<Vec<Award>>| {
+            awards.map(|a| {
+                let gold = a.iter().find(|a| a.id == "gold-medal").unwrap();
+                gold.team_ids.len()
+            })
+        };
+        // (phase, what the public, t1 and the jury see: gold medallists)
+        let mut seen = Vec::new();
+        for phase in ["running", "ended", "finalized", "thawed"] {
+            match phase {
+                "ended" => live.end_now().await.unwrap(),
+                "finalized" => live.finalize().await.unwrap(),
+                "thawed" => live.thaw_now().await.unwrap(),
+                _ => {}
+            }
+            let mut row = Vec::new();
+            for viewer in viewers {
+                row.push(shown(live.final_awards_for(viewer).await.unwrap()));
+            }
+            seen.push((phase, row));
+        }
+        assert_eq!(
+            seen,
+            [
+                ("running", vec![None, None, None]),
+                ("ended", vec![None, None, None]),
+                ("finalized", vec![None, None, Some(2)]),
+                ("thawed", vec![Some(2), Some(2), Some(2)]),
+            ]
+        );
+        // The API's awards follow the board each sees: the frozen one
+        // (t1's solve only) for the public until the thaw.
+        let t2 = Viewer::Team("t2".into());
+        let gold = |a: Vec<Award>| {
+            a.into_iter()
+                .find(|a| a.id == "gold-medal")
+                .unwrap()
+                .team_ids
+        };
+        assert_eq!(gold(live.awards_for(&t2).await.unwrap()), ["t1", "t2"]);
+    }
+
+    /// An ignored submission counts nowhere and its team no longer reads
+    /// it; the feed deletes it for its team; counted again, it is back
+    /// with its verdict.
+    #[tokio::test]
+    async fn an_ignored_submission_counts_nowhere_until_counted_again() {
+        use crate::server::visibility::Viewer as V;
+        use crate::verdict::Verdict;
+        let dir = tempfile::tempdir().unwrap();
+        let live = live_contest(dir.path(), true, false).await;
+        let source = vec![crate::server::model::SourceFile::new(
+            "a.py",
+            b"print(1)".to_vec(),
+        )];
+        let id = live.submit("t1", "a", None, None, source).await.unwrap().id;
+        crate::server::testing::judge_queued(&live, &[Verdict::AC]).await;
+        let t1 = V::Team("t1".into());
+        let solved = |b: &crate::server::live::Board| {
+            b.standings
+                .iter()
+                .find(|s| s.contestant == "t1")
+                .unwrap()
+                .solved
+        };
+        assert_eq!(solved(&live.scoreboard(View::Jury).await.unwrap()), 1);
+        live.ignore(id, true).await.unwrap();
+        for view in [View::Jury, View::Public] {
+            assert_eq!(solved(&live.scoreboard(view).await.unwrap()), 0, "{view:?}");
+        }
+        assert!(live.submissions_for(&V::Jury).await.unwrap().is_empty());
+        assert!(live.submission_for(&t1, id).await.unwrap().is_none());
+        let jury = live.submission_for(&V::Jury, id).await.unwrap().unwrap();
+        assert!(jury.ignored);
+        assert!(live.awards_for(&V::Jury).await.unwrap().is_empty());
+        let deleted = live
+            .test_store()
+            .events_after(0, 1000)
+            .await
+            .unwrap()
+            .into_iter()
+            .any(|e| {
+                e.audience == crate::server::model::Audience::Team("t1".into())
+                    && matches!(&e.data, EventData::Deleted { kind, id: d } if kind == "submissions" && *d == id.to_string())
+            });
+        assert!(deleted, "the feed deletes it for its team");
+        assert!(matches!(
+            live.ignore(999, true).await,
+            Err(Refusal::NotFound(_))
+        ));
+        live.ignore(id, false).await.unwrap();
+        assert_eq!(solved(&live.scoreboard(View::Public).await.unwrap()), 1);
+        assert!(live.submission_for(&t1, id).await.unwrap().is_some());
     }
 }

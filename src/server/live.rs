@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use super::auth::Verifier;
 use super::board::Tally;
 use super::model::{
-    Audience, Clarification, EventData, JudgementRecord, LiveConfig, StateSnapshot,
+    Audience, Clarification, EventData, JudgementRecord, LiveConfig, SourceFile, StateSnapshot,
     SubmissionRecord, TECHNICAL,
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
@@ -415,16 +415,18 @@ impl LiveContest {
     }
 
     /// Stores a team's submission after checking it against the rules:
-    /// the contest runs, the problem and language exist, the file is named
-    /// and small enough, and the team is within its rate.
+    /// the contest runs, the problem and language exist (the language
+    /// named, else the first file's), the files are named, distinct, at
+    /// most [`MAX_FILES`] and small enough together, and the team is
+    /// within its rate. Several files are judged as a folder, as `judge
+    /// run` judges one.
     pub(crate) async fn submit(
         &self,
         team: &str,
         problem: &str,
         language: Option<&str>,
-        filename: &str,
         entry_point: Option<String>,
-        source: Vec<u8>,
+        files: Vec<SourceFile>,
     ) -> Result<SubmissionRecord, Refusal> {
         let now = now_ms();
         let state = self.state().await?;
@@ -451,18 +453,42 @@ impl LiveContest {
             })?
             .id
             .clone();
-        check_filename(filename)?;
-        let language = self.language_of(language, filename)?;
-        if source.is_empty() {
-            return Err(Refusal::Invalid(format!("`{filename}` is empty")));
+        let mut files = files.into_iter();
+        let first = files
+            .next()
+            .ok_or_else(|| Refusal::Invalid("no file: a submission has a source file".into()))?;
+        let others: Vec<SourceFile> = files.collect();
+        if others.len() >= MAX_FILES {
+            return Err(Refusal::Invalid(format!(
+                "{} files: a submission has at most {MAX_FILES}",
+                others.len() + 1
+            )));
         }
-        if source.len() as u64 > self.limits.max_source {
+        let mut total = 0_u64;
+        let mut names = std::collections::HashSet::new();
+        for file in std::iter::once(&first).chain(&others) {
+            let name = &file.name;
+            check_filename(name)?;
+            if !names.insert(name.as_str()) {
+                return Err(Refusal::Invalid(format!("`{name}` is sent twice")));
+            }
+            if file.content.is_empty() {
+                return Err(Refusal::Invalid(format!("`{name}` is empty")));
+            }
+            total += file.content.len() as u64;
+        }
+        if total > self.limits.max_source {
             return Err(Refusal::TooLarge(format!(
-                "`{filename}` has {} bytes; at most {} are accepted",
-                source.len(),
+                "`{}` has {total} bytes; at most {} are accepted",
+                if others.is_empty() {
+                    first.name.as_str()
+                } else {
+                    "the submission"
+                },
                 self.limits.max_source
             )));
         }
+        let language = self.language_of(language, &first.name)?;
         self.take_rate(team, now)?;
         let record = self
             .store
@@ -470,9 +496,10 @@ impl LiveContest {
                 team: team.to_string(),
                 problem,
                 language,
-                filename: filename.to_string(),
+                filename: first.name,
                 entry_point,
-                source,
+                source: first.content,
+                others,
                 time: now,
             })
             .await?;
@@ -659,6 +686,18 @@ impl LiveContest {
         Ok(self.store.rejudge(&chosen).await?)
     }
 
+    /// The jury ignores submission `id` (DOMjudge's ignore), or counts it
+    /// again (`ignored` false): it leaves every board, list, balloon and
+    /// award, and the Contest API deletes it (or creates it again).
+    pub(crate) async fn ignore(&self, id: i64, ignored: bool) -> Result<(), Refusal> {
+        if !self.store.set_ignored(id, ignored).await? {
+            return Err(Refusal::NotFound(format!("no submission {id}")));
+        }
+        // Tallied afresh: a submission counted again brings its verdict.
+        *self.tally.lock().await = None;
+        Ok(())
+    }
+
     /// The scoreboard in `view`, as of at least the latest event announced
     /// before the call (a verdict announced is on it); made again only
     /// when a submission, a verdict, the clock or the contest changed.
@@ -791,6 +830,9 @@ pub(crate) const ABOUT_GENERAL: &str = "*general";
 pub(crate) const ABOUT_TECHNICAL: &str = "*technical";
 
 /// A submitted file's name: a plain name, not a path.
+/// The most files one submission may have (DOMjudge's default too).
+pub(crate) const MAX_FILES: usize = 100;
+
 fn check_filename(filename: &str) -> Result<(), Refusal> {
     let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+');
     if filename.is_empty()

@@ -135,6 +135,25 @@ impl StateSnapshot {
     }
 }
 
+/// A file of a submission: its name (no folders) and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SourceFile {
+    /// The name, as sent.
+    pub(crate) name: String,
+    /// The bytes.
+    pub(crate) content: Vec<u8>,
+}
+
+impl SourceFile {
+    /// The file `name` of `content`.
+    pub(crate) fn new(name: &str, content: Vec<u8>) -> SourceFile {
+        SourceFile {
+            name: name.to_string(),
+            content,
+        }
+    }
+}
+
 /// A submission (without its source).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct SubmissionRecord {
@@ -148,7 +167,7 @@ pub(crate) struct SubmissionRecord {
     pub(crate) language: String,
     /// When it arrived.
     pub(crate) time: EpochMs,
-    /// The file's name.
+    /// The file's name (the first file's, when it has several).
     pub(crate) filename: String,
     /// Its entry point, when the language needs one.
     pub(crate) entry_point: Option<String>,

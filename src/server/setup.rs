@@ -49,6 +49,19 @@ pub(crate) fn offered_extensions(
     source_ext(language).into_iter().collect()
 }
 
+/// The contest's languages in the order the API lists them: those with
+/// extensions of their own first (`python` before `pypy`, which offers
+/// `python`'s), each part by id, so that a client taking the first
+/// language of a file's extension (DOMjudge's submit client), the server's
+/// own guess from a file's name and `judge run` agree.
+pub(crate) fn offered_order<'a>(
+    languages: impl Iterator<Item = &'a crate::config::Language>,
+) -> impl Iterator<Item = &'a crate::config::Language> {
+    let mut ordered: Vec<&crate::config::Language> = languages.collect();
+    ordered.sort_by_key(|l| (l.extensions.is_empty(), l.id.clone()));
+    ordered.into_iter()
+}
+
 /// Brings `store` in line with `config`: refuses a database of another
 /// contest, or one whose submissions name a team, problem or language
 /// contest.toml no longer has; sets the accounts; publishes what changed.
@@ -121,4 +134,41 @@ pub(crate) async fn sync(
         }
     }
     store.publish(events).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The repository's judge.toml: its 21 languages and their variants.
+    fn shipped() -> Vec<crate::config::Language> {
+        let text = include_str!("../../judge.toml");
+        crate::config::Config::parse(text, None, std::path::PathBuf::from("."))
+            .unwrap()
+            .languages
+    }
+
+    #[test]
+    fn every_shipped_language_is_offered_with_extensions() {
+        let all = shipped();
+        for l in &all {
+            assert!(!offered_extensions(l, &all).is_empty(), "{}", l.id);
+        }
+    }
+
+    /// DOMjudge's submit client takes the first language the API lists
+    /// with a file's extension: that is the language owning it, as `judge
+    /// run` guesses, not a variant offering it too.
+    #[test]
+    fn the_first_language_listed_for_an_extension_owns_it() {
+        let all = shipped();
+        let first_for = |ext: &str| {
+            offered_order(all.iter())
+                .find(|l| offered_extensions(l, &all).iter().any(|e| e == ext))
+                .map(|l| l.id.clone())
+        };
+        assert_eq!(first_for("py").as_deref(), Some("python"));
+        assert_eq!(first_for("cpp").as_deref(), Some("cpp"));
+        assert_eq!(first_for("c").as_deref(), Some("c"));
+    }
 }

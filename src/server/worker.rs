@@ -316,9 +316,32 @@ async fn judge_source(
                 judging.scratch.display()
             )
         })?;
-    let path = dir.path().join(&s.filename);
-    std::fs::write(&path, &claim.source)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let first = std::iter::once((&s.filename, &claim.source));
+    let others = claim.others.iter().map(|f| (&f.name, &f.content));
+    for (name, content) in first.chain(others) {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let (path, companions) = if claim.others.is_empty() {
+        (dir.path().join(&s.filename), Vec::new())
+    } else {
+        // Several files: a folder, as `judge run` judges one (its main
+        // source among the files of the language named, when that language
+        // has extensions of its own; else of the most files).
+        let config = judge.config();
+        let own = config
+            .languages
+            .iter()
+            .any(|l| l.id == language.id && !l.extensions.is_empty());
+        let (main, companions, _) = crate::engine::directory_submission(
+            dir.path(),
+            own.then_some(language.id.as_str()),
+            config,
+        )
+        .map_err(|e| render_chain(&e))?;
+        (main, companions)
+    };
     let options = RunOptions {
         fail_fast: true,
         per_group: judging.ioi,
@@ -329,7 +352,7 @@ async fn judge_source(
         path,
         shown: None,
         language: language.clone(),
-        companions: Vec::new(),
+        companions,
         text: None,
     };
     let mut report = judge

@@ -21,7 +21,7 @@ use super::state::{message_of, status_of, App};
 use super::submission::{Submission, Unreadable};
 use crate::contest::clock::{now_ms, parse_time};
 use crate::render::ccs::{self, Context};
-use crate::server::files::zip_one;
+use crate::server::files::zip_of;
 use crate::server::live::{Refusal, View};
 use crate::verdict::Verdict;
 
@@ -131,6 +131,36 @@ impl axum::extract::FromRequestParts<App> for Viewer {
     }
 }
 
+/// The dialect a request asks for, as DOMjudge reads it: `?strict=true`
+/// (or `1`) the specification's properties only, `?strict=false` (or `0`)
+/// DOMjudge's too. Without the parameter: DOMjudge's for DOMjudge's
+/// clients (their `User-Agent` starts `domjudge-`: its submit client needs
+/// a contest's `shortname` and cannot pass a parameter), else the
+/// specification's (what its checker asks in strict mode).
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for ccs::Dialect {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<ccs::Dialect, std::convert::Infallible> {
+        let strict = parts.uri.query().unwrap_or("").split('&').find_map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (key == "strict").then_some(!matches!(value, "false" | "0"))
+        });
+        let domjudge_client = parts
+            .headers
+            .get(header::USER_AGENT)
+            .is_some_and(|ua| ua.as_bytes().starts_with(b"domjudge-"));
+        Ok(match strict {
+            Some(true) => ccs::Dialect::Strict,
+            Some(false) => ccs::Dialect::Domjudge,
+            None if domjudge_client => ccs::Dialect::Domjudge,
+            None => ccs::Dialect::Strict,
+        })
+    }
+}
+
 fn check_contest(app: &App, cid: &str) -> Result<(), ApiError> {
     if cid == app.live.config.contest.id {
         Ok(())
@@ -158,26 +188,30 @@ pub(crate) async fn not_found() -> ApiError {
     error(StatusCode::NOT_FOUND, "no such endpoint")
 }
 
-async fn contest_value(app: &App) -> Result<Value, ApiError> {
+async fn contest_value(app: &App, dialect: ccs::Dialect) -> Result<Value, ApiError> {
     let mut contest = app.live.contest_now().await.map_err(failed)?;
     if contest.clock.start.is_some_and(|s| s > i64::MAX / 8) {
         contest.clock.start = None;
     }
-    Ok(ccs::contest(&contest))
+    Ok(ccs::contest(&contest, dialect))
 }
 
 /// `GET /api/contests`.
-pub(crate) async fn contests(State(app): State<App>) -> Result<Json<Vec<Value>>, ApiError> {
-    Ok(Json(vec![contest_value(&app).await?]))
+pub(crate) async fn contests(
+    State(app): State<App>,
+    dialect: ccs::Dialect,
+) -> Result<Json<Vec<Value>>, ApiError> {
+    Ok(Json(vec![contest_value(&app, dialect).await?]))
 }
 
 /// `GET /api/contests/{cid}`.
 pub(crate) async fn contest(
     State(app): State<App>,
     Path(cid): Path<String>,
+    dialect: ccs::Dialect,
 ) -> Result<Json<Value>, ApiError> {
     check_contest(&app, &cid)?;
-    Ok(Json(contest_value(&app).await?))
+    Ok(Json(contest_value(&app, dialect).await?))
 }
 
 /// `GET /api/contests/{cid}/access`.
@@ -381,8 +415,7 @@ pub(crate) async fn submission_files(
             .await
             .map_err(refused)?
             .ok_or_else(not_found)?;
-        let (submission, source) = (detail.row.submission, detail.source);
-        let zip = zip_one(&submission.filename, &source);
+        let zip = zip_of(&detail.files);
         Ok::<_, ApiError>(
             (
                 [
@@ -575,7 +608,7 @@ pub(crate) async fn patch_contest(
                 "give `start_time` or `scoreboard_thaw_time`",
             ));
         }
-        Ok::<_, ApiError>(Json(contest_value(&app).await?).into_response())
+        Ok::<_, ApiError>(Json(contest_value(&app, ccs::Dialect::Strict).await?).into_response())
     };
     result.await.into_response()
 }

@@ -111,6 +111,7 @@ pub(crate) fn router(app: App) -> Router {
             post(pages::jury_rejudge_one),
         )
         .route("/jury/rejudge", post(pages::jury_rejudge_problem))
+        .route("/jury/submissions/{id}/ignore", post(controls::jury_ignore))
         .route("/jury/confirm/{action}", get(controls::jury_confirm))
         .route("/jury/contest/end", post(controls::jury_end))
         .route("/jury/contest/duration", post(controls::jury_duration))

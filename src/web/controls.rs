@@ -19,8 +19,9 @@ use crate::render::web::jury::{self, Confirm};
 use crate::server::live::Refusal;
 use crate::server::visibility::Viewer;
 
-/// `GET /jury/confirm/{thaw|finalize|end|rejudge}[?problem=ID]`: what the
-/// action will do, and the form that does it.
+/// `GET /jury/confirm/{thaw|finalize|end|rejudge|ignore}[?problem=ID]
+/// [?submission=N&ignored=yes|no]`: what the action will do, and the form
+/// that does it.
 pub(crate) async fn jury_confirm(
     State(app): State<App>,
     Jury(frame): Jury,
@@ -37,9 +38,50 @@ pub(crate) async fn jury_confirm(
             let (id, rows) = app.live.rejudge_preview(&Viewer::Jury, problem).await?;
             jury::confirm(&c, &Confirm::Rejudge(&id, &rows))
         }
+        "ignore" => {
+            let id = query.get("submission").and_then(|s| s.parse().ok());
+            let id = id.ok_or(PageError::NotFound)?;
+            let detail = app.live.submission_for(&Viewer::Jury, id).await?;
+            detail.ok_or(PageError::NotFound)?;
+            let ignored = query.get("ignored").is_none_or(|v| v != "no");
+            jury::confirm(&c, &Confirm::Ignore(id, ignored))
+        }
         _ => return Err(PageError::NotFound),
     };
     Ok(Html(page).into_response())
+}
+
+/// The ignore form: confirmed, and whether to ignore or count again.
+#[derive(Debug, Deserialize)]
+pub(crate) struct IgnoreForm {
+    csrf: Option<String>,
+    confirmed: Option<String>,
+    ignored: Option<String>,
+}
+
+/// `POST /jury/submissions/{id}/ignore`: from its confirmation page (else
+/// it leads there).
+pub(crate) async fn jury_ignore(
+    State(app): State<App>,
+    Jury(frame): Jury,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Form(form): Form<IgnoreForm>,
+) -> Page {
+    frame.check_form(&headers, form.csrf.as_deref())?;
+    let id: i64 = id.parse().map_err(|_| PageError::NotFound)?;
+    let ignored = form.ignored.as_deref() != Some("no");
+    if form.confirmed.as_deref() != Some("yes") {
+        let yes_no = if ignored { "yes" } else { "no" };
+        let to = format!("/jury/confirm/ignore?submission={id}&ignored={yes_no}");
+        return Ok(Redirect::to(&to).into_response());
+    }
+    let done = app.live.ignore(id, ignored).await;
+    jury_done(
+        frame,
+        done.map(|()| format!("/jury/submissions/{id}")),
+        "/jury/submissions",
+    )
 }
 
 /// `POST /jury/contest/end`: from its confirmation page.

@@ -31,10 +31,13 @@ pub(crate) async fn not_found() -> PageError {
     PageError::NotFound
 }
 
-/// A scoreboard page (`view`), its table refreshed from `fragment`.
-async fn scoreboard(app: &App, frame: &Frame, view: View, fragment: &str) -> Page {
+/// A scoreboard page (`view`, as `viewer` sees it: with the final awards
+/// when the door shows them), its table refreshed from `fragment`.
+async fn scoreboard(app: &App, frame: &Frame, view: View, viewer: &Viewer, fragment: &str) -> Page {
     let b = app.live.scoreboard(view).await.map_err(PageError::failed)?;
-    Ok(Html(board::page(&frame.chrome(), &b, fragment, "/updates")).into_response())
+    let awards = app.live.final_awards_for(viewer).await?;
+    let page = board::page(&frame.chrome(), &b, awards.as_deref(), fragment, "/updates");
+    Ok(Html(page).into_response())
 }
 
 /// A scoreboard's table (`view`) for its page to refresh.
@@ -138,7 +141,14 @@ pub(crate) async fn clock(Visitor(frame): Visitor) -> Response {
 
 /// `GET /scoreboard`: the public (projector) scoreboard.
 pub(crate) async fn public_scoreboard(State(app): State<App>, Visitor(frame): Visitor) -> Page {
-    scoreboard(&app, &frame, View::Public, "/scoreboard/fragment").await
+    scoreboard(
+        &app,
+        &frame,
+        View::Public,
+        &Viewer::Public,
+        "/scoreboard/fragment",
+    )
+    .await
 }
 
 /// `GET /scoreboard/fragment`.
@@ -356,7 +366,15 @@ pub(crate) async fn team_ask(
 
 /// `GET /team/scoreboard`: frozen as for everyone but the jury.
 pub(crate) async fn team_scoreboard(State(app): State<App>, t: Team) -> Page {
-    scoreboard(&app, &t.frame, View::Public, "/team/fragment/scoreboard").await
+    let viewer = Viewer::Team(t.id.clone());
+    scoreboard(
+        &app,
+        &t.frame,
+        View::Public,
+        &viewer,
+        "/team/fragment/scoreboard",
+    )
+    .await
 }
 
 /// `GET /team/fragment/scoreboard`.
@@ -497,12 +515,17 @@ pub(crate) async fn jury_submission(
         .submission_for(&Viewer::Jury, id)
         .await?
         .ok_or(PageError::NotFound)?;
-    let (row, source, judgements) = (detail.row, detail.source, detail.judgements);
-    let source = String::from_utf8_lossy(&source);
+    let ignored = detail.ignored;
+    let (row, files, judgements) = (detail.row, detail.files, detail.judgements);
+    let sources: Vec<(String, String)> = files
+        .into_iter()
+        .map(|f| (f.name, String::from_utf8_lossy(&f.content).into_owned()))
+        .collect();
     Ok(Html(jury::submission(
         &frame.chrome(),
         &row,
-        &source,
+        ignored,
+        &sources,
         &judgements,
     ))
     .into_response())
@@ -557,7 +580,14 @@ pub(crate) async fn jury_rejudge_problem(
 
 /// `GET /jury/scoreboard`: everything, also during the freeze.
 pub(crate) async fn jury_scoreboard(State(app): State<App>, Jury(frame): Jury) -> Page {
-    scoreboard(&app, &frame, View::Jury, "/jury/fragment/scoreboard").await
+    scoreboard(
+        &app,
+        &frame,
+        View::Jury,
+        &Viewer::Jury,
+        "/jury/fragment/scoreboard",
+    )
+    .await
 }
 
 /// `GET /jury/fragment/scoreboard`.

@@ -1,11 +1,12 @@
 //! The one reader of a submission, however it comes: the team's web form
 //! (multipart, the file as `file`), DOMjudge's submit client (multipart,
 //! the file as `code[]`) and the Contest API's JSON (the file in a base64
-//! zip). The same limits meet all three, in one place: one file, at most
-//! the contest's `max_source` bytes, text fields of at most
-//! [`FIELD_LIMIT`] bytes; the file's name and the language are then
-//! checked by the contest (`LiveContest::submit`), the same for all. The
-//! main type is [`Submission`], an extractor.
+//! zip). The same limits meet all three, in one place: files of at most
+//! the contest's `max_source` bytes together (several are a folder
+//! submission, as DOMjudge's client and the zip send them), text fields of
+//! at most [`FIELD_LIMIT`] bytes; the files' names and the language are
+//! then checked by the contest (`LiveContest::submit`), the same for all.
+//! The main type is [`Submission`], an extractor.
 
 use std::io::Read;
 
@@ -17,8 +18,9 @@ use base64::Engine;
 use serde::Deserialize;
 
 use super::state::{message_of, status_of, App};
+use crate::server::live::MAX_FILES;
 use crate::server::live::{LiveContest, Refusal};
-use crate::server::model::SubmissionRecord;
+use crate::server::model::{SourceFile, SubmissionRecord};
 
 /// The most bytes a text field of a submission (problem, language, entry
 /// point, form token) may have.
@@ -31,12 +33,10 @@ pub(crate) struct Submission {
     pub(crate) problem: String,
     /// The language named, if any (else told from the file's extension).
     pub(crate) language: Option<String>,
-    /// The file's name, as sent (the contest checks it).
-    pub(crate) filename: String,
     /// The entry point (Java's main class, Python's main file).
     pub(crate) entry_point: Option<String>,
-    /// The file.
-    pub(crate) source: Vec<u8>,
+    /// The files, in the order sent (their names checked by the contest).
+    pub(crate) files: Vec<SourceFile>,
     /// The form's token (the web form).
     pub(crate) csrf: Option<String>,
     /// The team the client says it is (the Contest API's `team_id`).
@@ -60,9 +60,8 @@ impl Submission {
             team,
             &self.problem,
             self.language.as_deref(),
-            &self.filename,
             self.entry_point,
-            self.source,
+            self.files,
         )
         .await
     }
@@ -102,14 +101,16 @@ impl FromRequest<App> for Submission {
     }
 }
 
-/// A second file: refused, whichever way it came.
-fn second_file() -> Refusal {
-    Refusal::Invalid("more than one file: a submission is one source file".into())
+/// A file past [`MAX_FILES`]: refused, whichever way it came.
+fn too_many_files() -> Refusal {
+    Refusal::Invalid(format!(
+        "more than {MAX_FILES} files: a submission has at most {MAX_FILES}"
+    ))
 }
 
 /// No file: refused, whichever way it came.
 fn no_file() -> Refusal {
-    Refusal::Invalid("no file: a submission is one source file".into())
+    Refusal::Invalid("no file: a submission has a source file".into())
 }
 
 /// A file over the limit: refused, whichever way it came.
@@ -139,19 +140,28 @@ struct Fields {
     entry_point: Option<String>,
     csrf: Option<String>,
     team_id: Option<String>,
-    file: Option<(String, Vec<u8>)>,
+    files: Vec<SourceFile>,
+    /// Their bytes so far.
+    total: u64,
 }
 
 impl Fields {
-    /// Keeps `content` as the file `name`: the only one, within `limit`.
+    /// Keeps `content` as the file `name`, within [`MAX_FILES`] and `limit`
+    /// bytes of all files together.
     fn file(&mut self, name: String, content: Vec<u8>, limit: u64) -> Result<(), Refusal> {
-        if self.file.is_some() {
-            return Err(second_file());
+        if self.files.len() >= MAX_FILES {
+            return Err(too_many_files());
         }
-        if content.len() as u64 > limit {
-            return Err(too_large(&name, limit));
+        self.total += content.len() as u64;
+        if self.total > limit {
+            let shown = if self.files.is_empty() {
+                name.as_str()
+            } else {
+                "the submission"
+            };
+            return Err(too_large(shown, limit));
         }
-        self.file = Some((name, content));
+        self.files.push(SourceFile { name, content });
         Ok(())
     }
 
@@ -160,13 +170,14 @@ impl Fields {
             .problem
             .filter(|p| !p.is_empty())
             .ok_or_else(|| Refusal::Invalid("no problem: choose one".into()))?;
-        let (filename, source) = self.file.ok_or_else(no_file)?;
+        if self.files.is_empty() {
+            return Err(no_file());
+        }
         Ok(Submission {
             problem,
             language: self.language.filter(|l| !l.is_empty()),
-            filename,
             entry_point: self.entry_point.filter(|e| !e.is_empty()),
-            source,
+            files: self.files,
             csrf: self.csrf,
             team_id: self.team_id,
         })
@@ -230,7 +241,7 @@ struct CcsFile {
 }
 
 /// The Contest API's JSON (`problem_id`, `language_id`, `files`: one
-/// base64 zip of one file).
+/// base64 zip of the files).
 fn read_json(body: &[u8], limit: u64) -> Result<Submission, Refusal> {
     let sent: CcsSubmission = serde_json::from_slice(body)
         .map_err(|e| Refusal::Invalid(format!("the body is not JSON of a submission: {e}")))?;
@@ -258,7 +269,9 @@ fn read_json(body: &[u8], limit: u64) -> Result<Submission, Refusal> {
     }
     let files = sent.files.unwrap_or_default();
     if files.len() > 1 {
-        return Err(second_file());
+        return Err(Refusal::Invalid(
+            "`files` has more than one zip: put every file in one".into(),
+        ));
     }
     let Some(file) = files.into_iter().next() else {
         return Err(no_file());
@@ -279,8 +292,10 @@ fn read_json(body: &[u8], limit: u64) -> Result<Submission, Refusal> {
     fields.submission()
 }
 
-/// The files of a submission's zip, each kept by [`Fields::file`] (so a
-/// second is refused as on a form), each read up to `limit` + 1 bytes.
+/// The files of a submission's zip, each kept by [`Fields::file`] (the
+/// same limits as on a form), each read up to `limit` + 1 bytes; a file
+/// in a folder keeps its path, which the contest refuses as any name with
+/// a folder.
 fn unzip_into(bytes: &[u8], limit: u64, fields: &mut Fields) -> Result<(), Refusal> {
     let bad = |why: String| Refusal::Invalid(format!("`files`: {why}"));
     let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))
@@ -292,13 +307,10 @@ fn unzip_into(bytes: &[u8], limit: u64, fields: &mut Fields) -> Result<(), Refus
         if !file.is_file() {
             continue;
         }
-        if fields.file.is_some() {
-            return Err(second_file());
-        }
         let name = file.name().to_string();
         let mut content = Vec::new();
         file.by_ref()
-            .take(limit + 1)
+            .take(limit.saturating_sub(fields.total) + 1)
             .read_to_end(&mut content)
             .map_err(|e| bad(format!("`{}` is unreadable ({e})", name.escape_debug())))?;
         fields.file(name, content, limit)?;

@@ -14,6 +14,10 @@ use crate::serve_support::*;
 use crate::support::{problem, repo, Workspace};
 
 const ACCEPTED: &[u8] = b"a, b = map(int, input().split())\nprint(\"Yes\" if a != b else \"No\")\n";
+/// A program of two files: the main one imports the other.
+const MAIN_OF_TWO: &[u8] =
+    b"import nim_rule\na, b = map(int, input().split())\nprint(nim_rule.answer(a, b))\n";
+const RULE_OF_TWO: &[u8] = b"def answer(a, b):\n    return \"Yes\" if a != b else \"No\"\n";
 const WRONG: &[u8] =
     b"a, b = map(int, input().split())\nprint(\"Yes\" if (a + b) % 2 else \"No\")\n";
 
@@ -120,10 +124,32 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
     );
     assert_eq!(c.status, 201);
     let id3 = c.json()["id"].as_str().unwrap().to_string();
+    // Several files in one (`submit main.py nim_rule.py`): judged as a
+    // folder, as `judge run` judges one; the first file's extension names
+    // the language.
+    let (content_type, body) = domjudge_form_of(
+        "A",
+        "py",
+        &[("main.py", MAIN_OF_TWO), ("nim_rule.py", RULE_OF_TWO)],
+    );
+    let d = send(
+        &server.api("/submissions"),
+        "POST",
+        Some(t2),
+        &content_type,
+        body,
+    );
+    assert_eq!(d.status, 201, "{}", d.text());
+    let id4 = d.json()["id"].as_str().unwrap().to_string();
 
     assert_eq!(verdict_of(&server, t1, &id1), "AC");
     assert_eq!(verdict_of(&server, t2, &id2), "WA");
     assert_eq!(verdict_of(&server, t1, &id3), "WA");
+    assert_eq!(verdict_of(&server, t2, &id4), "AC");
+    let zip = get(&server.api(&format!("/submissions/{id4}/files")), Some(t2));
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(zip.body)).unwrap();
+    let names: Vec<&str> = archive.file_names().collect();
+    assert_eq!(names, ["main.py", "nim_rule.py"]);
 
     // A team sees its own submissions only: another's is 404, as if absent.
     let mine = get(&server.api("/submissions"), Some(t2)).json();
@@ -133,7 +159,7 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
         .iter()
         .map(|s| s["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, [id2.as_str()]);
+    assert_eq!(ids, [id2.as_str(), id4.as_str()]);
     for path in [
         format!("/submissions/{id1}"),
         format!("/submissions/{id1}/files"),
@@ -146,7 +172,7 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
         .as_array()
         .unwrap()
         .iter()
-        .all(|j| j["submission_id"] == id2.as_str()));
+        .all(|j| j["submission_id"] == id2.as_str() || j["submission_id"] == id4.as_str()));
     // The public reads an empty list (as check-api.sh asks), not a refusal.
     let public = get(&server.api("/submissions"), None);
     assert_eq!((public.status, public.json()), (200, json!([])));
@@ -199,15 +225,15 @@ fn teams_submit_through_the_api_and_the_scoreboard_follows() {
     );
     assert_eq!(page.get(&format!("{}/jury", server.base)).status, 404);
 
-    // The scoreboard: t1 solved A on its first try; t2 has one rejected.
+    // The scoreboard: t1 solved A on its first try; t2 after one rejected.
     let board = get(&server.api("/scoreboard"), None).json();
     let rows = board["rows"].as_array().unwrap();
     assert_eq!(rows[0]["team_id"], "t1");
     assert_eq!(rows[0]["score"]["num_solved"], 1);
     assert_eq!(rows[0]["problems"][0]["solved"], true);
     let t2_row = rows.iter().find(|r| r["team_id"] == "t2").unwrap();
-    assert_eq!(t2_row["score"]["num_solved"], 0);
-    assert_eq!(t2_row["problems"][0]["num_judged"], 1);
+    assert_eq!(t2_row["score"]["num_solved"], 1);
+    assert_eq!(t2_row["problems"][0]["num_judged"], 2);
     let html = get(&format!("{}/scoreboard", server.base), None).text();
     assert!(
         html.contains("Team &lt;b&gt;One&lt;/b&gt;"),
@@ -703,14 +729,16 @@ fn bad_requests_get_clear_answers_never_a_crash() {
             "{says}: {body}"
         );
     }
-    let two = zip_of(&[("a.py", ACCEPTED), ("b.py", ACCEPTED)]);
-    let body = json!({"problem_id": "mini-nim", "language_id": "python", "files": [{"data": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, two)}]});
+    // Several files are a folder submission, but a file in a folder of
+    // the zip is refused as any name with a folder.
+    let nested = zip_of(&[("a.py", ACCEPTED), ("lib/b.py", ACCEPTED)]);
+    let body = json!({"problem_id": "mini-nim", "language_id": "python", "files": [{"data": base64::Engine::encode(&base64::engine::general_purpose::STANDARD, nested)}]});
     let a = post_json(&url, Some(t1), &body);
     assert_eq!(a.status, 400);
     assert!(a.json()["message"]
         .as_str()
         .unwrap()
-        .contains("more than one file"));
+        .contains("`lib/b.py` is not accepted"));
     // A body far over the limit is refused before it is read: the answer
     // comes after the headers alone.
     {

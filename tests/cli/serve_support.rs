@@ -372,6 +372,16 @@ pub(crate) fn domjudge_form(
     name: &str,
     source: &[u8],
 ) -> (String, Vec<u8>) {
+    domjudge_form_of(problem, language, &[(name, source)])
+}
+
+/// The client's body for several files (`submit a.py b.py`): each one
+/// a `code[]` part, in order.
+pub(crate) fn domjudge_form_of(
+    problem: &str,
+    language: &str,
+    files: &[(&str, &[u8])],
+) -> (String, Vec<u8>) {
     let boundary = "ab8b5b4e7f0e0c1d2e3f4a5b6c7d8e9f";
     let mut body = Vec::new();
     for (key, value) in [("problem", problem), ("language", language)] {
@@ -381,13 +391,16 @@ pub(crate) fn domjudge_form(
         )
         .unwrap();
     }
-    write!(
-        body,
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"code[]\"; filename=\"{name}\"\r\n\r\n"
-    )
-    .unwrap();
-    body.extend_from_slice(source);
-    write!(body, "\r\n--{boundary}--\r\n").unwrap();
+    for (name, source) in files {
+        write!(
+            body,
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"code[]\"; filename=\"{name}\"\r\n\r\n"
+        )
+        .unwrap();
+        body.extend_from_slice(source);
+        body.extend_from_slice(b"\r\n");
+    }
+    write!(body, "--{boundary}--\r\n").unwrap();
     (format!("multipart/form-data; boundary={boundary}"), body)
 }
 

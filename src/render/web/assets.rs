@@ -28,6 +28,7 @@ th, td { border: 1px solid #ddd; padding: .3em .6em; text-align: left; vertical-
 pre { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto; max-height: 40em; }
 .note { color: #555; }
 .frozen { background: #dfe9f7; padding: .4em; }
+.awards th { text-align: left; padding-right: 1em; }
 .clarification div { white-space: pre-wrap; }
 .badge:not(:empty) { background: #d33; color: #fff; border-radius: .8em; padding: 0 .45em; font-size: .85em; text-decoration: none; }
 .notice { background: #fff3c4; border: 1px solid #e0c040; padding: .5em 1em; }

@@ -1,11 +1,12 @@
 //! The scoreboard as a page (teams, the jury, the projector): ranks,
 //! solved and penalty (or points), a cell per problem with the attempts and
 //! the minute of the solve, pending attempts shown as such (judging, or
-//! hidden by the freeze).
+//! hidden by the freeze), and the awards once the results are final.
 
 use maud::{html, Markup};
 
 use super::{layout, Chrome};
+use crate::contest::awards::Award;
 use crate::contest::{Cell, Scoring};
 use crate::server::live::Board;
 use crate::server::model::LiveConfig;
@@ -78,9 +79,36 @@ fn cell(scoring: Scoring, c: &Cell) -> Markup {
 }
 
 /// The scoreboard page; `fragment` is where the live refresh fetches the
-/// table, `events` the stream that says when.
-pub(crate) fn page(chrome: &Chrome, board: &Board, fragment: &str, events: &str) -> String {
+/// table, `events` the stream that says when; `awards`, the final ones
+/// when the viewer may see them.
+pub(crate) fn page(
+    chrome: &Chrome,
+    board: &Board,
+    awards: Option<&[Award]>,
+    fragment: &str,
+    events: &str,
+) -> String {
+    let team_name = |id: &str| {
+        chrome
+            .config
+            .team(id)
+            .map_or_else(|| id.to_string(), |t| t.name.clone())
+    };
     let body = html! {
+        @if let Some(awards) = awards {
+            section.awards {
+                h2 { "Awards" }
+                @if awards.is_empty() { p { "No team solved a problem: no awards." } }
+                table.awards {
+                    @for a in awards {
+                        tr data-award=(a.id) {
+                            th { (a.citation) }
+                            td { (a.team_ids.iter().map(|t| team_name(t)).collect::<Vec<_>>().join(", ")) }
+                        }
+                    }
+                }
+            }
+        }
         div data-live=(fragment) data-events=(events) { (table(chrome.config, board)) }
     };
     layout(chrome, "Scoreboard", body)

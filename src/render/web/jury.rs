@@ -70,10 +70,13 @@ pub(crate) enum Confirm<'a> {
     /// Rejudging every submission of a problem: its id, and the
     /// submissions that would be judged again with their verdicts now.
     Rejudge(&'a str, &'a [SubmissionRow]),
+    /// Ignoring a submission (`true`), or counting it again.
+    Ignore(i64, bool),
 }
 
 /// A page that says what an action will do, with the form that does it.
 pub(crate) fn confirm(chrome: &Chrome, what: &Confirm) -> String {
+    let ignore_path;
     let (title, text, path) = match what {
         Confirm::Thaw => (
             "Unfreeze the scoreboard?",
@@ -95,6 +98,22 @@ pub(crate) fn confirm(chrome: &Chrome, what: &Confirm) -> String {
             "Each submission below is judged again from scratch; its verdict, and the scoreboard, follow the new judgement.",
             "/jury/rejudge",
         ),
+        Confirm::Ignore(id, ignored) => {
+            ignore_path = format!("/jury/submissions/{id}/ignore");
+            if *ignored {
+                (
+                    "Ignore this submission?",
+                    "It stops counting everywhere: the scoreboards, the lists, the balloons and the awards; its team no longer sees it, and the event feed deletes it. You can count it again from its page.",
+                    ignore_path.as_str(),
+                )
+            } else {
+                (
+                    "Count this submission again?",
+                    "It counts again everywhere, with its verdict, and the event feed creates it again.",
+                    ignore_path.as_str(),
+                )
+            }
+        }
     };
     let body = html! {
         p { (text) }
@@ -107,6 +126,7 @@ pub(crate) fn confirm(chrome: &Chrome, what: &Confirm) -> String {
             (chrome.csrf_field())
             input type="hidden" name="confirmed" value="yes";
             @if let Confirm::Rejudge(problem, _) = what { input type="hidden" name="problem" value=(problem); }
+            @if let Confirm::Ignore(_, ignored) = what { input type="hidden" name="ignored" value=(if *ignored { "yes" } else { "no" }); }
             button type="submit" { "Yes, do it" }
         }
         p { a href="/jury" { "No, back to the contest" } }
@@ -287,11 +307,13 @@ pub(crate) fn submissions(
     layout(chrome, "Submissions", body)
 }
 
-/// One submission: source, and each judgement with its tests.
+/// One submission: each judgement with its tests, and its files (name,
+/// text) in the order sent; `ignored`: the jury ignores it.
 pub(crate) fn submission(
     chrome: &Chrome,
     row: &SubmissionRow,
-    source: &str,
+    ignored: bool,
+    sources: &[(String, String)],
     judgements: &[(JudgementRecord, Option<SubmissionReport>)],
 ) -> String {
     let s = &row.submission;
@@ -300,7 +322,13 @@ pub(crate) fn submission(
             "Team " strong { (team_name(chrome, &s.team)) } ", problem " strong { (problem_label(chrome, &s.problem)) } ", " (s.language) ", "
             code { (s.filename) } ", at " (contest_time(chrome, s.time)) " (" (format_time(s.time)) ")"
         }
+        @if ignored { p.frozen { "Ignored: this submission counts nowhere." } }
         (action(chrome, &format!("/jury/submissions/{}/rejudge", s.id), "Rejudge", true))
+        form.inline method="get" action="/jury/confirm/ignore" {
+            input type="hidden" name="submission" value=(s.id);
+            input type="hidden" name="ignored" value=(if ignored { "no" } else { "yes" });
+            button type="submit" { (if ignored { "Count it again…" } else { "Ignore…" }) }
+        }
         @for (j, report) in judgements.iter().rev() {
             h2 { "Judgement " (j.id) ": " (verdict_badge(j.verdict.filter(|_| j.state == JudgementState::Done))) }
             p.note {
@@ -312,7 +340,10 @@ pub(crate) fn submission(
             @if let Some(r) = report { (report_view(r)) }
         }
         h2 { "Source" }
-        pre.source { (source) }
+        @for (name, text) in sources {
+            @if sources.len() > 1 { h3 { code { (name) } } }
+            pre.source { (text) }
+        }
     };
     layout(chrome, &format!("Submission {}", s.id), body)
 }

@@ -254,8 +254,7 @@ pub(crate) async fn prepare(
             clock: spec.clock,
         },
         problems: snapshots,
-        languages: languages
-            .values()
+        languages: crate::server::setup::offered_order(languages.values())
             .map(|l| LanguageSnapshot {
                 id: l.id.clone(),
                 name: l.name.clone(),

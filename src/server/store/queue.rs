@@ -14,7 +14,7 @@ use crate::contest::clock::EpochMs;
 use crate::error::Result;
 use crate::report::SubmissionReport;
 use crate::server::model::{
-    Audience, EventData, JudgementRecord, JudgementState, RunRecord, SubmissionRecord,
+    Audience, EventData, JudgementRecord, JudgementState, RunRecord, SourceFile, SubmissionRecord,
 };
 use crate::verdict::Verdict;
 
@@ -44,8 +44,10 @@ pub(crate) struct Claim {
     pub(crate) start: EpochMs,
     /// The submission.
     pub(crate) submission: SubmissionRecord,
-    /// Its source.
+    /// Its source (the first file).
     pub(crate) source: Vec<u8>,
+    /// Its other files, in the order sent.
+    pub(crate) others: Vec<SourceFile>,
     /// Whether it is a rejudge (judged afresh, not from the result cache).
     pub(crate) rejudge: bool,
 }
@@ -141,6 +143,7 @@ impl Store {
         .map_err(|e| self.query_error(e))?;
         let submission = submission_of(&row);
         let source: Vec<u8> = row.get("source");
+        let others = self.other_files(&mut *tx, submission_id).await?;
         // A judgement appears when its judging starts (once, even when a
         // judge died under it and it is judged again).
         let events = if first_start.is_none() {
@@ -167,6 +170,7 @@ impl Store {
             start,
             submission,
             source,
+            others,
             rejudge,
         })))
     }

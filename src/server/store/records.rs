@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::report::SubmissionReport;
 use crate::server::model::{
     Audience, Clarification, Event, EventData, JudgementRecord, JudgementState, RunRecord,
-    SubmissionRecord,
+    SourceFile, SubmissionRecord,
 };
 use crate::verdict::Verdict;
 
@@ -24,12 +24,14 @@ pub(crate) struct NewSubmission {
     pub(crate) problem: String,
     /// The language.
     pub(crate) language: String,
-    /// The file's name.
+    /// The file's name (the first file's).
     pub(crate) filename: String,
     /// Its entry point, when the language needs one.
     pub(crate) entry_point: Option<String>,
-    /// The file.
+    /// The file (the first).
     pub(crate) source: Vec<u8>,
+    /// The other files, in the order sent (most submissions have none).
+    pub(crate) others: Vec<SourceFile>,
     /// When it arrived.
     pub(crate) time: EpochMs,
 }
@@ -307,6 +309,19 @@ impl Store {
         .execute(&mut *tx)
         .await
         .map_err(|e| self.query_error(e))?;
+        for (ordinal, file) in (1_i64..).zip(&new.others) {
+            sqlx::query(
+                "INSERT INTO submission_files (submission, ordinal, name, content) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(id)
+            .bind(ordinal)
+            .bind(&file.name)
+            .bind(file.content.clone())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        }
         sqlx::query(
             "INSERT INTO judgements (id, submission, state, rejudge) VALUES ($1, $2, 'queued', 0)",
         )
@@ -373,22 +388,90 @@ impl Store {
         Ok(row.as_ref().map(submission_of))
     }
 
-    /// A submission's source.
-    pub(crate) async fn source(&self, id: i64) -> Result<Option<Vec<u8>>> {
-        let row = sqlx::query("SELECT source FROM submissions WHERE id = $1")
+    /// A submission's files, in the order sent.
+    pub(crate) async fn files(&self, id: i64) -> Result<Option<Vec<SourceFile>>> {
+        let row = sqlx::query("SELECT filename, source FROM submissions WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await
             .map_err(|e| self.query_error(e))?;
-        Ok(row.map(|r| r.get::<Vec<u8>, _>(0)))
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut files = vec![SourceFile {
+            name: row.get(0),
+            content: row.get(1),
+        }];
+        files.extend(self.other_files(&self.pool, id).await?);
+        Ok(Some(files))
     }
 
-    /// Submissions in order, of one team or of all.
+    /// The files of submission `id` after its first, in order.
+    pub(super) async fn other_files<'e, E>(&self, on: E, id: i64) -> Result<Vec<SourceFile>>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        let rows = sqlx::query(
+            "SELECT name, content FROM submission_files WHERE submission = $1 ORDER BY ordinal",
+        )
+        .bind(id)
+        .fetch_all(on)
+        .await
+        .map_err(|e| self.query_error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| SourceFile {
+                name: r.get(0),
+                content: r.get(1),
+            })
+            .collect())
+    }
+
+    /// Whether the jury ignores submission `id`.
+    pub(crate) async fn is_ignored(&self, id: i64) -> Result<bool> {
+        let row = sqlx::query("SELECT ignored FROM submissions WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        Ok(row.is_some_and(|r| r.get::<i64, _>(0) != 0))
+    }
+
+    /// Ignores submission `id` (or counts it again): as the Contest API
+    /// has it, its deletion (or its creation again) in the event feed, for
+    /// its team and the jury. False when there is no such submission.
+    pub(crate) async fn set_ignored(&self, id: i64, ignored: bool) -> Result<bool> {
+        let Some(submission) = self.submission(id).await? else {
+            return Ok(false);
+        };
+        let (_guard, mut tx) = self.begin().await?;
+        sqlx::query("UPDATE submissions SET ignored = $1 WHERE id = $2")
+            .bind(i64::from(ignored))
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        let audience = Audience::Team(submission.team.clone());
+        let event = if ignored {
+            EventData::Deleted {
+                kind: "submissions".into(),
+                id: id.to_string(),
+            }
+        } else {
+            EventData::Submission(submission)
+        };
+        let last = self.append(&mut tx, vec![(audience, event)]).await?;
+        self.commit(tx, last, false).await?;
+        Ok(true)
+    }
+
+    /// Submissions in order, of one team or of all; those the jury ignores
+    /// left out (they count nowhere).
     pub(crate) async fn submissions(&self, team: Option<&str>) -> Result<Vec<SubmissionRecord>> {
         let filter = if team.is_some() {
-            "WHERE team = $1"
+            "WHERE ignored = 0 AND team = $1"
         } else {
-            ""
+            "WHERE ignored = 0"
         };
         let sql = format!("SELECT {SUBMISSION_COLUMNS} FROM submissions {filter} ORDER BY id");
         let mut query = sqlx::query(&sql);

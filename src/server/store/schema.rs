@@ -15,7 +15,27 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "contest server", INITIAL),
     (2, "judging hosts", HOSTS),
     (3, "the jury's desk and clock", DESK),
+    (4, "submissions of several files", SEVERAL_FILES),
+    (5, "ignored submissions", IGNORED),
 ];
+
+/// A submission the jury ignores: it counts nowhere (DOMjudge's ignore).
+const IGNORED: &str = r#"
+ALTER TABLE submissions ADD COLUMN ignored BIGINT NOT NULL DEFAULT 0;
+"#;
+
+/// A submission of several files (DOMjudge's client, the Contest API's
+/// zip): its first file stays in `submissions`, the others are here, in
+/// the order sent.
+const SEVERAL_FILES: &str = r#"
+CREATE TABLE submission_files (
+    submission BIGINT NOT NULL,
+    ordinal BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    content BYTEA NOT NULL,
+    PRIMARY KEY (submission, ordinal)
+);
+"#;
 
 /// The jury's desk: a question's category (technical; general is none)
 /// and the judge who claimed it (a name shown, the claiming session's

@@ -270,7 +270,16 @@ async fn a_submission_during_the_freeze_refreshes_the_public_board_once() {
     // The board shows the new attempt as pending: the page must refresh.
     f.app
         .live
-        .submit("t2", "a", None, "a.py", None, b"print(1)\n".to_vec())
+        .submit(
+            "t2",
+            "a",
+            None,
+            None,
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)\n".to_vec(),
+            )],
+        )
         .await
         .unwrap();
     let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
@@ -342,9 +351,11 @@ async fn every_api_route_answers_each_viewer_by_the_rules() {
             "t1",
             "a",
             Some("python3"),
-            "a.py",
             None,
-            b"print(1)".to_vec(),
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)".to_vec(),
+            )],
         )
         .await
         .unwrap()

@@ -299,9 +299,11 @@ async fn submit(f: &Fixture, teams: &[&str]) {
                 team,
                 "a",
                 Some("python3"),
-                "a.py",
                 None,
-                b"print(1)".to_vec(),
+                vec![crate::server::model::SourceFile::new(
+                    "a.py",
+                    b"print(1)".to_vec(),
+                )],
             )
             .await
             .unwrap();

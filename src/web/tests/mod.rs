@@ -7,6 +7,7 @@
 
 mod api;
 mod desk;
+mod domjudge;
 mod pages;
 mod submissions;
 

@@ -71,7 +71,16 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
     let id = f
         .app
         .live
-        .submit("t1", "a", None, "a.py", None, b"print(1)\n".to_vec())
+        .submit(
+            "t1",
+            "a",
+            None,
+            None,
+            vec![crate::server::model::SourceFile::new(
+                "a.py",
+                b"print(1)\n".to_vec(),
+            )],
+        )
         .await
         .unwrap()
         .id;
@@ -208,6 +217,18 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         ),
         row(
             get.clone(),
+            &format!("/jury/confirm/ignore?submission={id}&ignored=yes"),
+            "",
+            jury_page,
+        ),
+        row(
+            get.clone(),
+            "/jury/confirm/ignore?submission=999",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(
+            get.clone(),
             "/jury/confirm/nothing",
             "",
             ["303 /login", "404", "404", "404"],
@@ -251,6 +272,18 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
             &format!("{theirs}/rejudge"),
             "",
             ["303 /login", "404", "404", &format!("303 {theirs}")],
+        ),
+        // Ignoring asks first (the confirmed ignore: the door's tests).
+        row(
+            post.clone(),
+            &format!("{theirs}/ignore"),
+            "ignored=yes",
+            [
+                "303 /login",
+                "404",
+                "404",
+                &format!("303 /jury/confirm/ignore?submission={id}&ignored=yes"),
+            ],
         ),
         row(
             post.clone(),
@@ -469,7 +502,16 @@ async fn a_team_page_shows_its_own_submissions_only() {
     let f = fixture(true, false).await;
     f.app
         .live
-        .submit("t1", "a", None, "t1secret.py", None, b"print(1)\n".to_vec())
+        .submit(
+            "t1",
+            "a",
+            None,
+            None,
+            vec![crate::server::model::SourceFile::new(
+                "t1secret.py",
+                b"print(1)\n".to_vec(),
+            )],
+        )
         .await
         .unwrap();
     let router = f.router();
@@ -520,4 +562,65 @@ async fn problems_are_not_shown_to_teams_before_the_start() {
         assert_eq!(got, expected, "{uri}: {body}");
         assert!(!body.contains("Secret Title"), "{uri}: {body}");
     }
+}
+
+/// The final scoreboard shows the awards: to the jury once the results
+/// are final, to teams and the public once the board is thawed too; never
+/// before.
+#[tokio::test]
+async fn the_final_scoreboard_shows_the_awards_when_the_door_opens_them() {
+    let f = fixture(true, true).await;
+    let live = &f.app.live;
+    let source = vec![crate::server::model::SourceFile::new(
+        "a.py",
+        b"print(1)\n".to_vec(),
+    )];
+    live.submit("t1", "a", None, None, source).await.unwrap();
+    crate::server::testing::judge_queued(live, &[crate::verdict::Verdict::AC]).await;
+    let router = f.router();
+    let t1 = browser(&f.app, Account::Team("t1".into())).await;
+    let jury = browser(&f.app, Account::Jury).await;
+    let page = |uri: &str, who: Option<&Browser>| {
+        let mut r = Request::get(uri).header(PEER, "10.0.9.1");
+        if let Some(b) = who {
+            r = r.header(header::COOKIE, &b.cookie);
+        }
+        r.body(Body::empty()).unwrap()
+    };
+    let shows = |body: &str| body.contains("Awards") && body.contains("Gold medal");
+    let mut seen = Vec::new();
+    for phase in ["running", "finalized", "thawed"] {
+        match phase {
+            "finalized" => {
+                live.end_now().await.unwrap();
+                live.finalize().await.unwrap();
+            }
+            "thawed" => live.thaw_now().await.unwrap(),
+            _ => {}
+        }
+        let mut row = Vec::new();
+        for (uri, who) in [
+            ("/scoreboard", None),
+            ("/team/scoreboard", Some(&t1)),
+            ("/jury/scoreboard", Some(&jury)),
+        ] {
+            let (status, body) = answer(&router, page(uri, who)).await;
+            assert_eq!(status, "200", "{uri}");
+            row.push(shows(&body));
+            if shows(&body) {
+                // The winner by name, escaped as every name is.
+                let winner = "data-award=\"winner\"><th>Contest winner</th><td>T1</td>";
+                assert!(body.contains(winner), "{body}");
+            }
+        }
+        seen.push((phase, row));
+    }
+    assert_eq!(
+        seen,
+        [
+            ("running", vec![false, false, false]),
+            ("finalized", vec![false, false, true]),
+            ("thawed", vec![true, true, true]),
+        ]
+    );
 }

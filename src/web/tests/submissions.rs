@@ -124,6 +124,10 @@ async fn the_three_ways_in_refuse_the_same_submissions_by_the_same_rule() {
     let ok = || b"print(int(input()) + 1)\n".to_vec();
     let long_problem = "a".repeat(2000);
     let long_name = format!("{}.py", "a".repeat(300));
+    let many_names: Vec<String> = (0..=crate::server::live::MAX_FILES)
+        .map(|i| format!("m{i}.py"))
+        .collect();
+    let half = vec![b'#'; limit / 2 + 1];
     let cases: Vec<(&str, Sent, u16, String)> = vec![
         (
             "a file over the limit",
@@ -136,14 +140,34 @@ async fn the_three_ways_in_refuse_the_same_submissions_by_the_same_rule() {
             format!("is over {limit} bytes"),
         ),
         (
-            "two files",
+            "101 files",
             Sent {
                 problem: "a",
                 language: "python3",
-                files: vec![("a.py", ok()), ("b.py", ok())],
+                files: many_names.iter().map(|n| (n.as_str(), ok())).collect(),
             },
             400,
-            "more than one file".into(),
+            "more than 100 files".into(),
+        ),
+        (
+            "two files over the limit together",
+            Sent {
+                problem: "a",
+                language: "python3",
+                files: vec![("a.py", half.clone()), ("b.py", half.clone())],
+            },
+            413,
+            format!("`the submission` is over {limit} bytes"),
+        ),
+        (
+            "one name twice",
+            Sent {
+                problem: "a",
+                language: "python3",
+                files: vec![("a.py", ok()), ("a.py", ok())],
+            },
+            400,
+            "`a.py` is sent twice".into(),
         ),
         (
             "no file",
@@ -228,6 +252,9 @@ async fn the_three_ways_in_refuse_the_same_submissions_by_the_same_rule() {
     ];
     for (what, sent, status, rule) in &cases {
         for way in [Way::WebForm, Way::Domjudge, Way::Json] {
+            if matches!(way, Way::Json) && *what == "one name twice" {
+                continue; // a zip cannot hold one name twice
+            }
             let (got, body) = answer(&router, request(way, sent, &t1)).await;
             assert_eq!(got, status.to_string(), "{what} by {way:?}: {body}");
             assert!(body.contains(rule.as_str()), "{what} by {way:?}: {body}");
@@ -251,4 +278,31 @@ async fn the_three_ways_in_refuse_the_same_submissions_by_the_same_rule() {
     }
     let stored = f.app.live.submission_rows(&Viewer::Jury).await.unwrap();
     assert_eq!(stored.len(), 3);
+    // Several files are one submission, whichever way they come, kept in
+    // the order sent.
+    let two = Sent {
+        problem: "a",
+        language: "python3",
+        files: vec![("main.py", ok()), ("helper.py", b"X = 1\n".to_vec())],
+    };
+    for (way, expected) in [
+        (Way::WebForm, "303 /team?submitted=4"),
+        (Way::Domjudge, "201 /api/contests/mock/submissions/5"),
+        (Way::Json, "201 /api/contests/mock/submissions/6"),
+    ] {
+        let (got, body) = answer(&router, request(way, &two, &t1)).await;
+        assert_eq!(got, expected, "{way:?}: {body}");
+    }
+    for id in 4..=6 {
+        let detail = f
+            .app
+            .live
+            .submission_for(&Viewer::Jury, id)
+            .await
+            .unwrap()
+            .unwrap();
+        let names: Vec<&str> = detail.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["main.py", "helper.py"], "submission {id}");
+        assert_eq!(detail.row.submission.filename, "main.py");
+    }
 }
