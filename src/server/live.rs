@@ -15,6 +15,7 @@ use super::model::{
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
 use super::visibility::{EventTokens, Viewer};
+use crate::config::ANSWERS;
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::{standings, ContestInfo, ContestProblem, ServerLimits, Standing};
 use crate::error::Error;
@@ -452,7 +453,17 @@ impl LiveContest {
             .id
             .clone();
         check_filename(filename)?;
-        let language = self.language_of(language, filename)?;
+        let language = match self.config.answer_problems.contains(&problem) {
+            true => ANSWERS.to_string(),
+            false => match self.language_of(language, filename)? {
+                answers if answers == ANSWERS => {
+                    return Err(Refusal::Invalid(format!(
+                        "`{ANSWERS}` is the language of submit-answer problems only; choose the language of `{filename}`"
+                    )))
+                }
+                language => language,
+            },
+        };
         if source.is_empty() {
             return Err(Refusal::Invalid(format!("`{filename}` is empty")));
         }
@@ -848,6 +859,7 @@ mod tests {
             organizations: vec![],
             medals: Default::default(),
             balloons: Default::default(),
+            answer_problems: Default::default(),
         }
     }
 
