@@ -365,6 +365,7 @@ impl Compiler {
             dir,
             toolchain,
             package: None,
+            run_as: None,
         };
         Ok(Build::Ready(
             Box::new(exe),
@@ -428,6 +429,7 @@ impl Compiler {
             dir,
             toolchain,
             package: None,
+            run_as: None,
         };
         Build::Ready(Box::new(exe), report)
     }
