@@ -29,7 +29,8 @@ const MESSAGE_LINES: usize = 40;
 /// A file a build sees beside its source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Companion {
-    /// Its name in the build directory (no directories).
+    /// Its name in the build directory (no directories). (A submit-answer
+    /// problem's folder of answers keeps its files here by their path in it.)
     pub(crate) name: String,
     /// Its content.
     pub(crate) bytes: Vec<u8>,
@@ -364,6 +365,7 @@ impl Compiler {
             dir,
             toolchain,
             package: None,
+            run_as: None,
         };
         Ok(Build::Ready(
             Box::new(exe),
@@ -427,6 +429,7 @@ impl Compiler {
             dir,
             toolchain,
             package: None,
+            run_as: None,
         };
         Build::Ready(Box::new(exe), report)
     }

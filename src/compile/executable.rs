@@ -27,13 +27,17 @@ pub(crate) struct Executable {
     /// A package's program: how it runs (what it sees, its limits); `None`
     /// for a submission.
     pub(crate) package: Option<crate::sandbox::PackageRun>,
+    /// The link in `dir` it is run by, when not its own name ([`Executable::as_generator`]).
+    pub(super) run_as: Option<PathBuf>,
 }
 
 impl Executable {
     /// The command line that runs it, with the memory limit filled in.
     pub(crate) fn argv(&self, memory: Option<u64>) -> Vec<OsString> {
         let exe = if self.language.compile.is_some() {
-            self.dir.join(EXE_NAME)
+            self.run_as
+                .clone()
+                .unwrap_or_else(|| self.dir.join(EXE_NAME))
         } else {
             self.src.clone()
         };
@@ -45,6 +49,38 @@ impl Executable {
             files: &[],
         };
         fill(&self.language.run, &paths, memory)
+    }
+
+    /// The program run by the name BAPCtools runs a generator by,
+    /// `.../generators/NAME/run` (a hard link in its build directory, which
+    /// the sandbox shows as it shows the program; it follows no symbolic
+    /// link): a
+    /// program may take its role from its name, as BAPCtools'
+    /// `validation.h` does (an input validator linked as a generator
+    /// generates when its name holds `generat`). A compiled program only
+    /// (an interpreted one is named by its source); as it is when the link
+    /// cannot be made.
+    pub(crate) fn as_generator(&self) -> Executable {
+        if self.language.compile.is_none() {
+            return self.clone();
+        }
+        let name = self
+            .source
+            .file_stem()
+            .map_or_else(|| "generator".into(), |s| s.to_string_lossy().into_owned());
+        let folder = self.dir.join("generators").join(&name);
+        let link = folder.join("run");
+        let made = std::fs::create_dir_all(&folder).and_then(|()| {
+            match std::fs::hard_link(self.dir.join(EXE_NAME), &link) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
+                _ => Ok(()),
+            }
+        });
+        let mut named = self.clone();
+        if made.is_ok() {
+            named.run_as = Some(link);
+        }
+        named
     }
 
     /// The build directory: everything the program is (a sandboxed run sees

@@ -13,8 +13,9 @@ use super::{
     parse_submission_name, sort_entries, ContestInfo, ContestProblem, ContestSpec, Entry, Results,
     CONTEST_FILE,
 };
-use crate::config::{Config, Language};
-use crate::engine::{Judge, RunOptions, Submission};
+use crate::compile::Companion;
+use crate::config::{Config, Language, ANSWERS};
+use crate::engine::{is_answer_name, Judge, RunOptions, Submission};
 use crate::error::{Error, Result};
 use crate::partition::Partition;
 use crate::problem::Problem;
@@ -56,6 +57,14 @@ impl Located {
     /// [`MAX_SUBMISSION_BYTES`] are refused, saying so.
     pub(crate) fn read(&self, mut submission: Submission) -> std::io::Result<Submission> {
         let contestant = self.contest.dir(&self.folder)?;
+        if submission.language.id == ANSWERS && submission.shown.is_some() {
+            // A folder of answers: its answer files, by their path in it.
+            let folder = contestant.dir(&self.file)?;
+            let mut budget = MAX_SUBMISSION_BYTES;
+            read_answers(&folder, "", 0, &mut budget, &mut submission.companions)?;
+            submission.text = Some(Arc::new(Vec::new()));
+            return Ok(submission);
+        }
         if submission.shown.is_none() {
             let text = read_capped(contestant.file(&self.file)?, MAX_SUBMISSION_BYTES)?;
             submission.text = Some(Arc::new(text));
@@ -72,6 +81,52 @@ impl Located {
         Ok(submission)
     }
 }
+
+/// The answer files (`.ans`, `.out`, `.txt`) of a submit-answer problem's
+/// folder `dir`, at `prefix` in it, `depth` folders down (at most
+/// [`MAX_ANSWER_DEPTH`]), as companions named by their path; links and
+/// hidden entries are not followed, and all of them together may have at
+/// most `budget` bytes.
+fn read_answers(
+    dir: &Dir,
+    prefix: &str,
+    depth: usize,
+    budget: &mut u64,
+    into: &mut Vec<Companion>,
+) -> std::io::Result<()> {
+    for (raw, kind) in dir.entries(MAX_ENTRIES)? {
+        let name = shown_name(&raw);
+        if not_followed(&name, kind).is_some() {
+            continue;
+        }
+        let path = format!("{prefix}{name}");
+        match kind {
+            EntryKind::Dir if depth < MAX_ANSWER_DEPTH => {
+                let inner = dir.dir(&raw)?;
+                read_answers(&inner, &format!("{path}/"), depth + 1, budget, into)?;
+            }
+            EntryKind::File if is_answer_name(&name) => {
+                let bytes = read_capped(dir.file(&raw)?, *budget).map_err(|e| {
+                    std::io::Error::new(
+                        e.kind(),
+                        format!("the answers are over {MAX_SUBMISSION_BYTES} bytes in all"),
+                    )
+                })?;
+                *budget -= bytes.len() as u64;
+                into.push(Companion {
+                    name: path,
+                    bytes,
+                    executable: false,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// How deep a folder of answers is read (`secret/group/1.ans` is two down).
+const MAX_ANSWER_DEPTH: usize = 4;
 
 /// The contest's problems and files.
 #[derive(Debug)]
@@ -104,6 +159,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
     let mut contestants: Vec<(String, OsString)> = Vec::new();
     let mut loose = Vec::new();
     let mut found = Vec::new();
+    let mut pending: Vec<Pending> = Vec::new();
     for (raw, kind) in entries {
         let name = shown_name(&raw);
         if name == CONTEST_FILE {
@@ -260,35 +316,23 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                 });
                 continue;
             }
-            match submission_at(config, &path, is_dir) {
-                Ok(submission) => found.push(Found {
-                    entry,
-                    submission: Some((
-                        Located {
-                            contest: Arc::clone(&contest),
-                            folder: folder.clone(),
-                            file: raw,
-                        },
-                        submission,
-                    )),
-                }),
-                Err(e) => {
-                    entry.error = Some(e.to_string());
-                    found.push(Found {
-                        entry,
-                        submission: None,
-                    });
-                }
-            }
+            pending.push(Pending {
+                entry,
+                path,
+                folder: folder.clone(),
+                file: raw,
+                is_dir,
+            });
         }
     }
     let contestants: Vec<String> = contestants.into_iter().map(|(who, _)| who).collect();
+    let mut unloaded: BTreeMap<String, String> = BTreeMap::new();
     let problems: Vec<Arc<Problem>> = match listed {
         Some(list) => list.into_iter().map(Arc::new).collect(),
         None => {
-            let named: BTreeSet<String> = found
+            let named: BTreeSet<String> = pending
                 .iter()
-                .filter_map(|f| f.entry.problem.clone())
+                .filter_map(|p| p.entry.problem.clone())
                 .collect();
             let mut problems = Vec::new();
             for id in named {
@@ -296,19 +340,57 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
                     Ok(p) => problems.push(Arc::new(p)),
                     Err(e) => {
                         let why = crate::error::render_chain(&e);
-                        for f in found
-                            .iter_mut()
-                            .filter(|f| f.entry.problem.as_ref() == Some(&id))
-                        {
-                            f.entry.error = Some(format!("the problem could not be loaded: {why}"));
-                            f.submission = None;
-                        }
+                        unloaded.insert(id, format!("the problem could not be loaded: {why}"));
                     }
                 }
             }
             problems
         }
     };
+    // A submit-answer problem's files are answers, in no language.
+    let answers: BTreeSet<&str> = problems
+        .iter()
+        .filter(|p| p.submit_answer)
+        .map(|p| p.id.as_str())
+        .collect();
+    for Pending {
+        mut entry,
+        path,
+        folder,
+        file,
+        is_dir,
+    } in pending
+    {
+        let problem = entry.problem.as_deref().unwrap_or_default();
+        if let Some(why) = unloaded.get(problem) {
+            entry.error = Some(why.clone());
+            found.push(Found {
+                entry,
+                submission: None,
+            });
+            continue;
+        }
+        match submission_at(config, &path, is_dir, answers.contains(problem)) {
+            Ok(submission) => found.push(Found {
+                entry,
+                submission: Some((
+                    Located {
+                        contest: Arc::clone(&contest),
+                        folder,
+                        file,
+                    },
+                    submission,
+                )),
+            }),
+            Err(e) => {
+                entry.error = Some(e.to_string());
+                found.push(Found {
+                    entry,
+                    submission: None,
+                });
+            }
+        }
+    }
     found.sort_by(|a, b| {
         let (a, b) = (&a.entry, &b.entry);
         (&a.contestant, &a.problem, a.attempt, &a.file).cmp(&(
@@ -325,9 +407,34 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
     })
 }
 
+/// A file of a contestant that names a problem, before the problems are
+/// loaded (whether it is a program or answers depends on its problem).
+struct Pending {
+    entry: Entry,
+    path: std::path::PathBuf,
+    folder: OsString,
+    file: OsString,
+    is_dir: bool,
+}
+
 /// The submission at `path`: a file in the language of its extension, or a
-/// folder of several files built together.
-pub(super) fn submission_at(config: &Config, path: &Path, is_dir: bool) -> Result<Submission> {
+/// folder of several files built together; with `answers` (a submit-answer
+/// problem's), the file or folder of its answers.
+pub(super) fn submission_at(
+    config: &Config,
+    path: &Path,
+    is_dir: bool,
+    answers: bool,
+) -> Result<Submission> {
+    if answers {
+        return Ok(Submission {
+            path: path.to_path_buf(),
+            shown: is_dir.then(|| path.to_path_buf()),
+            language: Language::answers(),
+            companions: Vec::new(),
+            text: None,
+        });
+    }
     if !is_dir {
         return Ok(Submission {
             path: path.to_path_buf(),

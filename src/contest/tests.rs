@@ -292,7 +292,7 @@ fn judge_errors_cost_no_penalty() {
 fn found_at(path: &std::path::Path, is_dir: bool) -> crate::engine::Submission {
     let config =
         crate::config::Config::parse(crate::config::BUILTIN_CONFIG, None, "/w".into()).unwrap();
-    run::submission_at(&config, path, is_dir).unwrap()
+    run::submission_at(&config, path, is_dir, false).unwrap()
 }
 
 /// The bytes `located` reads now for `submission`: the main file's, then

@@ -3,6 +3,8 @@
 //! folder of one file per test, each checked as a run's output would be by
 //! the problem's checker. Nothing is built or run, so there is no time,
 //! memory or run-time verdict; an answer past the output limit is OLE.
+//! The answers are read from their path (`verify`, `run`) or were read
+//! already, once (a contest's file or folder, `batch` and `serve`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -39,7 +41,7 @@ impl Judge {
         );
         for test in &tests.tests {
             let checked = self
-                .check_answer(problem, test, checker, &submission.path)
+                .check_answer(problem, test, checker, submission)
                 .await?;
             on_test(&checked);
             report.tests.push(checked);
@@ -55,20 +57,25 @@ impl Judge {
         problem: &Problem,
         test: &TestCase,
         checker: &Checker,
-        submission: &Path,
+        submission: &Submission,
     ) -> Result<TestReport> {
         let mut report = TestReport::of(test);
-        let Some((file, len)) = answer_file(submission, &test.name) else {
+        let Some((file, output)) = answer_of(submission, &test.name) else {
             report.verdict = Verdict::WA;
             report.message = format!(
                 "no answer for this test in {}: a file {} or {} with .{}",
-                submission.display(),
+                submission
+                    .shown
+                    .as_ref()
+                    .unwrap_or(&submission.path)
+                    .display(),
                 test.name,
                 last_part(&test.name),
                 ANSWER_EXTENSIONS.join(", .")
             );
             return Ok(report);
         };
+        let len = output.len();
         if len > problem.limits.output {
             report.verdict = Verdict::OLE;
             report.message = format!(
@@ -89,7 +96,7 @@ impl Judge {
         };
         let subject = Subject {
             input: &test.input,
-            output: Captured::File { path: file, len },
+            output,
             answer,
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
@@ -111,26 +118,65 @@ fn last_part(name: &str) -> &str {
     name.rsplit('/').next().unwrap_or(name)
 }
 
+/// The submission's answer for the test `name`: where it is, and its
+/// bytes. Answers read already (`text` set: a contest's submission) are
+/// `text` for a file, else the folder's files kept as `companions` by
+/// their path in it; others are read from `path` ([`answer_file`]).
+fn answer_of(submission: &Submission, name: &str) -> Option<(PathBuf, Captured)> {
+    let Some(text) = &submission.text else {
+        let (file, len) = answer_file(&submission.path, name)?;
+        let output = Captured::File {
+            path: file.clone(),
+            len,
+        };
+        return Some((file, output));
+    };
+    if submission.shown.is_none() {
+        return Some((submission.path.clone(), Captured::Memory(text.to_vec())));
+    }
+    answer_names(name).find_map(|wanted| {
+        let found = submission.companions.iter().find(|c| c.name == wanted)?;
+        Some((
+            submission.path.join(&wanted),
+            Captured::Memory(found.bytes.clone()),
+        ))
+    })
+}
+
+/// The names a folder's answer to the test `name` may have, in the order
+/// looked for: `NAME.ans` (`.out`, `.txt`) by the test's whole name
+/// (`secret/1.ans`), then by its last part (`1.ans`).
+fn answer_names(name: &str) -> impl Iterator<Item = String> + '_ {
+    [name, last_part(name)].into_iter().flat_map(|stem| {
+        ANSWER_EXTENSIONS
+            .iter()
+            .map(move |ext| format!("{stem}.{ext}"))
+    })
+}
+
+/// Whether a file of a folder of answers may be an answer (its extension
+/// is one looked for).
+pub(crate) fn is_answer_name(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(_, ext)| ANSWER_EXTENSIONS.contains(&ext))
+}
+
 /// The submission's answer for the test `name` and its length: the
-/// submission itself when it is a file; in a folder, `NAME.ans` (`.out`,
-/// `.txt`) by the test's whole name (`secret/1.ans`), else by its last part
-/// (`1.ans`). Only regular files count (a link is not followed: a folder's
-/// answers are its own).
+/// submission itself when it is a file; in a folder, the first of
+/// [`answer_names`]. Only regular files count (a link is not followed: a
+/// folder's answers are its own).
 fn answer_file(submission: &Path, name: &str) -> Option<(PathBuf, u64)> {
     let meta = std::fs::metadata(submission).ok()?;
     if meta.is_file() {
         return Some((submission.to_path_buf(), meta.len()));
     }
-    for stem in [name, last_part(name)] {
-        for ext in ANSWER_EXTENSIONS {
-            let path = submission.join(format!("{stem}.{ext}"));
-            match std::fs::symlink_metadata(&path) {
-                Ok(meta) if meta.is_file() => return Some((path, meta.len())),
-                _ => continue,
-            }
+    answer_names(name).find_map(|wanted| {
+        let path = submission.join(wanted);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() => Some((path, meta.len())),
+            _ => None,
         }
-    }
-    None
+    })
 }
 
 #[cfg(test)]

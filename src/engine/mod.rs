@@ -24,6 +24,7 @@ mod sources;
 pub(crate) use sources::{directory_submission, header_files, main_source};
 mod submission;
 
+pub(crate) use answers::is_answer_name;
 pub(crate) use judge::{Hide, Judge};
 pub(crate) use materialise::Validation;
 pub(crate) use programs::{

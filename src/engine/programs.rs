@@ -358,8 +358,10 @@ impl Judge {
             keep: vec![GENERATED_INPUT.into()],
             ..Exchange::default()
         };
+        // Named as BAPCtools names a generator (`generators/NAME/run`).
+        let generator = generator.as_generator();
         let outcome = self
-            .run_package_program(generator, &args, dir, Stdin::Null, exchange)
+            .run_package_program(&generator, &args, dir, Stdin::Null, exchange)
             .await?;
         if !outcome.success() {
             return Ok(Err(describe_failure(&outcome)));
@@ -386,7 +388,7 @@ impl Judge {
         args: &[String],
     ) -> Result<std::result::Result<(PathBuf, Key), String>> {
         let key = Key::of(&[
-            b"input-v1",
+            b"input-v2",
             generator.key.as_str().as_bytes(),
             args.join("\0").as_bytes(),
         ]);

@@ -15,6 +15,7 @@ use super::model::{
 };
 use super::store::{ClockRow, NewClarification, NewSubmission, Store};
 use super::visibility::{EventTokens, Viewer};
+use crate::config::ANSWERS;
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::{standings, ContestInfo, ContestProblem, ServerLimits, Standing};
 use crate::error::Error;
@@ -488,7 +489,23 @@ impl LiveContest {
                 self.limits.max_source
             )));
         }
-        let language = self.language_of(language, &first.name)?;
+        let language = match self.config.answer_problems.contains(&problem) {
+            true if !others.is_empty() => {
+                return Err(Refusal::Invalid(
+                    "a submit-answer problem takes one file of answers".into(),
+                ))
+            }
+            true => ANSWERS.to_string(),
+            false => match self.language_of(language, &first.name)? {
+                answers if answers == ANSWERS => {
+                    return Err(Refusal::Invalid(format!(
+                        "`{ANSWERS}` is the language of submit-answer problems only; choose the language of `{}`",
+                        first.name
+                    )))
+                }
+                language => language,
+            },
+        };
         self.take_rate(team, now)?;
         let record = self
             .store
@@ -890,6 +907,7 @@ mod tests {
             organizations: vec![],
             medals: Default::default(),
             balloons: Default::default(),
+            answer_problems: Default::default(),
         }
     }
 

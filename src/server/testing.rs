@@ -87,6 +87,7 @@ pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> Liv
         organizations: vec![],
         medals: Default::default(),
         balloons: [("A".to_string(), "#ff0000".to_string())].into(),
+        answer_problems: Default::default(),
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]
         .iter()

@@ -633,3 +633,80 @@ fn with_a_start_penalty_counts_minutes_and_the_event_feed_is_written() {
         feed
     );
 }
+
+/// A submit-answer problem in a contest: a contestant's file is the answer
+/// to every test, a folder holds one answer per test (by the test's name or
+/// its last part), checked as they are in no language; a link in a folder
+/// is not followed.
+#[test]
+fn a_submit_answer_problem_is_judged_from_answer_files_and_folders() {
+    let workspace = Workspace::new();
+    let dir = workspace.path().join("answers");
+    let package = repo().join("tests/fixtures/kattis/submitanswer");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("contest.toml"),
+        format!(
+            "title = \"Answers\"\nid = \"answers\"\nproblems = [\"{}\"]\n",
+            package.display()
+        ),
+    )
+    .unwrap();
+    let files: &[(&str, &str)] = &[
+        // One file for every test: 7 is not secret/2's answer.
+        ("alice/submitanswer.txt", "7\n"),
+        // A folder: sample/1 by its whole name, secret/1 and secret/2 by
+        // their last part.
+        ("alice/submitanswer.2/sample/1.ans", "7\n"),
+        ("alice/submitanswer.2/1.out", "7\n"),
+        ("alice/submitanswer.2/2.txt", "12\n"),
+        ("alice/submitanswer.2/notes.md", "not an answer\n"),
+        ("bob/submitanswer/1.ans", "7\n"),
+    ];
+    for (file, text) in files {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    // bob's answer to test 2 is a link to a file outside his folder.
+    let outside = workspace.path().join("twelve.ans");
+    std::fs::write(&outside, "12\n").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("bob/submitanswer/2.ans")).unwrap();
+    let out = workspace.path().join("out");
+    let judged = workspace.judge([
+        "batch",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    judged.expect_code(0);
+    let results = read_json(&out.join("results.json"));
+    let entry = |file: &str| -> Value {
+        results["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["file"] == file)
+            .unwrap_or_else(|| panic!("no entry {file}: {results:#}"))
+            .clone()
+    };
+    let alice = entry("alice/submitanswer.txt");
+    assert_eq!(alice["error"], Value::Null, "{alice:#}");
+    assert_eq!(alice["report"]["language"], "answers", "{alice:#}");
+    assert_eq!(alice["report"]["verdict"], "WA", "{alice:#}");
+    let folder = entry("alice/submitanswer.2");
+    assert_eq!(folder["report"]["verdict"], "AC", "{folder:#}");
+    assert_eq!(folder["report"]["tests"].as_array().unwrap().len(), 3);
+    let bob = entry("bob/submitanswer");
+    assert_eq!(bob["report"]["verdict"], "WA", "{bob:#}");
+    let tests = bob["report"]["tests"].as_array().unwrap();
+    let missing = tests.iter().find(|t| t["name"] == "secret/2").unwrap();
+    assert!(
+        missing["message"].as_str().unwrap().contains("no answer"),
+        "{bob:#}"
+    );
+    assert_eq!(
+        rows(&results),
+        [(1, "alice".into(), 1, 20, 100), (2, "bob".into(), 0, 0, 0)]
+    );
+}

@@ -946,3 +946,23 @@ fn a_package_with_its_tests_only_in_generators_yaml_is_judged_on_what_bt_generat
         "{judged:#?}"
     );
 }
+
+/// A generator run by the name BAPCtools runs it by (`generators/NAME/...`):
+/// BAPCtools' skeleton links the input validator in as `generator`, and its
+/// `validation.h` generates only when the program's own name holds
+/// `generat` (else it validates its stdin, and fails).
+#[test]
+fn a_generator_is_run_by_a_name_that_says_it_generates_as_bapctools_runs_it() {
+    let ws = Workspace::new();
+    let fixture = repo().join("tests/fixtures/kattis/linkedvalidator");
+    let report = verify_json(&ws, &fixture);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got["sum.py"], "AC", "{report:#}");
+    assert_eq!(got["difference.py"], "WA", "{report:#}");
+    assert_eq!(
+        report["tests"],
+        serde_json::json!(["sample/1", "secret/2-seeded", "secret/3-fixed"]),
+        "{report:#}"
+    );
+}

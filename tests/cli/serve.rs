@@ -999,3 +999,84 @@ fn passwords_give_a_teams_tsv_roster_its_logins_without_touching_the_file() {
         again.stdout
     );
 }
+
+/// A submit-answer problem (ICPC format's `type: submit-answer`) in a live
+/// contest: a team's one file is its answer to every test, checked as it is
+/// in the `answers` language whatever language the client named; `answers`
+/// is refused for a problem whose submissions are programs.
+#[test]
+fn a_submit_answer_problem_takes_a_teams_file_of_answers() {
+    let workspace = Workspace::new();
+    let package = workspace.path().join("answer");
+    for (file, text) in [
+        (
+            "problem.yaml",
+            "problem_format_version: 2025-09\ntype: submit-answer\nname: The Answer\nuuid: 0c6e2f7a-5d1b-4e8f-9a3c-2b7d4f6e8a10\n",
+        ),
+        ("data/sample/1.in", "what\n"),
+        ("data/sample/1.ans", "42\n"),
+        ("data/secret/1.in", "again\n"),
+        ("data/secret/1.ans", "42\n"),
+        ("submissions/accepted/answer.txt", "42\n"),
+    ] {
+        let path = package.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let contest = Contest::new(
+        &workspace,
+        "live-answers",
+        &format!(
+            "title = \"Answers\"\nproblems = [\"{}\", \"{}\"]\nstart = {}\nduration = \"5h\"\nlanguages = [\"python\"]\n{TEAMS}",
+            package.display(),
+            repo().join(problem("mini-nim")).display(),
+            toml_time(-60)
+        ),
+    );
+    let server = Server::start(&workspace, &contest, &[]);
+    // The Contest API's way, with a program language named: ignored.
+    let right = post_json(
+        &server.api("/submissions"),
+        Some(T1),
+        &ccs_submission("answer", "python", "answer.txt", b"42\n"),
+    );
+    assert_eq!(right.status, 201, "{}", right.text());
+    assert_eq!(right.json()["language_id"], "answers");
+    let right = right.json()["id"].as_str().unwrap().to_string();
+    // DOMjudge's submit client's way: the language by the extension.
+    let (content_type, body) = domjudge_form("A", "out", "mine.out", b"41\n");
+    let wrong = send(
+        &server.api("/submissions"),
+        "POST",
+        Some(T2),
+        &content_type,
+        body,
+    );
+    assert_eq!(wrong.status, 201, "{}", wrong.text());
+    let wrong = wrong.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(verdict_of(&server, T1, &right), "AC");
+    assert_eq!(verdict_of(&server, T2, &wrong), "WA");
+    // `answers` is no language for a program.
+    let refused = post_json(
+        &server.api("/submissions"),
+        Some(T1),
+        &ccs_submission("mini-nim", "answers", "nim.txt", ACCEPTED),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.text());
+    assert!(
+        refused.text().contains("submit-answer"),
+        "{}",
+        refused.text()
+    );
+    // The API lists the language its submissions name.
+    let languages = get(&server.api("/languages"), Some(T1)).json();
+    assert!(
+        languages
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == "answers"),
+        "{languages:#}"
+    );
+    check_endpoints(&server, Some(T1));
+}

@@ -244,7 +244,13 @@ pub(crate) async fn prepare(
             },
         );
     }
-    let languages = languages(judge, spec, contest_file).await?;
+    let mut languages = languages(judge, spec, contest_file).await?;
+    // A submit-answer problem's submissions are answers: a language of
+    // their own, which the judging knows and the API lists.
+    if problems.iter().any(|p| p.submit_answer) {
+        let answers = Language::answers();
+        languages.insert(answers.id.clone(), answers);
+    }
     let config = LiveConfig {
         contest: ContestSnapshot {
             id: spec.id.clone(),
@@ -298,6 +304,11 @@ pub(crate) async fn prepare(
             .collect(),
         medals: spec.medals,
         balloons: spec.balloons.clone(),
+        answer_problems: problems
+            .iter()
+            .filter(|p| p.submit_answer)
+            .map(|p| p.id.clone())
+            .collect(),
     };
     let unknown: Vec<String> = config
         .balloons
