@@ -16,6 +16,7 @@ pub(crate) mod clock;
 pub(crate) mod run;
 
 mod ids;
+pub(crate) mod printing;
 mod results;
 pub(crate) mod roster;
 mod spec;

@@ -48,6 +48,7 @@ pub(super) struct ContestDeserialize {
     server: Option<ServerDeserialize>,
     awards: Option<AwardsDeserialize>,
     balloons: Option<std::collections::BTreeMap<String, String>>,
+    printing: Option<super::printing::PrintingDeserialize>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -191,6 +192,8 @@ pub(crate) struct ContestSpec {
     /// Each problem's balloon colour (`[balloons]`: a problem's id or
     /// label = a colour: `#rrggbb`, `#rgb` or a name such as `red`).
     pub(crate) balloons: std::collections::BTreeMap<String, String>,
+    /// Printing (`[printing]`).
+    pub(crate) printing: super::printing::Printing,
 }
 
 impl ContestSpec {
@@ -232,6 +235,7 @@ impl ContestSpec {
                 server: ServerLimits::default(),
                 medals: MedalCounts::default(),
                 balloons: Default::default(),
+                printing: Default::default(),
             });
         }
         let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
@@ -269,6 +273,7 @@ impl ContestSpec {
                 ));
             }
         }
+        let printing = super::printing::printing_of(raw.printing, &mut problems);
         if !problems.is_empty() {
             return Err(Error::Config {
                 path,
@@ -290,6 +295,7 @@ impl ContestSpec {
             server,
             medals,
             balloons,
+            printing,
         })
     }
 }

@@ -907,6 +907,7 @@ mod tests {
             organizations: vec![],
             medals: Default::default(),
             balloons: Default::default(),
+            printing: Default::default(),
             answer_problems: Default::default(),
         }
     }

@@ -22,6 +22,7 @@ pub(crate) mod files;
 pub(crate) mod live;
 pub(crate) mod model;
 pub(crate) mod packages;
+pub(crate) mod printing;
 pub(crate) mod problems;
 pub(crate) mod setup;
 pub(crate) mod startup;

@@ -469,6 +469,8 @@ pub(crate) struct LiveConfig {
     pub(crate) medals: crate::contest::awards::MedalCounts,
     /// Balloon colours by problem id or label (contest.toml `[balloons]`).
     pub(crate) balloons: std::collections::BTreeMap<String, String>,
+    /// Printing (contest.toml `[printing]`).
+    pub(crate) printing: crate::contest::printing::Printing,
     /// The submit-answer problems (by id): a submission of one is its
     /// answers, in the `answers` language whatever the team chose.
     pub(crate) answer_problems: std::collections::BTreeSet<String>,

@@ -41,6 +41,16 @@ fn page() -> ProblemPage {
 /// The contest in `dir`, started an hour ago (or starting in an hour) and
 /// frozen from the start when `frozen`, its clock ticked once.
 pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> LiveContest {
+    live_contest_printing(dir, started, frozen, Default::default()).await
+}
+
+/// [`live_contest`] with `printing` as contest.toml's `[printing]`.
+pub(crate) async fn live_contest_printing(
+    dir: &Path,
+    started: bool,
+    frozen: bool,
+    printing: crate::contest::printing::Printing,
+) -> LiveContest {
     let hour = 3_600_000;
     let start: EpochMs = if started {
         now_ms() - hour
@@ -87,6 +97,7 @@ pub(crate) async fn live_contest(dir: &Path, started: bool, frozen: bool) -> Liv
         organizations: vec![],
         medals: Default::default(),
         balloons: [("A".to_string(), "#ff0000".to_string())].into(),
+        printing,
         answer_problems: Default::default(),
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]

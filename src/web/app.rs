@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::state::App;
-use super::{api, controls, desk, feed, pages};
+use super::{api, controls, desk, feed, pages, printing};
 use crate::render::web::assets;
 
 /// The server's routes.
@@ -133,6 +133,15 @@ pub(crate) fn router(app: App) -> Router {
             post(desk::jury_balloon_mark),
         )
         .route("/team/fragment/badge", get(desk::team_badge))
+        .route(
+            "/team/print",
+            get(printing::team_print).post(printing::team_send),
+        )
+        .route("/team/print/{id}", get(printing::team_job))
+        .route("/jury/print", get(printing::jury_queue))
+        .route("/jury/fragment/print", get(printing::jury_queue_fragment))
+        .route("/jury/print/{id}", get(printing::jury_job))
+        .route("/jury/print/{id}/{action}", post(printing::jury_mark))
         .route("/jury/scoreboard", get(pages::jury_scoreboard))
         .route(
             "/jury/fragment/submissions",

@@ -19,6 +19,7 @@ pub(crate) mod desk;
 pub(crate) mod feed;
 pub(crate) mod frame;
 pub(crate) mod pages;
+pub(crate) mod printing;
 pub(crate) mod start;
 pub(crate) mod state;
 pub(crate) mod submission;

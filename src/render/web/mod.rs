@@ -9,6 +9,7 @@
 pub(crate) mod assets;
 pub(crate) mod board;
 pub(crate) mod jury;
+pub(crate) mod printing;
 pub(crate) mod team;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
@@ -195,6 +196,7 @@ fn menu(chrome: &Chrome) -> Markup {
                     }
                 }
                 a href="/team/scoreboard" { "Scoreboard" }
+                @if chrome.config.printing.enabled { a href="/team/print" { "Print" } }
                 form.inline method="post" action="/logout" {
                     (chrome.csrf_field())
                     button type="submit" { "Log out " (id) }
@@ -210,6 +212,7 @@ fn menu(chrome: &Chrome) -> Markup {
                     }
                 }
                 a href="/jury/balloons" { "Balloons" }
+                @if chrome.config.printing.enabled { a href="/jury/print" { "Print jobs" } }
                 a href="/jury/scoreboard" { "Scoreboard" }
                 a href="/scoreboard" { "Public scoreboard" }
                 form.inline method="post" action="/logout" {

@@ -304,6 +304,7 @@ pub(crate) async fn prepare(
             .collect(),
         medals: spec.medals,
         balloons: spec.balloons.clone(),
+        printing: spec.printing.clone(),
         answer_problems: problems
             .iter()
             .filter(|p| p.submit_answer)

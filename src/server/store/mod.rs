@@ -10,6 +10,7 @@
 mod accounts;
 mod desk;
 mod postgres;
+mod printing;
 mod queue;
 mod records;
 mod schema;
@@ -27,6 +28,7 @@ use crate::error::{Error, Result};
 pub(crate) use accounts::{AccountRow, SessionRow};
 pub(crate) use desk::ClaimRow;
 pub(crate) use postgres::{lock_key, PgLock};
+pub(crate) use printing::{PrintJob, PrintState};
 pub(crate) use queue::{Claim, Finished, Holder};
 pub(crate) use records::{ClockRow, NewClarification, NewSubmission, NO_FREEZE};
 

@@ -17,7 +17,27 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (3, "the jury's desk and clock", DESK),
     (4, "submissions of several files", SEVERAL_FILES),
     (5, "ignored submissions", IGNORED),
+    (6, "print jobs", PRINTING),
 ];
+
+/// Files teams sent to print: the text as sent, its name as the team gave
+/// it (shown escaped, never used as a path), when the jury marked it done,
+/// and the print command's last outcome (`state`: waiting, printed,
+/// failed; `output`: its exit and output).
+const PRINTING: &str = r#"
+INSERT INTO counters (name, value) VALUES ('print_jobs', 0);
+CREATE TABLE print_jobs (
+    id BIGINT PRIMARY KEY,
+    team TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    content BYTEA NOT NULL,
+    time_ms BIGINT NOT NULL,
+    done_ms BIGINT,
+    state TEXT NOT NULL,
+    output TEXT
+);
+CREATE INDEX print_jobs_team ON print_jobs (team, id);
+"#;
 
 /// A submission the jury ignores: it counts nowhere (DOMjudge's ignore).
 const IGNORED: &str = r#"
