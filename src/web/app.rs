@@ -16,8 +16,14 @@ use crate::render::web::assets;
 /// The server's routes.
 pub(crate) fn router(app: App) -> Router {
     // A submission as JSON carries its zip in base64 (4/3 of it), with
-    // room for the rest of the request.
-    let body_limit = (app.live.limits.max_source as usize) * 2 + (256 << 10);
+    // room for the rest of the request; a print job, a file and pasted text.
+    let printing = &app.live.config.printing;
+    let print_limit = if printing.enabled {
+        printing.max_size as usize * 2
+    } else {
+        0
+    };
+    let body_limit = (app.live.limits.max_source as usize * 2).max(print_limit) + (256 << 10);
     let api = Router::new()
         .route("/", get(api::info))
         .route("/contests", get(api::contests))

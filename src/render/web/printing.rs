@@ -36,7 +36,6 @@ fn button(chrome: &Chrome, path: &str, label: &str) -> Markup {
 pub(crate) fn team_page(chrome: &Chrome, jobs: &[PrintJob]) -> String {
     let max = chrome.config.printing.max_size;
     let body = html! {
-        h1 { "Print" }
         p.note { "Send a text file (at most " (max) " bytes) or paste text; the jury brings you the pages." }
         form.card method="post" action="/team/print" enctype="multipart/form-data" {
             (chrome.csrf_field())
@@ -106,7 +105,6 @@ pub(crate) fn queue(chrome: &Chrome, jobs: &[PrintJob]) -> Markup {
 /// The jury's queue page.
 pub(crate) fn queue_page(chrome: &Chrome, jobs: &[PrintJob]) -> String {
     let body = html! {
-        h1 { "Print jobs" }
         p.note { "Files teams sent to print; open one to read or print it by hand. With `print_command` set, each is printed as it arrives and the printer's answer is shown." }
         div data-live="/jury/fragment/print" data-events="/jury/updates" { (queue(chrome, jobs)) }
     };

@@ -3,12 +3,13 @@
 //! API's routes and the attacks of the review ([`api`]), every page route
 //! as each viewer ([`pages`]), the one reader of submissions on its
 //! three ways in ([`submissions`]), and the jury's desk and the teams'
-//! notices ([`desk`]).
+//! notices ([`desk`]), printing ([`printing`]).
 
 mod api;
 mod desk;
 mod domjudge;
 mod pages;
+mod printing;
 mod submissions;
 
 use std::sync::Arc;
@@ -34,8 +35,18 @@ pub(super) struct Fixture {
 }
 
 pub(super) async fn fixture(started: bool, frozen: bool) -> Fixture {
+    fixture_printing(started, frozen, Default::default()).await
+}
+
+/// [`fixture`] with `printing` as contest.toml's `[printing]`.
+pub(super) async fn fixture_printing(
+    started: bool,
+    frozen: bool,
+    printing: crate::contest::printing::Printing,
+) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
-    let live = crate::server::testing::live_contest(dir.path(), started, frozen).await;
+    let live =
+        crate::server::testing::live_contest_printing(dir.path(), started, frozen, printing).await;
     let app = App {
         live: Arc::new(live),
         failures: Arc::default(),
