@@ -152,6 +152,8 @@ pub(crate) struct LiveContest {
     published: Mutex<Option<StateSnapshot>>,
     /// The clock as last read, with the clock's version it was read at.
     clock: Mutex<Option<(u64, ClockRow)>>,
+    /// The printer's turn: one print command at a time, in order.
+    pub(super) printer: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl LiveContest {
@@ -181,6 +183,7 @@ impl LiveContest {
             tally: tokio::sync::Mutex::new(None),
             published: Mutex::new(None),
             clock: Mutex::new(None),
+            printer: Arc::default(),
         }
     }
 
@@ -570,7 +573,7 @@ impl LiveContest {
             })
     }
 
-    fn take_rate(&self, team: &str, now: EpochMs) -> Result<(), Refusal> {
+    pub(super) fn take_rate(&self, team: &str, now: EpochMs) -> Result<(), Refusal> {
         let mut recent = self.recent_submissions.lock().expect("not poisoned");
         let times = recent.entry(team.to_string()).or_default();
         while times.front().is_some_and(|t| now - t >= 60_000) {

@@ -126,13 +126,15 @@ impl LiveContest {
                 "not a text file (it holds NUL bytes): only text is printed".into(),
             ));
         }
+        self.take_rate(team, now_ms())?;
         let name = harmless_name(filename);
         let id = self
             .store
             .add_print_job(team, &name, content, now_ms())
             .await?;
-        self.run_print_command(id).await?;
-        self.print_job_for(viewer, id).await
+        let job = self.print_job_for(viewer, id).await?;
+        self.start_printing(&job);
+        Ok(job)
     }
 
     /// Runs the print command for job `id` again. The jury's only.
@@ -144,7 +146,9 @@ impl LiveContest {
         if self.config.printing.command.is_none() {
             return Err(Refusal::Invalid("no `print_command` is set".into()));
         }
-        self.run_print_command(id).await
+        let job = self.print_job_for(viewer, id).await?;
+        self.start_printing(&job);
+        Ok(())
     }
 
     /// Marks job `id` handed out (or not). The jury's only.
@@ -162,12 +166,13 @@ impl LiveContest {
         Ok(())
     }
 
-    /// Runs `print_command` (if set) on job `id` and records how it went.
-    async fn run_print_command(&self, id: i64) -> Result<(), Refusal> {
-        let Some(command) = &self.config.printing.command else {
-            return Ok(());
+    /// Prints `job` with `print_command` (if set) in the background, one
+    /// job at a time in the order sent, and records how it went (the jury's
+    /// pages are told): a slow or hung printer holds up no page.
+    fn start_printing(&self, job: &PrintJob) {
+        let Some(command) = self.config.printing.command.clone() else {
+            return;
         };
-        let job = self.store.print_job(id).await?.ok_or_else(missing)?;
         let team = self
             .config
             .teams
@@ -175,9 +180,18 @@ impl LiveContest {
             .find(|t| t.id == job.team)
             .map_or(job.team.as_str(), |t| t.name.as_str());
         let title = format!("{team}: {}", job.filename);
-        let (state, output) = print_with(command, &job, &title).await;
-        self.store.set_print_outcome(id, state, &output).await?;
-        Ok(())
+        let (store, printer, job) = (self.store.clone(), self.printer.clone(), job.clone());
+        tokio::spawn(async move {
+            let _turn = printer.lock().await;
+            let (state, output) = print_with(&command, &job, &title).await;
+            if let Err(e) = store.set_print_outcome(job.id, state, &output).await {
+                eprintln!(
+                    "print job {}: the outcome was not recorded: {}",
+                    job.id,
+                    crate::error::render_chain(&e)
+                );
+            }
+        });
     }
 }
 
@@ -270,6 +284,24 @@ mod tests {
 
     fn team(t: &str) -> Viewer {
         Viewer::Team(t.into())
+    }
+
+    /// Job `id` once its print command has ended (the jury's pages are
+    /// told; no fixed wait).
+    async fn printed(live: &LiveContest, id: i64) -> PrintJob {
+        let wait = async {
+            let mut desk = live.subscribe_desk();
+            loop {
+                let job = live.print_job_for(&Viewer::Jury, id).await.unwrap();
+                if job.state != PrintState::Waiting {
+                    return job;
+                }
+                desk.changed().await.unwrap();
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(600), wait)
+            .await
+            .expect("the print command's outcome was recorded")
     }
 
     #[test]
@@ -396,6 +428,7 @@ mod tests {
         let live = live_contest_printing(dir.path(), true, false, on(Some(words))).await;
         let name = "$(touch pwned);`touch pwned` x.c";
         let job = live.print(&team("t1"), name, b"hello\n").await.unwrap();
+        let job = printed(&live, job.id).await;
         assert_eq!(job.state, PrintState::Printed, "{:?}", job.output);
         assert_eq!(job.output.as_deref(), Some("exit 0\nspooled"));
         assert_eq!(std::fs::read(out.join("file")).unwrap(), b"hello\n");
@@ -414,12 +447,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let live = live_contest_printing(dir.path(), true, false, on(Some(failing))).await;
         let job = live.print(&team("t2"), "a.txt", b"x\n").await.unwrap();
+        let job = printed(&live, job.id).await;
         assert_eq!(job.state, PrintState::Failed);
         assert_eq!(job.output.as_deref(), Some("exit 3\nout of paper"));
         let missing = vec![PrintWord::Text("/nonexistent/lpr".into())];
         let dir = tempfile::tempdir().unwrap();
         let live = live_contest_printing(dir.path(), true, false, on(Some(missing))).await;
         let job = live.print(&team("t2"), "a.txt", b"x\n").await.unwrap();
+        let job = printed(&live, job.id).await;
         assert_eq!(job.state, PrintState::Failed, "{:?}", job.output);
         live.reprint(&Viewer::Jury, job.id).await.unwrap();
     }
