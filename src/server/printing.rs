@@ -13,7 +13,7 @@ use super::live::{LiveContest, Refusal};
 pub(crate) use super::store::{PrintJob, PrintState};
 use super::visibility::Viewer;
 use crate::contest::clock::now_ms;
-use crate::contest::printing::PrintCommand;
+use crate::contest::printing::{PrintCommand, PrintWord, Printing};
 use crate::sandbox::{self, Captured, Environment, Exit, Limits, RunRequest, Stdin};
 
 /// The longest a file's name is kept, characters.
@@ -41,6 +41,23 @@ pub(crate) fn harmless_name(name: &str) -> String {
     } else {
         kept
     }
+}
+
+/// Why `printing`'s command cannot run here, if it cannot: its program is
+/// not an installed program (checked at start, so the coach learns it
+/// before the first team prints).
+pub(crate) fn missing_printer(printing: &Printing) -> Option<String> {
+    let command = printing.command.as_ref().filter(|_| printing.enabled)?;
+    let Some(PrintWord::Text(program)) = command.words.first() else {
+        return None;
+    };
+    let found = sandbox::find_in_user_path(&program.into());
+    (!sandbox::is_executable_file(std::path::Path::new(&found))).then(|| {
+        format!(
+            "[printing] `print_command`: `{program}` is not an installed program (not an \
+             executable file, nor found in PATH)"
+        )
+    })
 }
 
 /// Whether `viewer` may read `job`: the jury all, a team its own.
@@ -271,7 +288,6 @@ pub(crate) async fn print_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contest::printing::{PrintWord, Printing};
     use crate::server::testing::live_contest_printing;
 
     fn on(command: Option<Vec<PrintWord>>) -> Printing {
@@ -302,6 +318,26 @@ mod tests {
         tokio::time::timeout(Duration::from_secs(600), wait)
             .await
             .expect("the print command's outcome was recorded")
+    }
+
+    #[test]
+    fn a_print_command_of_no_installed_program_is_found_at_start() {
+        let with = |program: &str| on(Some(vec![PrintWord::Text(program.into())]));
+        assert_eq!(missing_printer(&with("sh")), None);
+        assert_eq!(missing_printer(&with("/bin/sh")), None);
+        assert_eq!(
+            missing_printer(&with("/nonexistent/lpr")).as_deref(),
+            Some(
+                "[printing] `print_command`: `/nonexistent/lpr` is not an installed program \
+                 (not an executable file, nor found in PATH)"
+            )
+        );
+        assert!(missing_printer(&with("judge-no-such-printer")).is_some());
+        let off = Printing {
+            enabled: false,
+            ..with("judge-no-such-printer")
+        };
+        assert_eq!(missing_printer(&off), None);
     }
 
     #[test]

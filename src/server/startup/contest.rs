@@ -311,7 +311,7 @@ pub(crate) async fn prepare(
             .map(|p| p.id.clone())
             .collect(),
     };
-    let unknown: Vec<String> = config
+    let mut unknown: Vec<String> = config
         .balloons
         .keys()
         .filter(|k| {
@@ -322,6 +322,7 @@ pub(crate) async fn prepare(
         })
         .map(|k| format!("[balloons] `{k}`: no problem of this contest has this id or label"))
         .collect();
+    unknown.extend(crate::server::printing::missing_printer(&config.printing));
     if !unknown.is_empty() {
         return Err(Error::Config {
             path: contest_file.to_path_buf(),
