@@ -273,3 +273,99 @@ fn slow_client(server: &Server, head: &[u8], trickle: bool) -> std::thread::Join
         panic!("the server kept a slow client for three minutes");
     })
 }
+
+/// A multipart form: `fields`, then a file under `file`.
+fn print_form(boundary: &str, csrf: &str, name: &str, content: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{csrf}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\
+         Content-Type: text/plain\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(content);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    body
+}
+
+/// Printing as a camp uses it, through the real server: contest.toml's
+/// `print_command` (here a script that keeps what it is given) gets the
+/// team's file and the title as one word each, whatever the file's name;
+/// the jury's queue shows the job printed; another team cannot read it; a
+/// file over `max_size` is 413.
+#[test]
+fn a_team_prints_through_the_print_command_and_the_jury_sees_it() {
+    let workspace = Workspace::new();
+    let out = workspace.path().join("printer");
+    std::fs::create_dir_all(&out).unwrap();
+    let script = out.join("print.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "cp \"$1\" '{0}/file'\nprintf '%s' \"$2\" > '{0}/title'\necho spooled\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let contest = contest_of(
+        &workspace,
+        "review-print",
+        "Review",
+        &repo().join(problem("mini-nim")),
+        &format!(
+            "start = {}\nduration = \"5h\"\nlanguages = [\"python\"]\n\n[printing]\n\
+             print_command = [\"sh\", \"{}\", \"{{file}}\", \"{{title}}\"]\nmax_size = \"1KiB\"\n",
+            toml_time(-60),
+            script.display()
+        ),
+    );
+    let server = Server::start(&workspace, &contest, &[]);
+    let t1 = Browser::login(&server, T1.0, T1.1);
+    let t2 = Browser::login(&server, T2.0, T2.1);
+    let jury = Browser::login(&server, JURY.0, JURY.1);
+    let page = format!("{}/team/print", server.base);
+    assert!(t1
+        .get(&format!("{}/team", server.base))
+        .text()
+        .contains("href=\"/team/print\""));
+    let csrf = t1.csrf(&page);
+    let boundary = "judge-print";
+    let name = "../$(touch pwned) `id`.c";
+    let text = b"int main() { return 0; }\n";
+    let sent = t1.post_multipart(
+        &server,
+        "/team/print",
+        boundary,
+        &print_form(boundary, &csrf, name, text),
+    );
+    assert_eq!(sent.status, 303, "{}", sent.text());
+    let title = wait_for(Duration::from_secs(120), "the print command", || {
+        std::fs::read_to_string(out.join("title"))
+            .ok()
+            .filter(|t| !t.is_empty())
+    });
+    assert_eq!(title, "Team <b>One</b>: $(touch pwned) `id`.c");
+    assert_eq!(std::fs::read(out.join("file")).unwrap(), text);
+    let queue = wait_for(Duration::from_secs(60), "the outcome on the queue", || {
+        let page = jury.get(&format!("{}/jury/print", server.base)).text();
+        page.contains("exit 0").then_some(page)
+    });
+    assert!(
+        queue.contains("spooled") && queue.contains("$(touch pwned) `id`.c"),
+        "{queue}"
+    );
+    assert!(!workspace.path().join("pwned").exists() && !contest.dir.join("pwned").exists());
+    assert_eq!(t2.get(&format!("{}/team/print/1", server.base)).status, 404);
+    assert_eq!(
+        t1.get(&format!("{}/team/print/1", server.base))
+            .text()
+            .as_bytes(),
+        text
+    );
+    let csrf = t1.csrf(&page);
+    let big = print_form(boundary, &csrf, "big.txt", &[b'x'; 2000]);
+    assert_eq!(
+        t1.post_multipart(&server, "/team/print", boundary, &big)
+            .status,
+        413
+    );
+}

@@ -491,6 +491,24 @@ impl Browser {
         rest[..rest.find('"').unwrap()].to_string()
     }
 
+    /// POST a multipart form (`body` with `boundary`) with the session.
+    pub(crate) fn post_multipart(
+        &self,
+        server: &Server,
+        path: &str,
+        boundary: &str,
+        body: &[u8],
+    ) -> Answer {
+        answer(
+            agent()
+                .post(&format!("{}{path}", server.base))
+                .header("Cookie", &self.cookie)
+                .header("Origin", &server.base)
+                .content_type(&format!("multipart/form-data; boundary={boundary}"))
+                .send(body),
+        )
+    }
+
     /// POST a form with the session (and `Origin`, as a browser sends).
     pub(crate) fn post(&self, server: &Server, path: &str, form: &str) -> Answer {
         answer(
