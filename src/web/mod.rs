@@ -3,7 +3,7 @@
 //! asking ([`auth`]; for the pages, as extractors: [`visitor`]), the
 //! pages' frame and their one error type ([`frame`]), the one reader of
 //! submissions ([`submission`]), the pages' handlers ([`pages`]; the jury's
-//! desk and the teams' notices: [`desk`]; the jury's controls:
+//! desk and the teams' notices: [`desk`]; printing: [`printing`]; the jury's controls:
 //! [`controls`]), the Contest API
 //! ([`api`]) and the streams ([`feed`]); [`connections`] holds the
 //! connections, with deadlines, and [`start`] is what the server starts. It
