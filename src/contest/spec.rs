@@ -77,6 +77,7 @@ struct TeamDeserialize {
     organization: Option<String>,
     group: Option<String>,
     groups: Option<Vec<String>>,
+    room: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -139,6 +140,8 @@ pub(crate) struct TeamSpec {
     pub(crate) organization: Option<String>,
     /// Its groups' ids.
     pub(crate) groups: Vec<String>,
+    /// Where it sits (a room, a seat), for the jury's runners.
+    pub(crate) room: Option<String>,
 }
 
 /// What a live contest's server accepts from a team.
@@ -424,6 +427,7 @@ fn specs_of(teams: Vec<roster::RosterTeam>) -> Vec<TeamSpec> {
             label: t.label,
             organization: t.organization,
             groups: t.groups,
+            room: None,
         })
         .collect()
 }
@@ -524,6 +528,7 @@ fn teams_of(
         let mut team_groups: Vec<String> = t.group.into_iter().collect();
         team_groups.extend(t.groups.unwrap_or_default());
         let name = t.name.filter(|n| !n.trim().is_empty());
+        let room = t.room.filter(|r| !r.trim().is_empty());
         match teams.iter_mut().find(|x| x.id == t.id) {
             Some(x) => {
                 // A roster team: the table adds its password, or renames it.
@@ -539,6 +544,9 @@ fn teams_of(
                 if !team_groups.is_empty() {
                     x.groups = team_groups;
                 }
+                if room.is_some() {
+                    x.room = room;
+                }
             }
             None => teams.push(TeamSpec {
                 name: name.unwrap_or_else(|| t.id.clone()),
@@ -547,6 +555,7 @@ fn teams_of(
                 organization: t.organization,
                 groups: team_groups,
                 credential,
+                room,
             }),
         }
     }

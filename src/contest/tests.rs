@@ -485,7 +485,7 @@ fn contest_dir(toml: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
 #[test]
 fn a_roster_file_gives_the_teams_and_contest_toml_their_passwords() {
     let dir = contest_dir(
-        "[[teams]]\nid = \"team002\"\npassword = \"pw2\"\n\n[[teams]]\nid = \"guest\"\nname = \"Guest\"\ngroup = \"obs\"\n\n[[groups]]\nid = \"obs\"\nname = \"Observers\"\nhidden = true\n",
+        "[[teams]]\nid = \"team002\"\npassword = \"pw2\"\nroom = \"Lab 2, seat 4\"\n\n[[teams]]\nid = \"guest\"\nname = \"Guest\"\ngroup = \"obs\"\nroom = \"Hall\"\n\n[[groups]]\nid = \"obs\"\nname = \"Observers\"\nhidden = true\n",
         &[(
             "teams.tsv",
             "File_Version\t2\n1\t1\t\tOne\n2\t2\t\tTwo\tUni\tU\tNLD\tu\n",
@@ -501,6 +501,32 @@ fn a_roster_file_gives_the_teams_and_contest_toml_their_passwords() {
     assert_eq!(spec.teams[1].organization.as_deref(), Some("u"));
     assert_eq!(spec.teams[2].groups, ["obs"]);
     assert!(spec.groups.iter().any(|g| g.id == "obs" && g.hidden));
+    let rooms: Vec<Option<&str>> = spec.teams.iter().map(|t| t.room.as_deref()).collect();
+    assert_eq!(rooms, [None, Some("Lab 2, seat 4"), Some("Hall")]);
+}
+
+#[test]
+fn printing_is_read_from_contest_toml_and_its_mistakes_named() {
+    let spec = ContestSpec::load(contest_dir("", &[]).path()).unwrap();
+    assert!(!spec.printing.enabled);
+    let dir = contest_dir("[printing]\nprint_command = \"lpr -T {title}\"\n", &[]);
+    let spec = ContestSpec::load(dir.path()).unwrap();
+    assert!(spec.printing.enabled && spec.printing.command.is_some());
+    let dir = contest_dir("[printing]\nprinter = \"lpr\"\n", &[]);
+    let error = crate::error::render_chain(&ContestSpec::load(dir.path()).unwrap_err());
+    assert!(
+        error.contains("contest.toml") && error.contains("printer"),
+        "{error}"
+    );
+    let dir = contest_dir(
+        "[printing]\nprint_command = \"lpr {file}.txt\"\nmax_size = \"big\"\n",
+        &[],
+    );
+    let error = crate::error::render_chain(&ContestSpec::load(dir.path()).unwrap_err());
+    assert!(
+        error.contains("`{file}.txt`") && error.contains("max_size"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -79,6 +79,10 @@ pub(crate) struct TeamSnapshot {
     /// In a hidden group: not on the public scoreboard.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) hidden: bool,
+    /// Where it sits (contest.toml's `room`): for the jury's pages only,
+    /// never in the Contest API.
+    #[serde(skip)]
+    pub(crate) room: Option<String>,
 }
 
 /// A group of teams (a category).

@@ -90,6 +90,7 @@ pub(crate) async fn live_contest_printing(
             .map(|t| TeamSnapshot {
                 id: t.to_string(),
                 name: t.to_uppercase(),
+                room: (*t == "t2").then(|| "Lab 2, seat 14".to_string()),
                 ..TeamSnapshot::default()
             })
             .collect(),

@@ -74,13 +74,18 @@ pub(crate) fn queue(chrome: &Chrome, jobs: &[PrintJob]) -> Markup {
         @if jobs.is_empty() { p.note { "Nothing sent to print yet." } }
         @else {
             table.print {
-                thead { tr { th { "#" } th { "Time" } th { "Team" } th { "File" } th { "Printer" } th { "" } } }
+                thead { tr { th { "#" } th { "Time" } th { "Team (room)" } th { "File" } th { "Printer" } th { "" } } }
                 tbody {
                     @for j in jobs.iter().filter(|j| j.done.is_none()).chain(jobs.iter().filter(|j| j.done.is_some())) {
                         tr.done[j.done.is_some()] data-print=(j.id) {
                             td { a href={ "/jury/print/" (j.id) } { (j.id) } }
                             td { (contest_time(chrome, j.time)) }
-                            td { (team_name(chrome, &j.team)) }
+                            td {
+                                (team_name(chrome, &j.team))
+                                @if let Some(room) = chrome.config.team(&j.team).and_then(|t| t.room.as_ref()) {
+                                    br; small { (room) }
+                                }
+                            }
                             td { a href={ "/jury/print/" (j.id) } { (j.filename) } " (" (j.content.len()) " bytes)" }
                             td {
                                 (j.state.as_str())

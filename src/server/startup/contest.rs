@@ -277,6 +277,7 @@ pub(crate) async fn prepare(
                 label: t.label.clone(),
                 organization_id: t.organization.clone(),
                 group_ids: t.groups.clone(),
+                room: t.room.clone(),
                 hidden: t
                     .groups
                     .iter()

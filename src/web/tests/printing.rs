@@ -168,6 +168,7 @@ async fn printing_routes_answer_each_viewer_by_the_rules() {
     let (_, queue) = answer(&router, page("/jury/print", Some(&jury))).await;
     assert!(queue.contains("&lt;b&gt;x.txt") && queue.contains("T1") && queue.contains("notes"));
     assert!(queue.contains("href=\"/jury/print\""));
+    assert!(queue.contains("Lab 2, seat 14"), "the team's room: {queue}");
     let (_, text) = answer(&router, page("/jury/print/2", Some(&jury))).await;
     assert_eq!(text, "secret of t2\n");
 
