@@ -911,6 +911,7 @@ mod tests {
             medals: Default::default(),
             balloons: Default::default(),
             printing: Default::default(),
+            rooms: Default::default(),
             answer_problems: Default::default(),
         }
     }

@@ -79,10 +79,6 @@ pub(crate) struct TeamSnapshot {
     /// In a hidden group: not on the public scoreboard.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) hidden: bool,
-    /// Where it sits (contest.toml's `room`): for the jury's pages only,
-    /// never in the Contest API.
-    #[serde(skip)]
-    pub(crate) room: Option<String>,
 }
 
 /// A group of teams (a category).
@@ -475,6 +471,9 @@ pub(crate) struct LiveConfig {
     pub(crate) balloons: std::collections::BTreeMap<String, String>,
     /// Printing (contest.toml `[printing]`).
     pub(crate) printing: crate::contest::printing::Printing,
+    /// Where each team sits (contest.toml's `room`, by team id): for the
+    /// jury's pages only, never in the Contest API.
+    pub(crate) rooms: std::collections::BTreeMap<String, String>,
     /// The submit-answer problems (by id): a submission of one is its
     /// answers, in the `answers` language whatever the team chose.
     pub(crate) answer_problems: std::collections::BTreeSet<String>,

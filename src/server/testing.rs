@@ -90,7 +90,6 @@ pub(crate) async fn live_contest_printing(
             .map(|t| TeamSnapshot {
                 id: t.to_string(),
                 name: t.to_uppercase(),
-                room: (*t == "t2").then(|| "Lab 2, seat 14".to_string()),
                 ..TeamSnapshot::default()
             })
             .collect(),
@@ -99,6 +98,7 @@ pub(crate) async fn live_contest_printing(
         medals: Default::default(),
         balloons: [("A".to_string(), "#ff0000".to_string())].into(),
         printing,
+        rooms: [("t2".to_string(), "Lab 2, seat 14".to_string())].into(),
         answer_problems: Default::default(),
     };
     let accounts: Vec<AccountRow> = [("t1", "p1"), ("t2", "p2"), ("jury", "pj")]

@@ -82,7 +82,7 @@ pub(crate) fn queue(chrome: &Chrome, jobs: &[PrintJob]) -> Markup {
                             td { (contest_time(chrome, j.time)) }
                             td {
                                 (team_name(chrome, &j.team))
-                                @if let Some(room) = chrome.config.team(&j.team).and_then(|t| t.room.as_ref()) {
+                                @if let Some(room) = chrome.config.rooms.get(&j.team) {
                                     br; small { (room) }
                                 }
                             }

@@ -277,7 +277,6 @@ pub(crate) async fn prepare(
                 label: t.label.clone(),
                 organization_id: t.organization.clone(),
                 group_ids: t.groups.clone(),
-                room: t.room.clone(),
                 hidden: t
                     .groups
                     .iter()
@@ -306,6 +305,11 @@ pub(crate) async fn prepare(
         medals: spec.medals,
         balloons: spec.balloons.clone(),
         printing: spec.printing.clone(),
+        rooms: spec
+            .teams
+            .iter()
+            .filter_map(|t| Some((t.id.clone(), t.room.clone()?)))
+            .collect(),
         answer_problems: problems
             .iter()
             .filter(|p| p.submit_answer)
