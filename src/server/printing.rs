@@ -156,14 +156,13 @@ impl LiveContest {
 
     /// Runs the print command for job `id` again. The jury's only.
     pub(crate) async fn reprint(&self, viewer: &Viewer, id: i64) -> Result<(), Refusal> {
-        self.print_job_for(viewer, id).await?;
+        let job = self.print_job_for(viewer, id).await?;
         if *viewer != Viewer::Jury {
             return Err(missing());
         }
         if self.config.printing.command.is_none() {
             return Err(Refusal::Invalid("no `print_command` is set".into()));
         }
-        let job = self.print_job_for(viewer, id).await?;
         self.start_printing(&job);
         Ok(())
     }
