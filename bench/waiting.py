@@ -36,7 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 JUDGE = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
 ROUNDS = 5 if QUICK else 10
-CONTESTANTS = 8 if QUICK else 40
+CONTESTANTS = 4 if QUICK else 40
 WS = os.path.join(ROOT, "target", "bench-waiting")
 PROBLEMS = ["acwing-891", "acwing-893", "hdu-1527", "hdu-1846", "hdu-2516",
             "hdu-3951", "luogu-p2197", "poj-2234", "poj-2484", "poj-2505"]
