@@ -122,6 +122,11 @@ pub(crate) struct Counters {
     /// Kernel memory charged to the slot at the last reset (see
     /// [`Counters::settle`]).
     kernel_base: Option<u64>,
+    /// Kernel memory of the last run still charged when `settle` stopped
+    /// waiting (a grace period longer than its wait, on a loaded machine):
+    /// the next run's memory limit is raised by it, so the run still gets
+    /// its whole limit.
+    leftover: u64,
 }
 
 /// How a run's peak memory is made its own.
@@ -273,6 +278,7 @@ impl Counters {
             cpu_base: 0,
             memory_base: 0,
             kernel_base: None,
+            leftover: 0,
         })
     }
 
@@ -303,14 +309,22 @@ impl Counters {
     /// held at the last reset: the kernel's caches (directory entries, /proc
     /// inodes) grow by a few KiB per run and stay, and are no reason to
     /// wait. At once when nothing is left (and with a fresh cgroup per run,
-    /// which starts from nothing).
-    pub(crate) fn settle(&self) {
+    /// which starts from nothing). What is still there after the wait is
+    /// the last run's, and raises the next run's limit (see `leftover`).
+    pub(crate) fn settle(&mut self) {
         const SLACK: u64 = 1 << 20;
+        self.leftover = 0;
         let Some(base) = self.kernel_base else { return };
         let deadline = std::time::Instant::now() + std::time::Duration::from_millis(100);
-        while self.kernel_bytes().is_some_and(|k| k > base + SLACK)
-            && std::time::Instant::now() < deadline
-        {
+        loop {
+            let left = self.kernel_bytes().map_or(0, |k| k.saturating_sub(base));
+            if left <= SLACK {
+                return;
+            }
+            if std::time::Instant::now() >= deadline {
+                self.leftover = left;
+                return;
+            }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
     }
@@ -324,6 +338,7 @@ impl Counters {
             PeakReset::FreshCgroup { .. } => pids.saturating_sub(1).max(1),
         };
         let files = &self.files;
+        let memory = memory.map(|m| m.saturating_add(self.leftover));
         if self.memory_set != Some(memory) {
             let limit = match (memory, self.version) {
                 (Some(m), _) => m.to_string(),
@@ -391,6 +406,7 @@ impl Counters {
             self.cpu_base = 0;
             self.memory_base = 0;
             self.kernel_base = None;
+            self.leftover = 0;
             return Ok(());
         }
         let files = &self.files;

@@ -495,15 +495,13 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
     let judged = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let done = judged.clone();
     let killer = std::thread::spawn(move || {
-        // Under emulation a keeper takes seconds to start (the first is the
-        // judge's probe of full isolation, which --isolation strict needs)
-        // and its run longer: a kill every 150 ms would land on one run's
-        // replacement keepers again and again, and after three the run
-        // rightly gives up. So there a keeper is killed only once it has
-        // finished a run since it was first seen: the run it is on, if any,
-        // is another test's, retried once on a fresh keeper. On the host, at
-        // once.
-        let emulated = crate::support::slowdown() > 1;
+        // A keeper is killed only once it has finished a run since it was
+        // first seen: the run it is on, if any, is another test's, retried
+        // once on a fresh keeper. Killed at once, a keeper can be the
+        // judge's probe of full isolation (which --isolation strict needs)
+        // or one run's replacement again and again, and after three the run
+        // rightly gives up: under emulation always, on a loaded host too
+        // (where a keeper takes long to start, and its run longer).
         // Per keeper seen: how many page faults its init's reaped children
         // had when first seen (field cminflt of /proc/PID/stat): the count
         // grows when the init reaps a finished run (runs are too short for
@@ -536,9 +534,6 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
                 .expect("run pgrep");
             let found = String::from_utf8_lossy(&found.stdout).into_owned();
             let ready = found.split_whitespace().find(|keeper| {
-                if !emulated {
-                    return true;
-                }
                 let now = reaped(keeper);
                 now > *first_seen.entry(keeper.to_string()).or_insert(now)
             });
