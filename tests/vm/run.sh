@@ -58,7 +58,7 @@ status=0
 timeout "$timeout" qemu-system-x86_64 \
   -machine q35,accel=tcg -cpu max -smp 2 -m 4096 \
   -kernel "$kernel" -initrd "$initrd" \
-  -append "root=/dev/vda rw console=ttyS0 quiet panic=-1 systemd.show_status=0" \
+  -append "root=/dev/vda rw console=ttyS0 quiet panic=-1 no_timer_check systemd.show_status=0" \
   -drive "file=$vm/rootfs.img,if=virtio,format=raw,snapshot=on" \
   -virtfs "local,path=$PWD,mount_tag=repo,security_model=none,readonly=on" \
   -virtfs "local,path=$out,mount_tag=out,security_model=none" \
