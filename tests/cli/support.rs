@@ -443,12 +443,21 @@ pub(crate) fn named(name: &str) -> Vec<String> {
 /// processes (two suites at once: one found the other's fork bomb "left
 /// behind"). Take [`cpu_heavy`] first when holding both.
 pub(crate) fn named_processes() -> std::fs::File {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let path = std::env::temp_dir().join("judge-tests-named-processes.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
+    // Read-only is enough for flock, so that every user running the tests
+    // (the VM's placements run as several) shares the one file.
+    let file = std::fs::File::open(&path)
+        .or_else(|_| {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o644)
+                .open(&path)?;
+            let _ = file.set_permissions(std::fs::Permissions::from_mode(0o644));
+            Ok::<_, std::io::Error>(file)
+        })
         .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
     rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
         .unwrap_or_else(|e| panic!("lock {}: {e}", path.display()));
