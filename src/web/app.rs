@@ -146,6 +146,10 @@ pub(crate) fn router(app: App) -> Router {
         .route("/team/print/{id}", get(printing::team_job))
         .route("/jury/print", get(printing::jury_queue))
         .route("/jury/fragment/print", get(printing::jury_queue_fragment))
+        .route(
+            "/jury/fragment/print-badge",
+            get(printing::jury_print_badge),
+        )
         .route("/jury/print/{id}", get(printing::jury_job))
         .route("/jury/print/{id}/{action}", post(printing::jury_mark))
         .route("/jury/scoreboard", get(pages::jury_scoreboard))
