@@ -8,7 +8,8 @@
 //! A badge counts only what its viewer may read (a team's unread messages
 //! to it, the jury's unanswered questions); the jury's desk (claims, the
 //! filtered submission list, balloons, what a rejudge would touch) is the
-//! jury's only, as missing for anyone else.
+//! jury's only, as missing for anyone else; so is the whole contest, for
+//! its archive.
 
 use std::collections::HashSet;
 
@@ -18,6 +19,7 @@ use super::model::{
     Clarification, Event, EventData, JudgementRecord, JudgementState, ProblemSnapshot, RunRecord,
     SourceFile, SubmissionRecord,
 };
+use super::record::ContestRecord;
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
 use crate::contest::awards::{awards, Award, AwardsInput, Solve};
@@ -146,6 +148,36 @@ impl LiveContest {
             return Ok(None);
         }
         Ok(Some(self.awards_for(viewer).await?))
+    }
+
+    /// The whole contest as the jury sees it now (frozen results
+    /// included), for its archive: every counted submission with its
+    /// files, judgements, runs, clarifications, the jury's scoreboard and
+    /// awards. The jury's only.
+    pub(crate) async fn contest_record(&self, viewer: &Viewer) -> Result<ContestRecord, Refusal> {
+        jury_only(viewer)?;
+        let jury = Viewer::Jury;
+        let mut submissions = Vec::new();
+        for s in self.submissions_for(&jury).await? {
+            let files = self.store.files(s.id).await?.unwrap_or_default();
+            submissions.push((s, files));
+        }
+        Ok(ContestRecord {
+            contest: self.contest_now().await?,
+            start: self.start().await?,
+            state: self.state().await?,
+            problems: self.problems_for(&jury).await?,
+            languages: self.config.languages.clone(),
+            teams: self.config.teams.clone(),
+            groups: self.config.groups.clone(),
+            organizations: self.config.organizations.clone(),
+            submissions,
+            judgements: self.judgements_for(&jury).await?,
+            runs: self.runs_for(&jury).await?,
+            clarifications: self.clarifications_for(&jury).await?,
+            awards: self.awards_for(&jury).await?,
+            board: self.scoreboard(View::Jury).await?,
+        })
     }
 
     /// The submissions `viewer` may read: a team's own, all for the jury,

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::state::App;
-use super::{api, controls, desk, feed, pages, printing};
+use super::{api, archive, controls, desk, feed, pages, printing};
 use crate::render::web::assets;
 
 /// The server's routes.
@@ -47,6 +47,7 @@ pub(crate) fn router(app: App) -> Router {
             "/contests/{cid}/clarifications",
             get(api::clarifications).post(api::post_clarification),
         )
+        .route("/contests/{cid}/archive", get(archive::api_archive))
         .route("/contests/{cid}/{collection}", get(api::collection))
         .route("/contests/{cid}/{collection}/{id}", get(api::object))
         .fallback(api::not_found)
@@ -163,6 +164,7 @@ pub(crate) fn router(app: App) -> Router {
         )
         .route("/jury/updates", get(feed::jury_updates))
         .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
+        .route("/jury/archive.zip", get(archive::jury_archive))
         // The API's base as clients write it, with or without the slash.
         .route("/api/", get(api::info))
         .nest("/api", api)

@@ -5,13 +5,14 @@
 //! submissions ([`submission`]), the pages' handlers ([`pages`]; the jury's
 //! desk and the teams' notices: [`desk`]; printing: [`printing`]; the jury's controls:
 //! [`controls`]), the Contest API
-//! ([`api`]) and the streams ([`feed`]); [`connections`] holds the
+//! ([`api`]), the contest's archive ([`archive`]) and the streams ([`feed`]); [`connections`] holds the
 //! connections, with deadlines, and [`start`] is what the server starts. It
 //! turns requests into calls to `crate::server::live::LiveContest` and its
 //! answers into responses through `crate::render`.
 
 pub(crate) mod api;
 pub(crate) mod app;
+pub(crate) mod archive;
 pub(crate) mod auth;
 pub(crate) mod connections;
 pub(crate) mod controls;

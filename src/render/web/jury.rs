@@ -195,6 +195,7 @@ pub(crate) fn home(
         }
         h2 { "Event feed" }
         p { a href="/jury/event-feed.ndjson" { "event-feed.ndjson" } " (the Contest API's event feed as it stands, for the ICPC Resolver)" }
+        p { a href="/jury/archive.zip" { "The contest's archive" } " (the Contest API's contest package: every endpoint, the submissions' files, the event feed; `judge batch` judges it again once unzipped)" }
     };
     layout(chrome, "Contest", body)
 }

@@ -185,6 +185,7 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         row(get.clone(), "/jury/updates", "", jury_only),
         row(get.clone(), "/team/fragment/badge", "", team_only),
         row(get.clone(), "/jury/fragment/badge", "", jury_only),
+        row(get.clone(), "/jury/archive.zip", "", jury_page),
         row(get.clone(), "/jury/fragment/clarifications", "", jury_only),
         row(get.clone(), "/jury/balloons", "", jury_page),
         row(get.clone(), "/jury/fragment/balloons", "", jury_only),
