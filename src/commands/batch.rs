@@ -14,6 +14,13 @@ use crate::render::junit::{self, JunitSubmission};
 use crate::render::scoreboard;
 
 pub(super) fn batch(settings: Settings, args: BatchArgs) -> Result<i32> {
+    if args.dir.is_file() && args.dir.extension().is_some_and(|e| e == "zip") {
+        return Err(Error::Usage(format!(
+            "{} is a zip: unzip it into a folder first (`unzip -d FOLDER {}`), then judge the folder",
+            args.dir.display(),
+            args.dir.display()
+        )));
+    }
     if !args.dir.is_dir() {
         let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
         return Err(Error::io(&args.dir, source));

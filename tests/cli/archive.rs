@@ -143,6 +143,13 @@ fn a_served_contest_archived_is_judged_again_by_batch_with_the_same_results() {
         &[("JUDGE_PASSWORD", JURY.1)],
     );
     downloaded.expect_code(0);
+    let zipped = workspace.judge(["batch", zip.to_str().unwrap(), "--out", "/nonexistent"]);
+    zipped.expect_code(2);
+    assert!(
+        zipped.stderr.contains("unzip it into a folder first"),
+        "{}",
+        zipped.stderr
+    );
     let again = unzipped(&std::fs::read(&zip).unwrap());
     assert_eq!(
         again.keys().collect::<Vec<_>>(),
