@@ -492,12 +492,9 @@ impl LiveContest {
                 self.limits.max_source
             )));
         }
+        // A submit-answer problem's files are its answers: one answers every
+        // test, several are a folder of one per test (`1.ans` for `secret/1`).
         let language = match self.config.answer_problems.contains(&problem) {
-            true if !others.is_empty() => {
-                return Err(Refusal::Invalid(
-                    "a submit-answer problem takes one file of answers".into(),
-                ))
-            }
             true => ANSWERS.to_string(),
             false => match self.language_of(language, &first.name)? {
                 answers if answers == ANSWERS => {

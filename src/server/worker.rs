@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::store::{Claim, Finished, Holder, Store};
 use crate::check::Checker;
 use crate::compile::{CompileReport, CompileStatus};
-use crate::config::Language;
+use crate::config::{Language, ANSWERS};
 use crate::contest::clock::{now_ms, EpochMs};
 use crate::contest::run::ioi_score;
 use crate::engine::{Judge, RunOptions, Submission};
@@ -325,6 +325,9 @@ async fn judge_source(
     }
     let (path, companions) = if claim.others.is_empty() {
         (dir.path().join(&s.filename), Vec::new())
+    } else if s.language == ANSWERS {
+        // Answers, one file per test: the folder, read as `judge run` reads one.
+        (dir.path().to_path_buf(), Vec::new())
     } else {
         // Several files: a folder, as `judge run` judges one (its main
         // source among the files of the language named, when that language

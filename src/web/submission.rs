@@ -1,7 +1,7 @@
 //! The one reader of a submission, however it comes: the team's web form
 //! (multipart, the file as `file`), DOMjudge's submit client (multipart,
 //! the file as `code[]`) and the Contest API's JSON (the file in a base64
-//! zip). The same limits meet all three, in one place: files of at most
+//! zip); a form's `.zip` is unpacked as the API's zip is. The same limits meet all three, in one place: files of at most
 //! the contest's `max_source` bytes together (several are a folder
 //! submission, as DOMjudge's client and the zip send them), text fields of
 //! at most [`FIELD_LIMIT`] bytes; the files' names and the language are
@@ -201,7 +201,13 @@ async fn read_form(mut form: Multipart, limit: u64) -> Result<Submission, Refusa
                 .bytes()
                 .await
                 .map_err(|e| Refusal::Invalid(format!("the file could not be read: {e}")))?;
-            fields.file(filename, bytes.to_vec(), limit)?;
+            // A zip is its files (a folder submission, or a submit-answer
+            // problem's answers, one per test), as the Contest API's zip.
+            if is_zip(&filename) {
+                unzip_into(&bytes, limit, &mut fields)?;
+            } else {
+                fields.file(filename, bytes.to_vec(), limit)?;
+            }
             continue;
         }
         let slot = match name.as_str() {
@@ -218,6 +224,12 @@ async fn read_form(mut form: Multipart, limit: u64) -> Result<Submission, Refusa
         *slot = Some(field(&name, text)?);
     }
     fields.submission()
+}
+
+/// Whether a form's file is a zip of files, by its name.
+fn is_zip(name: &str) -> bool {
+    name.rsplit_once('.')
+        .is_some_and(|(stem, ext)| !stem.is_empty() && ext.eq_ignore_ascii_case("zip"))
 }
 
 /// The Contest API's submission: its JSON object.

@@ -251,6 +251,7 @@ fn a_generator_printing_without_end_fails_at_the_output_limit() {
 /// A custom checker is trusted, but what it starts does not outlive it.
 #[test]
 fn a_checker_leaves_no_process_behind() {
+    let _names = crate::support::named_processes();
     let workspace = Workspace::new();
     let judged = workspace.judge([
         "--isolation",
@@ -452,6 +453,7 @@ fn control_characters_from_submissions_are_shown_escaped() {
 /// it left: its sandbox and scratch directories (cgroups too, as before).
 #[test]
 fn the_next_judge_removes_what_a_killed_judge_left() {
+    let _names = crate::support::named_processes();
     let workspace = Workspace::new();
     let mut child = judging_sleepers(&workspace, std::process::Stdio::null());
     let pid = child.id();

@@ -115,13 +115,29 @@ fn listing(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
 
 /// `judge verify --format json` of a package: the report.
 fn verify_json(ws: &Workspace, package: &Path) -> Value {
+    let started = std::time::Instant::now();
     let judged = ws.judge([
         "verify".as_ref(),
         package.as_os_str(),
         "--format".as_ref(),
         "json".as_ref(),
     ]);
-    serde_json::from_str(judged.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {judged:#?}"))
+    let took = started.elapsed();
+    // Shown with the test's output when it fails: which package took how long.
+    eprintln!("judge verify {}: {took:.1?}", package.display());
+    serde_json::from_str(judged.stdout.trim()).unwrap_or_else(|e| {
+        // No exit code: killed by a signal, the harness's hang guard if
+        // `took` reached it.
+        let killed = if judged.code.is_none() {
+            format!(" (killed after {took:.1?}: by the harness's hang guard if that is its limit)")
+        } else {
+            String::new()
+        };
+        panic!(
+            "judge verify {}{killed}: {e}: {judged:#?}",
+            package.display()
+        )
+    })
 }
 
 /// Each solution's file name and overall verdict in a verify report.
@@ -187,7 +203,13 @@ fn problemtools(
     if let Some(t) = time_limit {
         command.args(["-t", t]);
     }
+    let started = std::time::Instant::now();
     let output = command.output().expect("run verifyproblem");
+    eprintln!(
+        "verifyproblem {}: {:.1?}",
+        package.display(),
+        started.elapsed()
+    );
     let text = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
     let line = regex::Regex::new(

@@ -82,6 +82,7 @@ fn verdicts(reports: &[Value]) -> Vec<(String, String, String)> {
 #[test]
 fn hostile_submissions_are_contained() {
     let _heavy = crate::support::cpu_heavy();
+    let _names = crate::support::named_processes();
     // A listener the network fixture must not reach, and the host's sockets
     // the sockets fixture must not reach, both named for this run (the
     // fixtures' copies in the workspace are aimed at them).
@@ -225,6 +226,7 @@ fn network_fixture_does_detect_a_reachable_listener() {
 /// none of it: its memory and CPU time are its own.
 #[test]
 fn a_slot_keeps_nothing_from_one_run_to_the_next() {
+    let _names = crate::support::named_processes();
     let workspace = Workspace::new();
     let judged = workspace.judge([
         "--isolation",
@@ -340,6 +342,7 @@ fn a_compiler_child_stopped_by_its_cpu_rlimit_exceeded_the_compile_time_limit() 
 
 #[test]
 fn sigterm_kills_everything_and_exits_130() {
+    let _names = crate::support::named_processes();
     let workspace = Workspace::new();
     let mut child = judging_sleepers(&workspace, std::process::Stdio::piped());
     let pid = child.id();
@@ -386,6 +389,7 @@ fn sigterm_kills_everything_and_exits_130() {
 #[test]
 fn a_thousand_runs_leave_nothing_behind() {
     let _heavy = crate::support::cpu_heavy();
+    let _names = crate::support::named_processes();
     // The hanging runs spin, so the CPU limit (100 ms) stops them; a wide
     // wall limit (3 s) keeps a stall of a loaded CI machine from turning an
     // echo into a wall-time TLE (seen once in CI: 101 TLEs).
@@ -567,6 +571,7 @@ fn a_keeper_that_dies_is_replaced_and_the_judging_goes_on() {
 /// the judge must work without root, at the `namespaces` level.
 #[test]
 fn contained_as_an_unprivileged_user() {
+    let _names = crate::support::named_processes();
     let Some(user) = crate::support::unprivileged_user() else {
         return;
     };

@@ -188,6 +188,7 @@ fn judged_in_place(
     reason: Option<&str>,
     owner: Option<&str>,
 ) {
+    let _names = crate::support::named_processes();
     let full = match expect {
         Expect::Level(e) => e.starts_with("cgroup-"),
         Expect::Full => true,

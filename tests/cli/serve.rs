@@ -1001,9 +1001,10 @@ fn passwords_give_a_teams_tsv_roster_its_logins_without_touching_the_file() {
 }
 
 /// A submit-answer problem (ICPC format's `type: submit-answer`) in a live
-/// contest: a team's one file is its answer to every test, checked as it is
-/// in the `answers` language whatever language the client named; `answers`
-/// is refused for a problem whose submissions are programs.
+/// contest: a team's one file is its answer to every test, several files
+/// (the API's zip) one answer per test, checked as they are in the
+/// `answers` language whatever language the client named; `answers` is
+/// refused for a problem whose submissions are programs.
 #[test]
 fn a_submit_answer_problem_takes_a_teams_file_of_answers() {
     let workspace = Workspace::new();
@@ -1017,7 +1018,10 @@ fn a_submit_answer_problem_takes_a_teams_file_of_answers() {
         ("data/sample/1.ans", "42\n"),
         ("data/secret/1.in", "again\n"),
         ("data/secret/1.ans", "42\n"),
-        ("submissions/accepted/answer.txt", "42\n"),
+        ("data/secret/2.in", "and now\n"),
+        ("data/secret/2.ans", "7\n"),
+        ("submissions/accepted/answers/1.ans", "42\n"),
+        ("submissions/accepted/answers/2.ans", "7\n"),
     ] {
         let path = package.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -1034,15 +1038,28 @@ fn a_submit_answer_problem_takes_a_teams_file_of_answers() {
         ),
     );
     let server = Server::start(&workspace, &contest, &[]);
-    // The Contest API's way, with a program language named: ignored.
-    let right = post_json(
+    // The Contest API's way, a zip of one answer per test (`1.ans` answers
+    // sample/1 and secret/1), with a program language named: ignored.
+    let per_test = json!({
+        "problem_id": "answer",
+        "language_id": "python",
+        "files": [{"data": base64::Engine::encode(
+            &base64::engine::general_purpose::STANDARD,
+            zip_of(&[("1.ans", b"42\n"), ("2.ans", b"7\n")]),
+        )}],
+    });
+    let right = post_json(&server.api("/submissions"), Some(T1), &per_test);
+    assert_eq!(right.status, 201, "{}", right.text());
+    assert_eq!(right.json()["language_id"], "answers");
+    let right = right.json()["id"].as_str().unwrap().to_string();
+    // One file answers every test: right for two, wrong for secret/2.
+    let one = post_json(
         &server.api("/submissions"),
         Some(T1),
         &ccs_submission("answer", "python", "answer.txt", b"42\n"),
     );
-    assert_eq!(right.status, 201, "{}", right.text());
-    assert_eq!(right.json()["language_id"], "answers");
-    let right = right.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(one.status, 201, "{}", one.text());
+    let one = one.json()["id"].as_str().unwrap().to_string();
     // DOMjudge's submit client's way: the language by the extension.
     let (content_type, body) = domjudge_form("A", "out", "mine.out", b"41\n");
     let wrong = send(
@@ -1055,6 +1072,7 @@ fn a_submit_answer_problem_takes_a_teams_file_of_answers() {
     assert_eq!(wrong.status, 201, "{}", wrong.text());
     let wrong = wrong.json()["id"].as_str().unwrap().to_string();
     assert_eq!(verdict_of(&server, T1, &right), "AC");
+    assert_eq!(verdict_of(&server, T1, &one), "WA");
     assert_eq!(verdict_of(&server, T2, &wrong), "WA");
     // `answers` is no language for a program.
     let refused = post_json(

@@ -436,6 +436,34 @@ pub(crate) fn named(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Held by tests that start the hostile fixtures' named processes
+/// (`forkbomb4711`, `sleeper4711`, ...) and look for them on the whole
+/// machine: one such test at a time, in this suite and in any other run of
+/// it on the machine (a file lock), so that a test never counts another's
+/// processes (two suites at once: one found the other's fork bomb "left
+/// behind"). Take [`cpu_heavy`] first when holding both.
+pub(crate) fn named_processes() -> std::fs::File {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let path = std::env::temp_dir().join("judge-tests-named-processes.lock");
+    // Read-only is enough for flock, so that every user running the tests
+    // (the VM's placements run as several) shares the one file.
+    let file = std::fs::File::open(&path)
+        .or_else(|_| {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o644)
+                .open(&path)?;
+            let _ = file.set_permissions(std::fs::Permissions::from_mode(0o644));
+            Ok::<_, std::io::Error>(file)
+        })
+        .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+        .unwrap_or_else(|e| panic!("lock {}: {e}", path.display()));
+    file
+}
+
 /// Waits up to two seconds for processes named `name` to be gone.
 pub(crate) fn assert_none_named(name: &str) {
     let deadline = std::time::Instant::now() + Duration::from_secs(2);

@@ -81,7 +81,8 @@ pub(crate) fn home(chrome: &Chrome, rows: &[SubmissionRow], notice: Option<&str>
                         @for l in &config.languages { option value=(l.id) { (l.name) } }
                     }
                 }
-                label { "File" input type="file" name="file" required; }
+                label { "File" input type="file" name="file" multiple required; }
+                p.note { "Several files (or a .zip of them) are one submission. A submit-answer problem: one file answers every test, or one file per test named after it (1.ans, 2.ans, ...)." }
                 button type="submit" { "Submit" }
             }
         } @else {

@@ -305,4 +305,29 @@ async fn the_three_ways_in_refuse_the_same_submissions_by_the_same_rule() {
         assert_eq!(names, ["main.py", "helper.py"], "submission {id}");
         assert_eq!(detail.row.submission.filename, "main.py");
     }
+    // A form's .zip is its files, as the API's zip; and within the same
+    // limits: a zip that unpacks past them is refused.
+    let zipped = |files: &[(&str, Vec<u8>)]| Sent {
+        problem: "a",
+        language: "python3",
+        files: vec![("both.ZIP", zip_of(files))],
+    };
+    let (got, body) = answer(&router, request(Way::WebForm, &zipped(&two.files), &t1)).await;
+    assert_eq!(got, "303 /team?submitted=7", "{body}");
+    let detail = f
+        .app
+        .live
+        .submission_for(&Viewer::Jury, 7)
+        .await
+        .unwrap()
+        .unwrap();
+    let names: Vec<&str> = detail.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["main.py", "helper.py"]);
+    let bomb = zipped(&[("a.py", vec![b'#'; limit]), ("b.py", ok())]);
+    let (got, body) = answer(&router, request(Way::Domjudge, &bomb, &t1)).await;
+    assert_eq!(got, "413", "{body}");
+    let sneaky = zipped(&[("../x.py", ok())]);
+    let (got, body) = answer(&router, request(Way::WebForm, &sneaky, &t1)).await;
+    assert_eq!(got, "400", "{body}");
+    assert!(body.contains("is not accepted"), "{body}");
 }
