@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::state::App;
-use super::{api, archive, controls, desk, feed, pages, printing};
+use super::{api, archive, controls, desk, feed, pages, printing, rejudgings};
 use crate::render::web::assets;
 
 /// The server's routes.
@@ -115,9 +115,19 @@ pub(crate) fn router(app: App) -> Router {
         .route("/jury/submissions/{id}", get(pages::jury_submission))
         .route(
             "/jury/submissions/{id}/rejudge",
-            post(pages::jury_rejudge_one),
+            post(rejudgings::jury_rejudge_one),
         )
-        .route("/jury/rejudge", post(pages::jury_rejudge_problem))
+        .route("/jury/rejudge", post(rejudgings::jury_rejudge_problem))
+        .route("/jury/rejudgings", get(rejudgings::jury_rejudgings))
+        .route("/jury/rejudgings/{id}", get(rejudgings::jury_rejudging))
+        .route(
+            "/jury/rejudgings/{id}/{action}",
+            post(rejudgings::jury_decide),
+        )
+        .route(
+            "/jury/fragment/rejudgings/{id}",
+            get(rejudgings::jury_rejudging_fragment),
+        )
         .route("/jury/submissions/{id}/ignore", post(controls::jury_ignore))
         .route("/jury/confirm/{action}", get(controls::jury_confirm))
         .route("/jury/contest/end", post(controls::jury_end))

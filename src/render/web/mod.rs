@@ -10,6 +10,7 @@ pub(crate) mod assets;
 pub(crate) mod board;
 pub(crate) mod jury;
 pub(crate) mod printing;
+pub(crate) mod rejudging;
 pub(crate) mod team;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
@@ -221,6 +222,7 @@ fn menu(chrome: &Chrome) -> Markup {
                     }
                 }
                 a href="/jury/balloons" { "Balloons" }
+                a href="/jury/rejudgings" { "Rejudgings" }
                 @if chrome.config.printing.enabled {
                     a href="/jury/print" {
                         "Print jobs "
