@@ -117,6 +117,10 @@ pub(crate) enum Command {
     /// Submit a file to a contest server (`judge serve`, or any server of
     /// the ICPC Contest API), as DOMjudge's submit client does.
     Submit(SubmitArgs),
+    /// Download a contest's archive from its server (`judge serve`) as the
+    /// jury: the Contest API's contest package, a zip that `judge batch`
+    /// replays once unzipped.
+    Archive(ArchiveArgs),
     /// Generate passwords for a contest's teams and jury: their hashes go
     /// into contest.toml, the passwords to hand out are printed.
     Passwords(PasswordsArgs),
@@ -200,6 +204,22 @@ pub(crate) struct SubmitArgs {
     /// The contest's id (default: the server's only contest).
     #[arg(long, value_name = "ID")]
     pub(crate) contest: Option<String>,
+}
+
+/// Arguments of `judge archive`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ArchiveArgs {
+    /// The server's address (`http://10.0.0.1:8080`); the jury's password
+    /// from JUDGE_PASSWORD or ~/.netrc (`login jury`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) server: String,
+    /// The contest's id (default: the server's only contest).
+    #[arg(long, value_name = "ID")]
+    pub(crate) contest: Option<String>,
+    /// Where to write the zip (default: CONTEST-ID.zip in the current
+    /// folder).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
 }
 
 /// Arguments of `judge passwords`.

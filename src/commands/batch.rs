@@ -7,42 +7,55 @@ use std::path::Path;
 use super::{print, start_judge, writable_dir};
 use crate::cli::args::{BatchArgs, MergeArgs};
 use crate::cli::{Format, Settings};
-use crate::contest::{run as contest_run, ContestSpec, Results};
+use crate::contest::{package, run as contest_run, ContestSpec, Results};
 use crate::engine::{Hide, RunOptions};
 use crate::error::{exit_code, Error, Result};
 use crate::render::junit::{self, JunitSubmission};
 use crate::render::scoreboard;
 
 pub(super) fn batch(settings: Settings, args: BatchArgs) -> Result<i32> {
+    if args.dir.is_file() && args.dir.extension().is_some_and(|e| e == "zip") {
+        return Err(Error::Usage(format!(
+            "{} is a zip: unzip it into a folder first (`unzip -d FOLDER {}`), then judge the folder",
+            args.dir.display(),
+            args.dir.display()
+        )));
+    }
     if !args.dir.is_dir() {
         let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory");
         return Err(Error::io(&args.dir, source));
     }
     // Checked before anything is judged: results are never lost at the end.
     writable_dir(&args.out)?;
-    let mut spec = ContestSpec::load(&args.dir)?;
+    let mut hide = vec![
+        Hide::Required(args.dir.clone()),
+        Hide::Required(args.out.clone()),
+    ];
+    // A contest package (an archive of `judge serve`, or of another
+    // system) is judged again from its submissions.json; else the folder
+    // holds a folder per contestant.
+    let (mut info, discovered) = if package::is_package(&args.dir) {
+        let package = package::discover_package(&args.dir, &settings.config)?;
+        hide.push(Hide::Required(package.scratch));
+        (package.info, package.discovered)
+    } else {
+        let spec = ContestSpec::load(&args.dir)?;
+        let discovered = contest_run::discover(&args.dir, &spec, &settings.config)?;
+        (contest_run::contest_info(&spec, &discovered), discovered)
+    };
     if let Some(s) = args.scoring {
-        spec.scoring = s;
+        info.scoring = s;
     }
     if let Some(p) = args.penalty {
-        spec.penalty = p;
+        info.penalty = p;
     }
-    let discovered = contest_run::discover(&args.dir, &spec, &settings.config)?;
-    let info = contest_run::contest_info(&spec, &discovered);
     let options = RunOptions {
         no_cache: settings.no_cache,
         fail_fast: !args.all_tests,
-        per_group: spec.scoring == crate::contest::Scoring::Ioi,
+        per_group: info.scoring == crate::contest::Scoring::Ioi,
         ..RunOptions::default()
     };
-    let judge = start_judge(
-        settings,
-        &discovered.problems,
-        &[
-            Hide::Required(args.dir.clone()),
-            Hide::Required(args.out.clone()),
-        ],
-    )?;
+    let judge = start_judge(settings, &discovered.problems, &hide)?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(

@@ -67,6 +67,7 @@ fn dispatch(cli: Cli) -> Result<i32> {
         Command::Serve(args) => serve::serve(settings, args),
         Command::Judgehost(args) => judgehost::judgehost(settings, args),
         Command::Submit(args) => submit::submit(args),
+        Command::Archive(args) => submit::archive(args),
         Command::Passwords(args) => submit::passwords(args),
         Command::Listen(args) => listen::listen(args),
     }

@@ -1,6 +1,7 @@
 //! `judge submit` (a file sent to a contest server through the Contest
 //! API, as DOMjudge's submit client does: the team's password from
-//! `JUDGE_PASSWORD` or `~/.netrc`) and `judge passwords` (passwords made
+//! `JUDGE_PASSWORD` or `~/.netrc`), `judge archive` (the contest's archive
+//! downloaded as the jury) and `judge passwords` (passwords made
 //! for a contest's teams and jury: their hashes written into contest.toml,
 //! the passwords printed to hand out).
 
@@ -12,59 +13,74 @@ use base64::Engine;
 use serde_json::{json, Value};
 
 use super::print;
-use crate::cli::args::{PasswordsArgs, SubmitArgs};
+use crate::cli::args::{ArchiveArgs, PasswordsArgs, SubmitArgs};
 use crate::contest::{ContestSpec, CONTEST_FILE};
 use crate::error::{exit_code, Error, Result, SpecError};
 use crate::server::auth::{generate_password, Argon};
 use crate::server::files::zip_one;
 
-pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
-    let base = args.server.trim_end_matches('/').to_string();
+/// A client of the server at `server` (`http://HOST:PORT`) logged in as
+/// `login` (its password from `JUDGE_PASSWORD` or `~/.netrc`), a request
+/// taking at most `timeout`, and the server's address without a trailing
+/// `/`.
+fn client(server: &str, login: &str, timeout: Duration) -> Result<(Client, String)> {
+    let base = server.trim_end_matches('/').to_string();
     let Some(host) = base
         .strip_prefix("http://")
         .or_else(|| base.strip_prefix("https://"))
         .map(|rest| rest.split(['/', ':']).next().unwrap_or(""))
     else {
         return Err(Error::Usage(format!(
-            "--server `{}`: give the server's address as http://HOST:PORT",
-            args.server
+            "--server `{server}`: give the server's address as http://HOST:PORT"
         )));
     };
     if base.starts_with("https://") {
         return Err(Error::Usage(
-            "judge submit speaks plain HTTP (judge serve's); for an HTTPS server use its web page"
+            "judge speaks plain HTTP to a server (judge serve's); for an HTTPS server use its web page"
                 .into(),
         ));
     }
-    let password = password_for(host, &args.team)?;
+    let password = password_for(host, login)?;
+    let client = Client {
+        agent: ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(timeout))
+            .build()
+            .into(),
+        auth: format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode(format!("{login}:{password}"))
+        ),
+        api: format!("{base}/api"),
+    };
+    Ok((client, base))
+}
+
+impl Client {
+    /// The contest named, or the server's only one.
+    fn contest(&self, named: Option<&String>) -> Result<String> {
+        let contests = self.get("/contests")?;
+        Ok(match (named, contests.as_array().map(Vec::as_slice)) {
+            (Some(id), _) => id.clone(),
+            (None, Some([only])) => only["id"].as_str().unwrap_or_default().to_string(),
+            (None, _) => {
+                return Err(Error::Usage(
+                    "the server has several contests (or none): name one with --contest".into(),
+                ))
+            }
+        })
+    }
+}
+
+pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
+    let (client, base) = client(&args.server, &args.team, Duration::from_secs(60))?;
     let source = std::fs::read(&args.file).map_err(|e| Error::io(&args.file, e))?;
     let filename = args
         .file
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let client = Client {
-        agent: ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into(),
-        auth: format!(
-            "Basic {}",
-            base64::engine::general_purpose::STANDARD.encode(format!("{}:{password}", args.team))
-        ),
-        api: format!("{base}/api"),
-    };
-    let contests = client.get("/contests")?;
-    let contest = match (&args.contest, contests.as_array().map(Vec::as_slice)) {
-        (Some(id), _) => id.clone(),
-        (None, Some([only])) => only["id"].as_str().unwrap_or_default().to_string(),
-        (None, _) => {
-            return Err(Error::Usage(
-                "the server has several contests (or none): name one with --contest".into(),
-            ))
-        }
-    };
+    let contest = client.contest(args.contest.as_ref())?;
     let stem = filename
         .rsplit_once('.')
         .map(|(s, _)| s)
@@ -121,6 +137,28 @@ pub(super) fn submit(args: SubmitArgs) -> Result<i32> {
          follow it at {base}/team/submissions/{id}\n",
         created["time"].as_str().unwrap_or("?"),
         created["contest_time"].as_str().unwrap_or("?"),
+    ));
+    Ok(exit_code::OK)
+}
+
+/// `judge archive`: the contest's archive, downloaded as the jury.
+pub(super) fn archive(args: ArchiveArgs) -> Result<i32> {
+    let (client, _) = client(&args.server, "jury", Duration::from_secs(600))?;
+    let contest = client.contest(args.contest.as_ref())?;
+    let zip = client.get_bytes(&format!("/contests/{contest}/archive"))?;
+    let out = args
+        .out
+        .unwrap_or_else(|| std::path::PathBuf::from(format!("{contest}.zip")));
+    std::fs::write(&out, &zip).map_err(|source| Error::Write {
+        path: out.clone(),
+        source,
+    })?;
+    print(&format!(
+        "the archive of {contest} ({} bytes) is in {}\n\
+         replay it: unzip -d {contest}-archive {} && judge batch {contest}-archive --out replay\n",
+        zip.len(),
+        out.display(),
+        out.display(),
     ));
     Ok(exit_code::OK)
 }
@@ -197,6 +235,26 @@ impl Client {
             .call()
             .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
         self.answer(&url, response)
+    }
+
+    /// The bytes of `path` (a zip), or the server's error.
+    fn get_bytes(&self, path: &str) -> Result<Vec<u8>> {
+        let url = format!("{}{path}", self.api);
+        let response = self
+            .agent
+            .get(&url)
+            .header("Authorization", &self.auth)
+            .call()
+            .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
+        if response.status().as_u16() >= 300 {
+            return self.answer(&url, response).map(|_| Vec::new());
+        }
+        response
+            .into_body()
+            .with_config()
+            .limit(4 << 30)
+            .read_to_vec()
+            .map_err(|e| Error::server(format!("{url}: an unreadable answer"), e))
     }
 
     fn post(&self, path: &str, body: &Value) -> Result<Value> {

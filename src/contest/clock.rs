@@ -155,6 +155,39 @@ pub(crate) fn format_reltime(ms: i64) -> String {
     )
 }
 
+/// A contest-relative time as the Contest API writes it, `(-)h:mm:ss(.uuu)`,
+/// in ms.
+pub(crate) fn parse_reltime(text: &str) -> Result<i64, String> {
+    let bad = || format!("`{text}` is not a contest time like 5:00:00 or 1:22:05.034");
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, text),
+    };
+    let (hms, fraction) = rest.split_once('.').unwrap_or((rest, ""));
+    let parts: Vec<&str> = hms.split(':').collect();
+    let [h, m, s] = parts[..] else {
+        return Err(bad());
+    };
+    let number = |p: &str, max: i64| {
+        let n: i64 = p.parse().map_err(|_| bad())?;
+        if p.bytes().all(|b| b.is_ascii_digit()) && (0..=max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(bad())
+        }
+    };
+    let (h, m, s) = (number(h, 1_000_000)?, number(m, 59)?, number(s, 59)?);
+    let millis = match fraction {
+        "" => 0,
+        f if f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => {
+            let digits: String = f.chars().chain("000".chars()).take(3).collect();
+            digits.parse::<i64>().map_err(|_| bad())?
+        }
+        _ => return Err(bad()),
+    };
+    Ok(sign * (((h * 60 + m) * 60 + s) * 1000 + millis))
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
@@ -190,6 +223,26 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contest_times_read_back_what_the_api_writes() {
+        for ms in [0, 1, 59_999, 3_600_000, 5 * 3_600_000 + 1234, -61_000] {
+            assert_eq!(parse_reltime(&format_reltime(ms)), Ok(ms));
+        }
+        assert_eq!(parse_reltime("5:00:00"), Ok(5 * 3_600_000));
+        for bad in [
+            "",
+            "5",
+            "5:00",
+            "1:60:00",
+            "1:00:0x",
+            "a:00:00",
+            "1:00:00.x",
+            "1:+1:00",
+        ] {
+            assert!(parse_reltime(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn times_round_trip_through_the_api_format() {

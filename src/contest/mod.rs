@@ -9,13 +9,15 @@
 //! number themselves, `alice/hdu-1527.2.cpp` (the unnumbered file is attempt
 //! 1). An optional `contest.toml` sets the title, the scoring and the problems,
 //! and for a live contest (`judge serve`) the clock ([`clock`]), the teams,
-//! the jury and the languages.
+//! the jury and the languages. A contest package (the Contest API's archive
+//! of a contest, [`package`]) is judged again the same way.
 
 pub(crate) mod awards;
 pub(crate) mod clock;
 pub(crate) mod run;
 
 mod ids;
+pub(crate) mod package;
 pub(crate) mod printing;
 mod results;
 pub(crate) mod roster;

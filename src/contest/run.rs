@@ -138,6 +138,10 @@ pub(crate) struct Discovered {
     pub(crate) contestants: Vec<String>,
     /// Every file, sorted by contestant, problem, attempt.
     pub(crate) found: Vec<Found>,
+    /// Where a contest package's submissions were unpacked, removed when
+    /// the judging is done.
+    #[expect(dead_code, reason = "held only to be removed when dropped")]
+    pub(crate) scratch: Option<tempfile::TempDir>,
 }
 
 /// The largest submission judged (a bigger file is listed, not read).
@@ -404,6 +408,7 @@ pub(crate) fn discover(dir: &Path, spec: &ContestSpec, config: &Config) -> Resul
         problems,
         contestants,
         found,
+        scratch: None,
     })
 }
 

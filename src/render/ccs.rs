@@ -165,6 +165,16 @@ pub(crate) fn team(t: &TeamSnapshot) -> Value {
     })
 }
 
+/// The accounts: the jury's (`jury`, an administrator: it starts the
+/// contest) and each team's (its id is its login), never with a password.
+pub(crate) fn accounts(teams: &[TeamSnapshot]) -> Vec<Value> {
+    let jury = json!({"id": "jury", "username": "jury", "type": "admin"});
+    let teams = teams
+        .iter()
+        .map(|t| json!({"id": t.id, "username": t.id, "type": "team", "team_id": t.id}));
+    std::iter::once(jury).chain(teams).collect()
+}
+
 /// A group of teams (a hidden group's teams are `hidden`; 2023-06 has no
 /// such property on the group).
 pub(crate) fn group(g: &GroupSnapshot) -> Value {

@@ -7,8 +7,10 @@
 //! jury reads the problems before the start; the jury reads everything.
 //! A badge counts only what its viewer may read (a team's unread messages
 //! to it, the jury's unanswered questions); the jury's desk (claims, the
-//! filtered submission list, balloons, what a rejudge would touch) is the
-//! jury's only, as missing for anyone else.
+//! filtered submission list, balloons, rejudgings and the judgements they
+//! keep apart until applied) is the jury's only, as missing for anyone
+//! else: a team, the public and the API never read a pending judgement;
+//! so is the whole contest, for its archive.
 
 use std::collections::HashSet;
 
@@ -18,6 +20,8 @@ use super::model::{
     Clarification, Event, EventData, JudgementRecord, JudgementState, ProblemSnapshot, RunRecord,
     SourceFile, SubmissionRecord,
 };
+use super::record::ContestRecord;
+use super::rejudging::RejudgingView;
 pub(crate) use super::store::SessionRow;
 use super::visibility::Viewer;
 use crate::contest::awards::{awards, Award, AwardsInput, Solve};
@@ -37,6 +41,9 @@ pub(crate) struct SubmissionDetail {
     pub(crate) ignored: bool,
     /// Its judgements with their reports, oldest first.
     pub(crate) judgements: Vec<(JudgementRecord, Option<SubmissionReport>)>,
+    /// Its judgements kept apart by a pending rejudging (the jury's only),
+    /// each with the rejudging's id and its report.
+    pub(crate) pending: Vec<(i64, JudgementRecord, Option<SubmissionReport>)>,
 }
 
 impl LiveContest {
@@ -148,6 +155,36 @@ impl LiveContest {
         Ok(Some(self.awards_for(viewer).await?))
     }
 
+    /// The whole contest as the jury sees it now (frozen results
+    /// included), for its archive: every counted submission with its
+    /// files, judgements, runs, clarifications, the jury's scoreboard and
+    /// awards. The jury's only.
+    pub(crate) async fn contest_record(&self, viewer: &Viewer) -> Result<ContestRecord, Refusal> {
+        jury_only(viewer)?;
+        let jury = Viewer::Jury;
+        let mut submissions = Vec::new();
+        for s in self.submissions_for(&jury).await? {
+            let files = self.store.files(s.id).await?.unwrap_or_default();
+            submissions.push((s, files));
+        }
+        Ok(ContestRecord {
+            contest: self.contest_now().await?,
+            start: self.start().await?,
+            state: self.state().await?,
+            problems: self.problems_for(&jury).await?,
+            languages: self.config.languages.clone(),
+            teams: self.config.teams.clone(),
+            groups: self.config.groups.clone(),
+            organizations: self.config.organizations.clone(),
+            submissions,
+            judgements: self.judgements_for(&jury).await?,
+            runs: self.runs_for(&jury).await?,
+            clarifications: self.clarifications_for(&jury).await?,
+            awards: self.awards_for(&jury).await?,
+            board: self.scoreboard(View::Jury).await?,
+        })
+    }
+
     /// The submissions `viewer` may read: a team's own, all for the jury,
     /// none for the public (an empty list, as the Contest API's checks
     /// expect of a public client, not a refusal).
@@ -247,8 +284,16 @@ impl LiveContest {
                 judgements.push(full);
             }
         }
+        let mut pending = Vec::new();
+        if *viewer == Viewer::Jury {
+            for (rejudging, j) in self.store.pending_judgements(id).await? {
+                let report = self.store.judgement(j.id).await?.and_then(|(_, r)| r);
+                pending.push((rejudging, j, report));
+            }
+        }
         let judgement = judgements.last().map(|(j, _)| j.clone());
         Ok(Some(SubmissionDetail {
+            pending,
             row: SubmissionRow {
                 submission,
                 judgement,
@@ -421,7 +466,7 @@ impl LiveContest {
     }
 
     /// What rejudging every submission of `problem` (an id or label)
-    /// would touch: its id, and those submissions with their current
+    /// would judge again: its id, and those submissions with their current
     /// judgements. The jury's only.
     pub(crate) async fn rejudge_preview(
         &self,
@@ -442,6 +487,64 @@ impl LiveContest {
             .filter(|r| r.submission.problem == id)
             .collect();
         Ok((id, rows))
+    }
+
+    /// Starts a rejudging with a preview (judged apart, counted only once
+    /// applied) of every submission of `problem` or of submission `one`:
+    /// its id. The jury's only.
+    pub(crate) async fn start_rejudging_as(
+        &self,
+        viewer: &Viewer,
+        problem: Option<&str>,
+        one: Option<i64>,
+    ) -> Result<i64, Refusal> {
+        jury_only(viewer)?;
+        self.start_rejudging(problem, one).await
+    }
+
+    /// Rejudging `id`: per submission, the judgement now and the
+    /// rejudging's, which nobody but the jury reads before it is applied.
+    /// The jury's only.
+    pub(crate) async fn rejudging_for(
+        &self,
+        viewer: &Viewer,
+        id: i64,
+    ) -> Result<RejudgingView, Refusal> {
+        jury_only(viewer)?;
+        self.rejudging_view(id).await
+    }
+
+    /// Every rejudging, the newest first. The jury's only.
+    pub(crate) async fn rejudgings_for(
+        &self,
+        viewer: &Viewer,
+    ) -> Result<Vec<RejudgingView>, Refusal> {
+        jury_only(viewer)?;
+        self.rejudging_views().await
+    }
+
+    /// Applies rejudging `id` (its judgements become current: the boards,
+    /// awards and event feed follow) or cancels it (`apply` false: they
+    /// are discarded): how many judgements. The jury's only.
+    pub(crate) async fn decide_rejudging(
+        &self,
+        viewer: &Viewer,
+        id: i64,
+        apply: bool,
+    ) -> Result<usize, Refusal> {
+        jury_only(viewer)?;
+        if apply {
+            self.apply_rejudging(id).await
+        } else {
+            self.cancel_rejudging(id).await
+        }
+    }
+
+    /// Rejudges submission `id` at once, without a preview. The jury's
+    /// only.
+    pub(crate) async fn rejudge_now(&self, viewer: &Viewer, id: i64) -> Result<(), Refusal> {
+        jury_only(viewer)?;
+        self.rejudge(id).await
     }
 
     /// The jury's submission list: every submission `filter` keeps, each

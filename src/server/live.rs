@@ -383,6 +383,18 @@ impl LiveContest {
         if state.finalized.is_some() {
             return Err(Refusal::Forbidden("the results are already final".into()));
         }
+        if let Some(r) = self
+            .store
+            .rejudgings()
+            .await?
+            .into_iter()
+            .find(|r| r.state == super::store::RejudgingState::Pending)
+        {
+            return Err(Refusal::Forbidden(format!(
+                "rejudging {} is pending: apply or cancel it first (/jury/rejudgings/{})",
+                r.id, r.id
+            )));
+        }
         let unfinished = self.store.unfinished().await?;
         if unfinished > 0 {
             return Err(Refusal::Forbidden(format!(
@@ -673,34 +685,20 @@ impl LiveContest {
         }
     }
 
-    /// Queues a rejudge of one submission, or of every submission of a
-    /// problem; how many.
-    pub(crate) async fn rejudge(
-        &self,
-        submission: Option<i64>,
-        problem: Option<&str>,
-    ) -> Result<usize, Refusal> {
-        let all = self.store.submissions(None).await?;
-        let chosen: Vec<i64> = match (submission, problem) {
-            (Some(id), _) => {
-                if !all.iter().any(|s| s.id == id) {
-                    return Err(Refusal::NotFound(format!("no submission {id}")));
-                }
-                vec![id]
-            }
-            (None, Some(p)) => {
-                let p = self
-                    .config
-                    .problem(p)
-                    .ok_or_else(|| Refusal::Invalid(format!("no problem `{p}`")))?;
-                all.iter()
-                    .filter(|s| s.problem == p.id)
-                    .map(|s| s.id)
-                    .collect()
-            }
-            (None, None) => return Err(Refusal::Invalid("rejudge what?".into())),
-        };
-        Ok(self.store.rejudge(&chosen).await?)
+    /// Queues a rejudge of submission `id` that counts at once (no
+    /// preview: see `super::rejudging`); refused while a rejudging of its
+    /// problem is pending.
+    pub(crate) async fn rejudge(&self, id: i64) -> Result<(), Refusal> {
+        let submission = self
+            .store
+            .submissions(None)
+            .await?
+            .into_iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| Refusal::NotFound(format!("no submission {id}")))?;
+        self.refuse_while_pending(&submission.problem).await?;
+        self.store.rejudge(&[id]).await?;
+        Ok(())
     }
 
     /// The jury ignores submission `id` (DOMjudge's ignore), or counts it

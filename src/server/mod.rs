@@ -4,7 +4,9 @@
 //! ([`worker`]), what it judges with, for the judging hosts to compare
 //! ([`packages`]), passwords ([`auth`]), a submission's zip ([`files`]) and the
 //! database made to match contest.toml at start ([`setup`]), the clock at
-//! work ([`clock`]), print jobs and the printer ([`printing`]), and a server or judging host started from a contest
+//! work ([`clock`]), print jobs and the printer ([`printing`]), rejudgings
+//! judged before they count ([`rejudging`]), the whole contest for its
+//! archive ([`record`]), and a server or judging host started from a contest
 //! folder ([`startup`]); who may see what is
 //! written once, in [`visibility`] (the viewer, events, tokens) and
 //! [`door`] (every read, for a viewer). Nothing here
@@ -24,6 +26,8 @@ pub(crate) mod model;
 pub(crate) mod packages;
 pub(crate) mod printing;
 pub(crate) mod problems;
+pub(crate) mod record;
+pub(crate) mod rejudging;
 pub(crate) mod setup;
 pub(crate) mod startup;
 pub(crate) mod store;

@@ -98,6 +98,16 @@ impl LiveContest {
         Ok(jobs.into_iter().filter(|j| may_read(viewer, j)).collect())
     }
 
+    /// The number on the menu's print-jobs badge: for the jury, the jobs
+    /// not handed out yet; for anyone else, or with printing off, none.
+    pub(crate) async fn print_badge(&self, viewer: &Viewer) -> Result<usize, Refusal> {
+        if *viewer != Viewer::Jury || !self.printing_enabled() {
+            return Ok(0);
+        }
+        let jobs = self.store.print_jobs(None).await?;
+        Ok(jobs.iter().filter(|j| j.done.is_none()).count())
+    }
+
     /// Print job `id`, when `viewer` may read it (another team's is as
     /// missing as one that does not exist).
     pub(crate) async fn print_job_for(

@@ -138,34 +138,46 @@ pub(crate) async fn live_contest_printing(
 /// Judges the queued judgements, oldest first, with `verdicts` in turn,
 /// as the judging writes them (their events; no runs).
 pub(crate) async fn judge_queued(live: &LiveContest, verdicts: &[crate::verdict::Verdict]) {
+    for verdict in verdicts {
+        judge_next(live, *verdict, 0).await;
+    }
+}
+
+/// Judges the next queued judgement (the judges' order: the teams' before
+/// a pending rejudging's) with `verdict` and `runs` test runs of that
+/// verdict, as the judging writes it: its id.
+pub(crate) async fn judge_next(
+    live: &LiveContest,
+    verdict: crate::verdict::Verdict,
+    runs: u32,
+) -> i64 {
     use super::store::{Finished, Holder};
     let holder = Holder {
         name: "test".into(),
         key: None,
         fingerprint: None,
     };
-    for verdict in verdicts {
-        let claim = live
-            .test_store()
-            .claim(&holder, now_ms(), 60_000)
-            .await
-            .unwrap()
-            .unwrap()
-            .expect("a queued judgement");
-        let mut report = super::worker::could_not_judge(&claim, "a test");
-        report.verdict = *verdict;
-        let finished = Finished {
-            verdict: *verdict,
-            score: 0,
-            max_run_ms: 1,
-            end: now_ms(),
-            runs: Vec::new(),
-            report,
-        };
-        assert!(live
-            .test_store()
-            .finish("test", &claim, finished)
-            .await
-            .unwrap());
-    }
+    let claim = live
+        .test_store()
+        .claim(&holder, now_ms(), 60_000)
+        .await
+        .unwrap()
+        .unwrap()
+        .expect("a queued judgement");
+    let mut report = super::worker::could_not_judge(&claim, "a test");
+    report.verdict = verdict;
+    let finished = Finished {
+        verdict,
+        score: 0,
+        max_run_ms: 1,
+        end: now_ms(),
+        runs: (1..=runs).map(|i| (i, verdict, 1, now_ms())).collect(),
+        report,
+    };
+    assert!(live
+        .test_store()
+        .finish("test", &claim, finished)
+        .await
+        .unwrap());
+    claim.judgement
 }

@@ -220,7 +220,8 @@ async fn judge_claim(judge: &Judge, judging: &Judging, claim: Claim, claiming: D
             }
             Ok(false) => {
                 eprintln!(
-                    "submission {id}: its claim passed to another judge; this judging is dropped"
+                    "submission {id}: its claim passed to another judge (or its rejudging was \
+                     cancelled); this judging is dropped"
                 );
                 return;
             }

@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use axum::Router;
 
 use super::state::App;
-use super::{api, controls, desk, feed, pages, printing};
+use super::{api, archive, controls, desk, feed, pages, printing, rejudgings};
 use crate::render::web::assets;
 
 /// The server's routes.
@@ -47,6 +47,7 @@ pub(crate) fn router(app: App) -> Router {
             "/contests/{cid}/clarifications",
             get(api::clarifications).post(api::post_clarification),
         )
+        .route("/contests/{cid}/archive", get(archive::api_archive))
         .route("/contests/{cid}/{collection}", get(api::collection))
         .route("/contests/{cid}/{collection}/{id}", get(api::object))
         .fallback(api::not_found)
@@ -114,9 +115,19 @@ pub(crate) fn router(app: App) -> Router {
         .route("/jury/submissions/{id}", get(pages::jury_submission))
         .route(
             "/jury/submissions/{id}/rejudge",
-            post(pages::jury_rejudge_one),
+            post(rejudgings::jury_rejudge_one),
         )
-        .route("/jury/rejudge", post(pages::jury_rejudge_problem))
+        .route("/jury/rejudge", post(rejudgings::jury_rejudge_problem))
+        .route("/jury/rejudgings", get(rejudgings::jury_rejudgings))
+        .route("/jury/rejudgings/{id}", get(rejudgings::jury_rejudging))
+        .route(
+            "/jury/rejudgings/{id}/{action}",
+            post(rejudgings::jury_decide),
+        )
+        .route(
+            "/jury/fragment/rejudgings/{id}",
+            get(rejudgings::jury_rejudging_fragment),
+        )
         .route("/jury/submissions/{id}/ignore", post(controls::jury_ignore))
         .route("/jury/confirm/{action}", get(controls::jury_confirm))
         .route("/jury/contest/end", post(controls::jury_end))
@@ -146,6 +157,10 @@ pub(crate) fn router(app: App) -> Router {
         .route("/team/print/{id}", get(printing::team_job))
         .route("/jury/print", get(printing::jury_queue))
         .route("/jury/fragment/print", get(printing::jury_queue_fragment))
+        .route(
+            "/jury/fragment/print-badge",
+            get(printing::jury_print_badge),
+        )
         .route("/jury/print/{id}", get(printing::jury_job))
         .route("/jury/print/{id}/{action}", post(printing::jury_mark))
         .route("/jury/scoreboard", get(pages::jury_scoreboard))
@@ -159,6 +174,7 @@ pub(crate) fn router(app: App) -> Router {
         )
         .route("/jury/updates", get(feed::jury_updates))
         .route("/jury/event-feed.ndjson", get(feed::jury_feed_file))
+        .route("/jury/archive.zip", get(archive::jury_archive))
         // The API's base as clients write it, with or without the slash.
         .route("/api/", get(api::info))
         .nest("/api", api)

@@ -32,6 +32,8 @@ pub(crate) struct Frame {
     clock: ContestClock,
     /// The menu's clarifications badge for this viewer.
     badge: usize,
+    /// The menu's print-jobs badge (the jury's jobs not handed out).
+    print_badge: usize,
 }
 
 impl Frame {
@@ -55,6 +57,7 @@ impl Frame {
                 .clarification_badge(&viewer)
                 .await
                 .map_err(PageError::failed)?,
+            print_badge: app.live.print_badge(&viewer).await?,
         })
     }
 
@@ -79,6 +82,7 @@ impl Frame {
             now: self.now,
             clock: self.clock,
             badge: self.badge,
+            print_badge: self.print_badge,
         }
     }
 

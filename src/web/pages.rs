@@ -516,7 +516,8 @@ pub(crate) async fn jury_submission(
         .await?
         .ok_or(PageError::NotFound)?;
     let ignored = detail.ignored;
-    let (row, files, judgements) = (detail.row, detail.files, detail.judgements);
+    let (row, files, judgements, pending) =
+        (detail.row, detail.files, detail.judgements, detail.pending);
     let sources: Vec<(String, String)> = files
         .into_iter()
         .map(|f| (f.name, String::from_utf8_lossy(&f.content).into_owned()))
@@ -527,55 +528,9 @@ pub(crate) async fn jury_submission(
         ignored,
         &sources,
         &judgements,
+        &pending,
     ))
     .into_response())
-}
-
-/// `POST /jury/submissions/{id}/rejudge`.
-pub(crate) async fn jury_rejudge_one(
-    State(app): State<App>,
-    Jury(frame): Jury,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    Form(form): Form<TokenForm>,
-) -> Page {
-    frame.check_form(&headers, form.csrf.as_deref())?;
-    let id: i64 = id.parse().map_err(|_| PageError::NotFound)?;
-    let done = app.live.rejudge(Some(id), None).await;
-    jury_done(
-        frame,
-        done.map(|_| format!("/jury/submissions/{id}")),
-        "/jury/submissions",
-    )
-}
-
-/// The rejudge form.
-#[derive(Debug, Deserialize)]
-pub(crate) struct RejudgeForm {
-    csrf: Option<String>,
-    problem: String,
-    confirmed: Option<String>,
-}
-
-/// `POST /jury/rejudge`: every submission of a problem, from its
-/// confirmation page (else it leads there).
-pub(crate) async fn jury_rejudge_problem(
-    State(app): State<App>,
-    Jury(frame): Jury,
-    headers: HeaderMap,
-    Form(form): Form<RejudgeForm>,
-) -> Page {
-    frame.check_form(&headers, form.csrf.as_deref())?;
-    if form.confirmed.as_deref() != Some("yes") {
-        let to = format!(
-            "/jury/confirm/rejudge?problem={}",
-            web::query_value(&form.problem)
-        );
-        return Ok(Redirect::to(&to).into_response());
-    }
-    let done = app.live.rejudge(None, Some(&form.problem)).await;
-    let next = done.map(|n| format!("/jury?done=rejudging+{n}+submissions+of+{}", form.problem));
-    jury_done(frame, next, "/jury")
 }
 
 /// `GET /jury/scoreboard`: everything, also during the freeze.

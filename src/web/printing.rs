@@ -13,7 +13,7 @@ use super::pages::{jury_done, Page, TokenForm};
 use super::state::App;
 use super::submission::FIELD_LIMIT;
 use super::visitor::{Fragment, Jury, Team};
-use crate::render::web::printing;
+use crate::render::web::{self, printing};
 use crate::server::live::Refusal;
 use crate::server::printing::PrintJob;
 use crate::server::visibility::Viewer;
@@ -146,6 +146,19 @@ pub(crate) async fn jury_queue_fragment(
         .await
         .map_err(|_| PageError::NotFound)?;
     Ok(Html(printing::queue(&frame.chrome(), &jobs).into_string()).into_response())
+}
+
+/// `GET /jury/fragment/print-badge`: the jobs not handed out, for the
+/// menu.
+pub(crate) async fn jury_print_badge(
+    State(app): State<App>,
+    Fragment(Jury(frame)): Fragment<Jury>,
+) -> Page {
+    if !app.live.printing_enabled() {
+        return Err(PageError::NotFound);
+    }
+    let count = frame.chrome().print_badge;
+    Ok(Html(web::print_badge(count).into_string()).into_response())
 }
 
 /// `GET /jury/print/{id}`.

@@ -2,7 +2,9 @@
 //! chromedriver (the W3C WebDriver protocol, spoken here over HTTP). A team
 //! logs in, submits a file through the page, and sees its verdict appear
 //! without a reload; the jury freezes the scoreboard and the team's board
-//! stops changing while the jury's goes on.
+//! stops changing while the jury's goes on; and a team and a judge, each
+//! in a browser of its own, walk through a camp's day: a clarification, a
+//! balloon, a rejudging with a preview, the final awards.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -82,6 +84,16 @@ impl Driver {
     }
 
     fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let value = self.try_call(method, path, body);
+        assert!(
+            value["error"].is_null() || path == "/session",
+            "{method} {path}: {value}"
+        );
+        value
+    }
+
+    /// A command's answer's `value`, an error (`{"error": ...}`) included.
+    fn try_call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let url = if path == "/session" {
             format!("{}{path}", self.base)
         } else {
@@ -103,10 +115,6 @@ impl Driver {
             _ => post_json(&url, None, &body.unwrap_or(json!({}))),
         };
         let value = answer.json();
-        assert!(
-            value["value"]["error"].is_null() || path == "/session",
-            "{method} {path}: {value}"
-        );
         value.get("value").cloned().unwrap_or(value)
     }
 
@@ -372,4 +380,191 @@ fn a_team_is_told_of_an_answer_on_any_page_without_a_reload() {
     assert_eq!(browser.text("span.badge"), "");
     let page = desk.get(&format!("{base}/jury/clarifications")).text();
     assert!(!page.contains("unanswered</span>") && page.contains("<strong>answered</strong>"));
+}
+
+/// Logs `browser` in through the form as `login` and waits for the page
+/// whose heading holds `heading`.
+fn log_in(browser: &Driver, base: &str, login: &str, password: &str, heading: &str) {
+    browser.open(&format!("{base}/login"));
+    browser.type_in("input[name=login]", login);
+    browser.type_in("input[name=password]", password);
+    browser.click("button[type=submit]");
+    wait_for(Duration::from_secs(60), heading, || {
+        browser.text("h1").contains(heading).then_some(())
+    });
+}
+
+/// Clicks the button `css` once it is there and enabled; again when a
+/// part of the page refreshed live replaced it between its find and its
+/// click (a stale element).
+fn press(browser: &Driver, css: &str) {
+    let find = json!({"using": "css selector", "value": css});
+    wait_for(Duration::from_secs(60), css, || {
+        let found = browser.try_call("POST", "/element", Some(find.clone()));
+        let element = found[ELEMENT].as_str()?.to_string();
+        let enabled = browser.try_call("GET", &format!("/element/{element}/enabled"), None);
+        if enabled != json!(true) {
+            return None;
+        }
+        let clicked = browser.try_call("POST", &format!("/element/{element}/click"), None);
+        clicked["error"].is_null().then_some(())
+    });
+}
+
+/// Waits until the text of `css` in `browser` satisfies `ok`: the text.
+fn wait_text(browser: &Driver, css: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    wait_for(Duration::from_secs(120), what, || {
+        let text = browser.text(css);
+        ok(&text).then_some(text)
+    })
+}
+
+/// A camp's day in two browsers, a team's and a judge's: a clarification
+/// asked, seen live and claimed by the judge, answered, and the answer
+/// noticed by the team without a reload; an accepted submission and its
+/// balloon handed out; the problem rejudged with a preview (nothing would
+/// change) and applied; the contest ended and finalized, and the final
+/// board's awards.
+#[test]
+fn a_team_and_a_judge_walk_through_clarification_balloon_rejudging_and_awards() {
+    let workspace = Workspace::new();
+    let Some(team) = Driver::start(&workspace.path().join("team-profile")) else {
+        return;
+    };
+    let Some(judge) = Driver::start(&workspace.path().join("judge-profile")) else {
+        return;
+    };
+    let contest = contest_of(
+        &workspace,
+        "camp-walk",
+        "Camp",
+        &repo().join(problem("mini-nim")),
+        &format!(
+            "start = {}\nlanguages = [\"python\"]\n[balloons]\nA = \"#1e90ff\"\n\
+             [awards]\ngold = 1\nsilver = 1\nbronze = 1",
+            toml_time(-60)
+        ),
+    );
+    let server = Server::start(&workspace, &contest, &[]);
+    let base = &server.base;
+    log_in(&team, base, "t1", "pw-1", "Problems");
+    log_in(&judge, base, "jury", "jury-pw", "Contest");
+    judge.script("window.judgeMarker = 'judge';");
+
+    // The team asks about the problem; the judge's menu counts it live.
+    team.open(&format!("{base}/team/clarifications"));
+    team.type_in(
+        "form[action='/team/clarifications'] textarea[name=text]",
+        "May n be 0?",
+    );
+    team.click("form[action='/team/clarifications'] button[type=submit]");
+    wait_text(&judge, "span.badge", "the judge's badge", |t| {
+        t == "1 unanswered"
+    });
+    assert_eq!(judge.script("return window.judgeMarker;"), json!("judge"));
+    // The team waits on its problems page; the judge claims and answers.
+    team.open(&format!("{base}/team"));
+    team.script("window.judgeMarker = 'team';");
+    judge.open(&format!("{base}/jury/clarifications"));
+    let question = "div[data-clarification='1']";
+    press(
+        &judge,
+        &format!("{question} form[action='/jury/clarifications/1/claim'] button"),
+    );
+    wait_text(&judge, question, "the claim", |t| {
+        t.contains("claimed by you")
+    });
+    judge.type_in(
+        &format!("{question} textarea[name=text]"),
+        "Yes, n may be 0.",
+    );
+    press(
+        &judge,
+        &format!("{question} form[action='/jury/clarifications'] button[type=submit]"),
+    );
+    wait_text(&judge, question, "the answered mark", |t| {
+        t.contains("answered") && !t.contains("unanswered")
+    });
+    wait_text(&team, "span.badge", "the team's badge", |t| t == "1 new");
+    wait_for(Duration::from_secs(10), "the team's notice", || {
+        let shown = team.script("return !document.querySelector('p.notice').hidden;");
+        (shown == json!(true)).then_some(())
+    });
+    assert_eq!(team.script("return window.judgeMarker;"), json!("team"));
+    team.screenshot("serve-walk-team-notice.png");
+
+    // The judge watches the balloons while the team solves the problem.
+    judge.open(&format!("{base}/jury/balloons"));
+    judge.script("window.judgeMarker = 'balloons';");
+    let file = workspace.path().join("nim.py");
+    std::fs::write(&file, ACCEPTED).unwrap();
+    team.type_in("input[type=file]", file.to_str().unwrap());
+    team.click("form[action='/team/submit'] button[type=submit]");
+    wait_text(&team, "#submissions td.result", "the verdict", |t| {
+        t == "AC"
+    });
+    let balloon = wait_text(
+        &judge,
+        "table.balloons tr[data-balloon]",
+        "the balloon",
+        |t| !t.is_empty(),
+    );
+    assert!(
+        balloon.contains("#1e90ff") && balloon.contains("first solve"),
+        "{balloon}"
+    );
+    assert_eq!(
+        judge.script("return window.judgeMarker;"),
+        json!("balloons")
+    );
+    judge.screenshot("serve-walk-balloons.png");
+    press(
+        &judge,
+        "table.balloons tr[data-balloon] form[action$='/done'] button",
+    );
+    wait_for(Duration::from_secs(60), "the balloon handed out", || {
+        let done = judge.script("return document.querySelectorAll('tr.done').length;");
+        (done == json!(1)).then_some(())
+    });
+
+    // A rejudge of the problem, with a preview: nothing would change.
+    judge.open(&format!("{base}/jury"));
+    judge.click("form[action='/jury/confirm/rejudge'] button[type=submit]");
+    wait_text(&judge, "h1", "the confirmation", |t| t.contains("Rejudge"));
+    judge.click("form[action='/jury/rejudge'] button[type=submit]");
+    wait_text(&judge, "h1", "the rejudging's page", |t| t == "Rejudging 1");
+    let summary = wait_text(&judge, "p.summary", "the preview", |t| {
+        t.contains("of 1") && !t.contains("still being judged")
+    });
+    assert_eq!(summary, "0 of 1 would change");
+    judge.screenshot("serve-walk-rejudging.png");
+    press(&judge, "form[action='/jury/rejudgings/1/apply'] button");
+    wait_for(Duration::from_secs(60), "the rejudging applied", || {
+        let applied = judge.script("return !!document.querySelector('[data-state=applied]');");
+        (applied == json!(true)).then_some(())
+    });
+    let judgements = get(&server.api("/judgements"), Some(T1)).json();
+    assert_eq!(judgements.as_array().unwrap().len(), 2, "{judgements}");
+
+    // The end: ended now and finalized, each from its confirmation.
+    for (ask, what) in [
+        ("/jury/confirm/end", "End"),
+        ("/jury/confirm/finalize", "Finalize"),
+    ] {
+        judge.open(&format!("{base}/jury"));
+        judge.click(&format!("form[action='{ask}'] button"));
+        wait_text(&judge, "h1", "the confirmation", |t| t.contains(what));
+        judge.click("form.card button[type=submit]");
+        wait_text(&judge, "h1", "the contest page", |t| t == "Contest");
+    }
+    team.open(&format!("{base}/team/scoreboard"));
+    let gold = wait_text(&team, "tr[data-award='gold-medal'] td", "the awards", |t| {
+        !t.is_empty()
+    });
+    assert_eq!(gold, "Team <b>One</b>");
+    assert_eq!(
+        team.text("tr[data-award='first-to-solve-mini-nim'] td"),
+        "Team <b>One</b>"
+    );
+    team.screenshot("serve-walk-awards.png");
 }

@@ -25,9 +25,11 @@
 //! - [`verify`]: `judge verify` holds on a sound package and fails on broken ones;
 //! - [`stress`]: `judge stress` finds and shrinks counterexamples; `judge gen`;
 //! - [`serve`]: `judge serve` over HTTP as its clients use it (harness in [`serve_support`]);
+//! - [`archive`]: a served contest archived as a contest package and judged again by `judge batch`; hostile packages refused;
 //! - [`upgrade`]: a judge whose binary is replaced while it runs (an upgrade) goes on;
 //! - [`vm_proof`]: the VM's proof of the whole hostile suite follows the sandbox (tests/vm/fingerprint.sh).
 
+mod archive;
 mod bad_input;
 mod batch;
 mod browser;

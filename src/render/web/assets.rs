@@ -36,6 +36,7 @@ pre { background: #fff; border: 1px solid #ddd; padding: .5em; overflow-x: auto;
 .claimed { border-color: #e0a040; }
 tr.first-solve { background: #c8f0c8; font-weight: bold; }
 tr.done { opacity: .55; }
+tr.changed { background: #fff3c4; font-weight: bold; }
 .swatch { display: inline-block; width: 1em; height: 1em; border: 1px solid #888; border-radius: 50%; vertical-align: middle; }
 "#;
 

@@ -18,12 +18,12 @@ use crate::server::model::{JudgementRecord, JudgementState};
 use crate::units::{format_kib, format_ms};
 use crate::verdict::Verdict;
 
-fn contest_time(chrome: &Chrome, t: i64) -> String {
+pub(super) fn contest_time(chrome: &Chrome, t: i64) -> String {
     let text = format_reltime(t - chrome.start.unwrap_or(t));
     text.split('.').next().unwrap_or(&text).to_string()
 }
 
-fn action(chrome: &Chrome, path: &str, label: &str, enabled: bool) -> Markup {
+pub(super) fn action(chrome: &Chrome, path: &str, label: &str, enabled: bool) -> Markup {
     html! {
         form.inline method="post" action=(path) {
             (chrome.csrf_field())
@@ -67,8 +67,9 @@ pub(crate) enum Confirm<'a> {
     Finalize,
     /// Ending the contest now.
     End,
-    /// Rejudging every submission of a problem: its id, and the
-    /// submissions that would be judged again with their verdicts now.
+    /// Rejudging every submission of a problem with a preview: its id,
+    /// and the submissions that would be judged again with their verdicts
+    /// now.
     Rejudge(&'a str, &'a [SubmissionRow]),
     /// Ignoring a submission (`true`), or counting it again.
     Ignore(i64, bool),
@@ -95,7 +96,7 @@ pub(crate) fn confirm(chrome: &Chrome, what: &Confirm) -> String {
         ),
         Confirm::Rejudge(_, _) => (
             "Rejudge every submission of this problem?",
-            "Each submission below is judged again from scratch; its verdict, and the scoreboard, follow the new judgement.",
+            "Each submission below is judged again from scratch, apart: nothing changes (the verdicts, the scoreboards, what teams and the event feed see) until you apply the rejudging from its page, which shows what would change. You may cancel it there instead.",
             "/jury/rejudge",
         ),
         Confirm::Ignore(id, ignored) => {
@@ -127,7 +128,7 @@ pub(crate) fn confirm(chrome: &Chrome, what: &Confirm) -> String {
             input type="hidden" name="confirmed" value="yes";
             @if let Confirm::Rejudge(problem, _) = what { input type="hidden" name="problem" value=(problem); }
             @if let Confirm::Ignore(_, ignored) = what { input type="hidden" name="ignored" value=(if *ignored { "yes" } else { "no" }); }
-            button type="submit" { "Yes, do it" }
+            button type="submit" { (if matches!(what, Confirm::Rejudge(..)) { "Yes, judge them again (preview)" } else { "Yes, do it" }) }
         }
         p { a href="/jury" { "No, back to the contest" } }
     };
@@ -185,6 +186,7 @@ pub(crate) fn home(
         }
         p { (submissions) " submissions, " (unfinished) " judgements queued or running." }
         h2 { "Rejudge a problem" }
+        p.note { "Judged apart first: its page shows what would change, and you apply or cancel it. " a href="/jury/rejudgings" { "All rejudgings" } }
         form.card method="get" action="/jury/confirm/rejudge" {
             label { "Problem"
                 select name="problem" {
@@ -195,6 +197,7 @@ pub(crate) fn home(
         }
         h2 { "Event feed" }
         p { a href="/jury/event-feed.ndjson" { "event-feed.ndjson" } " (the Contest API's event feed as it stands, for the ICPC Resolver)" }
+        p { a href="/jury/archive.zip" { "The contest's archive" } " (the Contest API's contest package: every endpoint, the submissions' files, the event feed; `judge batch` judges it again once unzipped)" }
     };
     layout(chrome, "Contest", body)
 }
@@ -228,7 +231,7 @@ pub(crate) fn submissions_table(chrome: &Chrome, rows: &[ListedSubmission]) -> M
 }
 
 /// A problem's label (its id when it has none).
-fn problem_label(chrome: &Chrome, id: &str) -> String {
+pub(super) fn problem_label(chrome: &Chrome, id: &str) -> String {
     chrome
         .config
         .problems
@@ -307,14 +310,20 @@ pub(crate) fn submissions(
     layout(chrome, "Submissions", body)
 }
 
-/// One submission: each judgement with its tests, and its files (name,
-/// text) in the order sent; `ignored`: the jury ignores it.
+/// A judgement kept apart by a pending rejudging: the rejudging's id, the
+/// judgement, its report.
+pub(crate) type PendingJudgement = (i64, JudgementRecord, Option<SubmissionReport>);
+
+/// One submission: each judgement with its tests (those of a pending
+/// rejudging first, marked), and its files (name, text) in the order
+/// sent; `ignored`: the jury ignores it.
 pub(crate) fn submission(
     chrome: &Chrome,
     row: &SubmissionRow,
     ignored: bool,
     sources: &[(String, String)],
     judgements: &[(JudgementRecord, Option<SubmissionReport>)],
+    pending: &[PendingJudgement],
 ) -> String {
     let s = &row.submission;
     let body = html! {
@@ -323,11 +332,25 @@ pub(crate) fn submission(
             code { (s.filename) } ", at " (contest_time(chrome, s.time)) " (" (format_time(s.time)) ")"
         }
         @if ignored { p.frozen { "Ignored: this submission counts nowhere." } }
-        (action(chrome, &format!("/jury/submissions/{}/rejudge", s.id), "Rejudge", true))
+        form.inline method="post" action={ "/jury/submissions/" (s.id) "/rejudge" } {
+            (chrome.csrf_field())
+            input type="hidden" name="preview" value="yes";
+            button type="submit" { "Rejudge with a preview" }
+        }
+        " "
+        (action(chrome, &format!("/jury/submissions/{}/rejudge", s.id), "Rejudge now", true))
         form.inline method="get" action="/jury/confirm/ignore" {
             input type="hidden" name="submission" value=(s.id);
             input type="hidden" name="ignored" value=(if ignored { "no" } else { "yes" });
             button type="submit" { (if ignored { "Count it again…" } else { "Ignore…" }) }
+        }
+        @for (rejudging, j, report) in pending.iter().rev() {
+            h2 {
+                "Judgement " (j.id) ": " (verdict_badge(j.verdict.filter(|_| j.state == JudgementState::Done)))
+                " (" a href={ "/jury/rejudgings/" (rejudging) } { "rejudging " (rejudging) } ", not applied)"
+            }
+            p.note { (j.state.as_str()) ": the jury's only until its rejudging is applied." }
+            @if let Some(r) = report { (report_view(r)) }
         }
         @for (j, report) in judgements.iter().rev() {
             h2 { "Judgement " (j.id) ": " (verdict_badge(j.verdict.filter(|_| j.state == JudgementState::Done))) }

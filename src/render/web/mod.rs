@@ -10,6 +10,7 @@ pub(crate) mod assets;
 pub(crate) mod board;
 pub(crate) mod jury;
 pub(crate) mod printing;
+pub(crate) mod rejudging;
 pub(crate) mod team;
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
@@ -51,6 +52,9 @@ pub(crate) struct Chrome<'a> {
     /// The number on the menu's clarifications badge: a team's unread
     /// messages, the jury's unanswered questions.
     pub(crate) badge: usize,
+    /// The number on the menu's print-jobs badge: the jury's jobs not
+    /// handed out yet.
+    pub(crate) print_badge: usize,
 }
 
 impl Chrome<'_> {
@@ -184,6 +188,12 @@ pub(crate) fn badge(who: &Who, count: usize) -> Markup {
     }
 }
 
+/// The menu's print-jobs badge: the jobs waiting to be handed out (also
+/// what its live refresh fetches).
+pub(crate) fn print_badge(count: usize) -> Markup {
+    html! { @if count > 0 { (count) " waiting" } }
+}
+
 fn menu(chrome: &Chrome) -> Markup {
     html! {
         @match &chrome.who {
@@ -212,7 +222,15 @@ fn menu(chrome: &Chrome) -> Markup {
                     }
                 }
                 a href="/jury/balloons" { "Balloons" }
-                @if chrome.config.printing.enabled { a href="/jury/print" { "Print jobs" } }
+                a href="/jury/rejudgings" { "Rejudgings" }
+                @if chrome.config.printing.enabled {
+                    a href="/jury/print" {
+                        "Print jobs "
+                        span.badge data-live="/jury/fragment/print-badge" data-events="/jury/updates" {
+                            (print_badge(chrome.print_badge))
+                        }
+                    }
+                }
                 a href="/jury/scoreboard" { "Scoreboard" }
                 a href="/scoreboard" { "Public scoreboard" }
                 form.inline method="post" action="/logout" {

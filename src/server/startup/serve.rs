@@ -249,6 +249,26 @@ pub(crate) fn serve<H: Http>(options: ServeOptions, http: H) -> Result<()> {
         let text = serde_json::to_string(&fingerprint).expect("fingerprints serialise");
         store.set_meta(packages::META_KEY, &text).await?;
         store.set_meta("fingerprint", &fingerprint.id()).await?;
+        // A rejudging pending when the server stopped goes on: what it
+        // judged is kept, what it was judging is judged again.
+        for r in store.rejudgings().await? {
+            if r.state != crate::server::store::RejudgingState::Pending {
+                continue;
+            }
+            let judgements = store.rejudging_judgements(r.id).await?;
+            let done = judgements
+                .iter()
+                .filter(|j| j.state == crate::server::model::JudgementState::Done)
+                .count();
+            eprintln!(
+                "rejudging {} of problem `{}` is pending ({done} of {} judged, kept); the rest \
+                 are judged now; the jury applies or cancels it at /jury/rejudgings/{}",
+                r.id,
+                r.problem,
+                judgements.len(),
+                r.id
+            );
+        }
         let judging = Judging {
             store: store.clone(),
             problems: Arc::new(prepared),

@@ -13,6 +13,7 @@ mod postgres;
 mod printing;
 mod queue;
 mod records;
+mod rejudgings;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ pub(crate) use postgres::{lock_key, PgLock};
 pub(crate) use printing::{PrintJob, PrintState};
 pub(crate) use queue::{Claim, Finished, Holder};
 pub(crate) use records::{ClockRow, NewClarification, NewSubmission, NO_FREEZE};
+pub(crate) use rejudgings::{Decision, RejudgingRow, RejudgingState, Started};
 
 /// What the parts of one server tell each other: a new event, work queued.
 #[derive(Debug)]
@@ -46,7 +48,8 @@ pub(crate) struct Changes {
     /// its events are announced.
     clock: AtomicU64,
     /// Counts the jury's desk's changes that write no event (a question
-    /// claimed, a balloon handed out): the jury's pages follow them.
+    /// claimed, a balloon handed out, a rejudging's judgement finished):
+    /// the jury's pages follow them.
     desk: watch::Sender<u64>,
 }
 

@@ -21,6 +21,10 @@ pub(super) const QUEUE_CHANNEL: &str = "judge_queue";
 /// Notified (at commit) with the id of the latest event written.
 pub(super) const EVENTS_CHANNEL: &str = "judge_events";
 
+/// Notified (at commit) when the jury's desk changed without an event (a
+/// rejudging's judgement finished on a judging host).
+pub(super) const DESK_CHANNEL: &str = "judge_desk";
+
 /// How often the lock's connection is checked, and how often a listener
 /// reads the latest event id when nothing was notified (a safety net).
 const CHECK_EVERY: Duration = Duration::from_secs(5);
@@ -149,7 +153,9 @@ pub(super) fn spawn_listener(url: Arc<str>, pool: AnyPool, changes: Arc<Changes>
         loop {
             let listening = async {
                 let mut listener = PgListener::connect(&url).await?;
-                listener.listen_all([QUEUE_CHANNEL, EVENTS_CHANNEL]).await?;
+                listener
+                    .listen_all([QUEUE_CHANNEL, EVENTS_CHANNEL, DESK_CHANNEL])
+                    .await?;
                 Ok::<_, sqlx::Error>(listener)
             };
             let mut listener = match listening.await {
@@ -165,6 +171,7 @@ pub(super) fn spawn_listener(url: Arc<str>, pool: AnyPool, changes: Arc<Changes>
                 match tokio::time::timeout(CHECK_EVERY, listener.try_recv()).await {
                     Ok(Ok(Some(note))) => match note.channel() {
                         QUEUE_CHANNEL => changes.announce(None, true),
+                        DESK_CHANNEL => changes.desk_changed(),
                         _ => {
                             if let Ok(id) = note.payload().parse::<i64>() {
                                 changes.announce(Some(id), false);

@@ -50,6 +50,9 @@ pub(crate) struct Claim {
     pub(crate) others: Vec<SourceFile>,
     /// Whether it is a rejudge (judged afresh, not from the result cache).
     pub(crate) rejudge: bool,
+    /// Whether it belongs to a pending rejudging (kept apart: it writes
+    /// no event until the rejudging is applied).
+    pub(crate) pending: bool,
 }
 
 /// The outcome of a judgement.
@@ -105,9 +108,9 @@ impl Store {
             ("", "")
         };
         let row = sqlx::query(&format!(
-            "SELECT id, submission, rejudge, start_ms FROM judgements \
+            "SELECT id, submission, rejudge, start_ms, valid FROM judgements \
              WHERE state = 'queued' OR (state = 'running' AND (claim_expires_ms < $1{dead_holder})) \
-             ORDER BY id LIMIT 1{lock}"
+             ORDER BY valid DESC, id LIMIT 1{lock}"
         ))
         .bind(now)
         .fetch_optional(&mut *tx)
@@ -119,6 +122,9 @@ impl Store {
         let judgement: i64 = row.get("id");
         let submission_id: i64 = row.get("submission");
         let rejudge = row.get::<i64, _>("rejudge") != 0;
+        // A pending rejudging's judgements wait behind the teams' new
+        // submissions, and write no event.
+        let pending = row.get::<i64, _>("valid") == 0;
         let first_start = opt_i64(&row, "start_ms");
         let start = first_start.unwrap_or(now);
         sqlx::query(
@@ -146,7 +152,7 @@ impl Store {
         let others = self.other_files(&mut *tx, submission_id).await?;
         // A judgement appears when its judging starts (once, even when a
         // judge died under it and it is judged again).
-        let events = if first_start.is_none() {
+        let events = if first_start.is_none() && !pending {
             vec![(
                 Audience::Team(submission.team.clone()),
                 EventData::Judgement(JudgementRecord {
@@ -163,8 +169,12 @@ impl Store {
         } else {
             Vec::new()
         };
-        let last = self.append(&mut tx, events).await?;
-        self.commit(tx, last, false).await?;
+        if pending {
+            self.commit_desk(tx, false).await?;
+        } else {
+            let last = self.append(&mut tx, events).await?;
+            self.commit(tx, last, false).await?;
+        }
         Ok(Ok(Some(Claim {
             judgement,
             start,
@@ -172,6 +182,7 @@ impl Store {
             source,
             others,
             rejudge,
+            pending,
         })))
     }
 
@@ -193,8 +204,10 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Writes the outcome of `owner`'s judgement with its runs and events;
-    /// false (nothing written) when the claim is no longer its own.
+    /// Writes the outcome of `owner`'s judgement with its runs and events
+    /// (a pending rejudging's: its runs only, its events when applied);
+    /// false (nothing written) when the claim is no longer its own or its
+    /// rejudging was cancelled.
     pub(crate) async fn finish(
         &self,
         owner: &str,
@@ -265,6 +278,10 @@ impl Store {
             runs.into_iter()
                 .map(|run| (audience.clone(), EventData::Run(run))),
         );
+        if claim.pending {
+            self.commit_desk(tx, false).await?;
+            return Ok(true);
+        }
         events.push((
             audience,
             EventData::Judgement(JudgementRecord {

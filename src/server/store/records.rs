@@ -93,7 +93,7 @@ impl ClockRow {
 }
 
 const SUBMISSION_COLUMNS: &str = "id, team, problem, language, time_ms, filename, entry_point";
-const JUDGEMENT_COLUMNS: &str =
+pub(super) const JUDGEMENT_COLUMNS: &str =
     "id, submission, state, start_ms, end_ms, verdict, score, max_run_ms";
 
 pub(super) fn submission_of(row: &AnyRow) -> SubmissionRecord {
@@ -123,7 +123,7 @@ pub(super) fn judgement_of(row: &AnyRow) -> JudgementRecord {
     }
 }
 
-fn run_of(row: &AnyRow) -> RunRecord {
+pub(super) fn run_of(row: &AnyRow) -> RunRecord {
     let verdict: String = row.get("verdict");
     RunRecord {
         id: row.get("id"),
@@ -278,6 +278,26 @@ impl Store {
                 .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
         self.changes.announce(last_event, queued);
+        Ok(())
+    }
+
+    /// Commits a change the jury's pages follow that writes no event (a
+    /// rejudging started, judged, cancelled) and tells them, on PostgreSQL
+    /// in every process; `queued`: work was queued.
+    pub(super) async fn commit_desk(
+        &self,
+        mut tx: Transaction<'static, Any>,
+        queued: bool,
+    ) -> Result<()> {
+        if self.postgres.is_some() {
+            sqlx::query("SELECT pg_notify($1, '')")
+                .bind(super::postgres::DESK_CHANNEL)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.query_error(e))?;
+        }
+        self.commit(tx, None, queued).await?;
+        self.changes.desk_changed();
         Ok(())
     }
 
@@ -485,12 +505,13 @@ impl Store {
         Ok(rows.iter().map(submission_of).collect())
     }
 
-    /// Judgements in order: of one submission, or all.
+    /// Judgements in order: of one submission, or all; those of a pending
+    /// rejudging left out (they count nowhere until it is applied).
     pub(crate) async fn judgements(&self, submission: Option<i64>) -> Result<Vec<JudgementRecord>> {
         let filter = if submission.is_some() {
-            "WHERE submission = $1"
+            "WHERE valid = 1 AND submission = $1"
         } else {
-            ""
+            "WHERE valid = 1"
         };
         let sql = format!("SELECT {JUDGEMENT_COLUMNS} FROM judgements {filter} ORDER BY id");
         let mut query = sqlx::query(&sql);
@@ -525,12 +546,16 @@ impl Store {
         }))
     }
 
-    /// Runs in order: of one judgement, or all.
+    /// Runs in order: of one judgement, or all (but those of a pending
+    /// rejudging's judgements).
     pub(crate) async fn runs(&self, judgement: Option<i64>) -> Result<Vec<RunRecord>> {
         let columns = "id, judgement, ordinal, verdict, time_ms, run_time_ms";
         let sql = match judgement {
             Some(_) => format!("SELECT {columns} FROM runs WHERE judgement = $1 ORDER BY ordinal"),
-            None => format!("SELECT {columns} FROM runs ORDER BY id"),
+            None => format!(
+                "SELECT {columns} FROM runs \
+                 WHERE judgement IN (SELECT id FROM judgements WHERE valid = 1) ORDER BY id"
+            ),
         };
         let mut query = sqlx::query(&sql);
         if let Some(j) = judgement {

@@ -18,7 +18,30 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (4, "submissions of several files", SEVERAL_FILES),
     (5, "ignored submissions", IGNORED),
     (6, "print jobs", PRINTING),
+    (7, "rejudgings with a preview", REJUDGINGS),
 ];
+
+/// A rejudging judged before it counts (DOMjudge's rejudgings): of every
+/// submission of `problem`, or of one (`submission`); `state` pending,
+/// applied or cancelled (one pending per problem: the partial unique
+/// index). Its judgements are `valid = 0` until it is applied (no event,
+/// no board, no team reads them); cancelling deletes them with their runs.
+const REJUDGINGS: &str = r#"
+INSERT INTO counters (name, value) VALUES ('rejudgings', 0);
+CREATE TABLE rejudgings (
+    id BIGINT PRIMARY KEY,
+    problem TEXT NOT NULL,
+    submission BIGINT,
+    state TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    decided_ms BIGINT,
+    note TEXT
+);
+CREATE UNIQUE INDEX rejudgings_one_pending ON rejudgings (problem) WHERE state = 'pending';
+ALTER TABLE judgements ADD COLUMN rejudging BIGINT;
+ALTER TABLE judgements ADD COLUMN valid BIGINT NOT NULL DEFAULT 1;
+CREATE INDEX judgements_rejudging ON judgements (rejudging, id);
+"#;
 
 /// Files teams sent to print: the text as sent, its name as the team gave
 /// it (shown escaped, never used as a path), when the jury marked it done,

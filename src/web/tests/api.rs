@@ -409,6 +409,11 @@ async fn every_api_route_answers_each_viewer_by_the_rules() {
             lengths: None,
         },
         Row {
+            uri: "/api/contests/mock/archive",
+            statuses: [404, 404, 404, 200],
+            lengths: None,
+        },
+        Row {
             uri: "/api/contests/mock/problems",
             statuses: all_ok,
             lengths: Some([1; 4]),

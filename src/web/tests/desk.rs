@@ -54,7 +54,7 @@ impl Browser {
     }
 
     /// A stream's response, its body unread.
-    async fn open(&self, router: &Router, uri: &str) -> axum::response::Response {
+    pub(super) async fn open(&self, router: &Router, uri: &str) -> axum::response::Response {
         router
             .clone()
             .oneshot(self.request("GET", uri).body(Body::empty()).unwrap())
@@ -104,7 +104,7 @@ fn encode(text: &str) -> String {
 }
 
 /// The next server-sent message of `body` (within 30 s).
-async fn next_message(body: &mut Body) -> String {
+pub(super) async fn next_message(body: &mut Body) -> String {
     let frame = tokio::time::timeout(std::time::Duration::from_secs(30), body.frame())
         .await
         .expect("a message")
@@ -291,7 +291,7 @@ async fn a_question_claimed_by_one_judge_is_not_answered_by_another() {
 }
 
 /// Submits `teams`' submissions of problem a, in order.
-async fn submit(f: &Fixture, teams: &[&str]) {
+pub(super) async fn submit(f: &Fixture, teams: &[&str]) {
     for team in teams {
         f.app
             .live

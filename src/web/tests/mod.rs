@@ -3,13 +3,15 @@
 //! API's routes and the attacks of the review ([`api`]), every page route
 //! as each viewer ([`pages`]), the one reader of submissions on its
 //! three ways in ([`submissions`]), and the jury's desk and the teams'
-//! notices ([`desk`]), printing ([`printing`]).
+//! notices ([`desk`]), printing ([`printing`]), rejudging with a preview
+//! ([`rejudging`]).
 
 mod api;
 mod desk;
 mod domjudge;
 mod pages;
 mod printing;
+mod rejudging;
 mod submissions;
 
 use std::sync::Arc;

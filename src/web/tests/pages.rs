@@ -185,6 +185,7 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
         row(get.clone(), "/jury/updates", "", jury_only),
         row(get.clone(), "/team/fragment/badge", "", team_only),
         row(get.clone(), "/jury/fragment/badge", "", jury_only),
+        row(get.clone(), "/jury/archive.zip", "", jury_page),
         row(get.clone(), "/jury/fragment/clarifications", "", jury_only),
         row(get.clone(), "/jury/balloons", "", jury_page),
         row(get.clone(), "/jury/fragment/balloons", "", jury_only),
@@ -296,11 +297,46 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
                 "303 /jury/confirm/rejudge?problem=a",
             ],
         ),
+        // A rejudging with a preview: its page, its live part; applied
+        // only once judged, cancelled at any time.
         row(
             post.clone(),
             "/jury/rejudge",
             "problem=a&confirmed=yes",
-            ["303 /login", "404", "404", "303 /jury?done="],
+            ["303 /login", "404", "404", "303 /jury/rejudgings/1"],
+        ),
+        row(get.clone(), "/jury/rejudgings", "", jury_page),
+        row(get.clone(), "/jury/rejudgings/1", "", jury_page),
+        row(
+            get.clone(),
+            "/jury/rejudgings/999",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(get.clone(), "/jury/fragment/rejudgings/1", "", jury_only),
+        row(
+            post.clone(),
+            "/jury/rejudgings/1/nothing",
+            "",
+            ["303 /login", "404", "404", "404"],
+        ),
+        row(
+            post.clone(),
+            "/jury/rejudgings/1/apply",
+            "",
+            ["303 /login", "404", "404", "403"],
+        ),
+        row(
+            post.clone(),
+            "/jury/rejudgings/1/cancel",
+            "",
+            ["303 /login", "404", "404", "303 /jury/rejudgings/1"],
+        ),
+        row(
+            post.clone(),
+            &format!("{theirs}/rejudge"),
+            "preview=yes",
+            ["303 /login", "404", "404", "303 /jury/rejudgings/2"],
         ),
         // The clock's actions that ask first lead to their confirmation.
         row(
@@ -398,6 +434,14 @@ async fn every_page_route_answers_each_viewer_by_the_rules() {
             jury_form,
         ),
         row(post.clone(), &format!("{theirs}/rejudge"), "", jury_form),
+        row(
+            post.clone(),
+            &format!("{theirs}/rejudge"),
+            "preview=yes",
+            jury_form,
+        ),
+        row(post.clone(), "/jury/rejudgings/1/apply", "", jury_form),
+        row(post.clone(), "/jury/rejudgings/1/cancel", "", jury_form),
         row(post.clone(), "/jury/rejudge", "problem=a", jury_form),
         row(
             post.clone(),

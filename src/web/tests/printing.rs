@@ -136,11 +136,12 @@ async fn printing_routes_answer_each_viewer_by_the_rules() {
 
     // Route x viewer (public, t1, t2, jury).
     let viewers = [None, Some(&t1), Some(&t2), Some(&jury)];
-    let table: [(&str, [&str; 4]); 5] = [
+    let table: [(&str, [&str; 4]); 6] = [
         ("/team/print", ["303 /login", "200", "200", "303 /jury"]),
         ("/team/print/1", ["303 /login", "200", "404", "303 /jury"]),
         ("/jury/print", ["303 /login", "404", "404", "200"]),
         ("/jury/fragment/print", ["404", "404", "404", "200"]),
+        ("/jury/fragment/print-badge", ["404", "404", "404", "200"]),
         ("/jury/print/2", ["303 /login", "404", "404", "200"]),
     ];
     for (uri, expect) in table {
@@ -215,6 +216,7 @@ async fn with_printing_off_the_pages_are_missing_and_the_menu_has_no_entry() {
         ("/jury/print", &jury),
         ("/jury/print/1", &jury),
         ("/jury/fragment/print", &jury),
+        ("/jury/fragment/print-badge", &jury),
     ] {
         let (got, _) = answer(&router, page(uri, Some(b))).await;
         assert_eq!(got, "404", "GET {uri}");
@@ -227,4 +229,60 @@ async fn with_printing_off_the_pages_are_missing_and_the_menu_has_no_entry() {
     assert!(!home.contains("/team/print"), "{home}");
     let (_, home) = answer(&router, page("/jury", Some(&jury))).await;
     assert!(!home.contains("/jury/print"), "{home}");
+}
+
+/// The jury's menu counts the jobs not handed out, on every page and in
+/// its fragment, and the jury's pages hear of each change (a job sent, a
+/// job handed out) through the desk's notices; nobody else sees a count.
+#[tokio::test]
+async fn the_jury_menu_counts_the_jobs_waiting_and_hears_of_each_change() {
+    let f = fixture_printing(true, false, on()).await;
+    let router = f.router();
+    let t1 = browser(&f.app, Account::Team("t1".into())).await;
+    let jury = browser(&f.app, Account::Jury).await;
+    let mut desk = f.app.live.subscribe_desk();
+    let badge = |count: &str| {
+        format!(
+            "data-live=\"/jury/fragment/print-badge\" data-events=\"/jury/updates\">{count}</span>"
+        )
+    };
+    let (_, home) = answer(&router, page("/jury", Some(&jury))).await;
+    assert!(home.contains(&badge("")), "no job yet: {home}");
+    for text in ["one\n", "two\n"] {
+        desk.borrow_and_update();
+        let (got, _) = answer(&router, send(&t1, true, &[("text", text)], None)).await;
+        assert_eq!(got, "303 /team/print");
+        assert!(
+            desk.has_changed().unwrap(),
+            "the jury's pages hear of a job sent"
+        );
+    }
+    let (got, fragment) = answer(&router, page("/jury/fragment/print-badge", Some(&jury))).await;
+    assert_eq!((got.as_str(), fragment.as_str()), ("200", "2 waiting"));
+    for uri in ["/jury", "/jury/submissions", "/jury/print"] {
+        let (_, body) = answer(&router, page(uri, Some(&jury))).await;
+        assert!(body.contains(&badge("2 waiting")), "GET {uri}: {body}");
+    }
+    let (_, mine) = answer(&router, page("/team/print", Some(&t1))).await;
+    assert!(!mine.contains("print-badge"), "{mine}");
+    desk.borrow_and_update();
+    let (got, _) = answer(&router, mark("/jury/print/1/done", &jury, true)).await;
+    assert_eq!(got, "303 /jury/print");
+    assert!(
+        desk.has_changed().unwrap(),
+        "the jury's pages hear of a job handed out"
+    );
+    let (_, fragment) = answer(&router, page("/jury/fragment/print-badge", Some(&jury))).await;
+    assert_eq!(fragment, "1 waiting");
+    let (_, _) = answer(&router, mark("/jury/print/2/done", &jury, true)).await;
+    let (_, fragment) = answer(&router, page("/jury/fragment/print-badge", Some(&jury))).await;
+    assert_eq!(fragment, "", "none waiting: no badge");
+    assert_eq!(
+        f.app
+            .live
+            .print_badge(&Viewer::Team("t1".into()))
+            .await
+            .unwrap(),
+        0
+    );
 }
