@@ -223,16 +223,8 @@ impl Store {
     /// keeps its judgement (the new one is discarded).
     pub(crate) async fn apply_rejudging(&self, id: i64, now: EpochMs) -> Result<Decision> {
         let (_guard, mut tx) = self.begin().await?;
-        let state = sqlx::query("SELECT state FROM rejudgings WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.query_error(e))?;
-        let Some(state) = state.map(|r| RejudgingState::parse(&r.get::<String, _>(0))) else {
-            return Ok(Decision::Missing);
-        };
-        if state != RejudgingState::Pending {
-            return Ok(Decision::Decided(state));
+        if let Some(refused) = self.not_pending(&mut tx, id).await? {
+            return Ok(refused);
         }
         let rows = sqlx::query(&format!(
             "SELECT {JUDGEMENT_COLUMNS} FROM judgements WHERE rejudging = $1 AND valid = 0 \
@@ -310,6 +302,27 @@ impl Store {
         })
     }
 
+    /// Why rejudging `id` cannot be applied or cancelled (missing, or
+    /// decided already), or `None` when it is pending.
+    async fn not_pending(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        id: i64,
+    ) -> Result<Option<Decision>> {
+        let state = sqlx::query("SELECT state FROM rejudgings WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.query_error(e))?;
+        Ok(
+            match state.map(|r| RejudgingState::parse(&r.get::<String, _>(0))) {
+                None => Some(Decision::Missing),
+                Some(RejudgingState::Pending) => None,
+                Some(state) => Some(Decision::Decided(state)),
+            },
+        )
+    }
+
     /// Cancels pending rejudging `id`: its judgements and their runs are
     /// deleted (a judge still judging one writes nothing), `note` says why.
     /// Nothing a board, a team or the event feed reads changes.
@@ -320,16 +333,8 @@ impl Store {
         note: &str,
     ) -> Result<Decision> {
         let (_guard, mut tx) = self.begin().await?;
-        let state = sqlx::query("SELECT state FROM rejudgings WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.query_error(e))?;
-        let Some(state) = state.map(|r| RejudgingState::parse(&r.get::<String, _>(0))) else {
-            return Ok(Decision::Missing);
-        };
-        if state != RejudgingState::Pending {
-            return Ok(Decision::Decided(state));
+        if let Some(refused) = self.not_pending(&mut tx, id).await? {
+            return Ok(refused);
         }
         self.decide(&mut tx, id, RejudgingState::Cancelled, now, Some(note))
             .await?;
