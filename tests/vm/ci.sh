@@ -16,13 +16,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$(date +%s)
+vm="${JUDGE_VM_DIR:-$PWD/target/vm}"
 bash tests/vm/build.sh
+# A build whose apt step fetched a partial index (a mirror mid-sync) ends
+# without bookworm-backports' kernel and apt says nothing: build again once,
+# then refuse clearly (CI shows only the log's tail).
+kernels() { ls "$vm"/vmlinuz-6.1[.+-]* "$vm"/vmlinuz-6.12[.+-]* >/dev/null 2>&1; }
+if ! kernels; then
+  echo "vm: the build left no kernel 6.1 or 6.12 in $vm ($(ls "$vm" | tr '\n' ' ')): building again"
+  tail -5 "$vm/debootstrap.log" 2>/dev/null || true
+  rm -f "$vm/stamp"
+  bash tests/vm/build.sh
+  kernels || { echo "vm: FAILED: no kernel 6.1 or 6.12 after two builds (see $vm/debootstrap.log)"; exit 1; }
+fi
 built=$(date +%s)
 status=0
+# What failed, repeated at the end of the log (CI keeps only its tail).
+failures=()
+ran() { # NAME STATUS
+  [ "$2" = 0 ] && return 0
+  status=1
+  failures+=("$1 (exit $2)")
+}
 # 6.12 runs one part, not smoke's two: the judge's own placements take ten
 # minutes under emulation and differ from 6.1's only where 6.1 is the harder
 # case; `run.sh 6.12 smoke` runs them all by hand. This keeps CI under an hour.
-JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.12 containers || status=1
+rc=0; JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.12 containers || rc=$?; ran "6.12 containers" $rc
 fingerprint=$(bash tests/vm/fingerprint.sh)
 proved=$(awk '$1 == "fingerprint" { print $2 }' tests/vm/full-proved 2>/dev/null || true)
 if [ "$fingerprint" = "$proved" ]; then
@@ -31,20 +50,31 @@ if [ "$fingerprint" = "$proved" ]; then
   suite=placements,containers,workflow,only
   hostile='hostile::a_slot_keeps_nothing hostile::compilation_is_limited_too
     hostile::network_fixture hostile::contained_as_an_unprivileged_user'
-  JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.1 "$suite" "$hostile" || status=1
+  rc=0; JUDGE_VM_BUDGET=1500 bash tests/vm/run.sh 6.1 "$suite" "$hostile" || rc=$?; ran "6.1 $suite" $rc
 else
   echo "vm: the sandbox changed since \`run.sh 6.1 full\` passed (tests/vm/full-proved:" \
     "${proved:-none}; this tree: $fingerprint): 6.1 runs the whole of full"
   suite=full
-  if JUDGE_VM_BUDGET=2400 bash tests/vm/run.sh 6.1 full; then
+  rc=0; JUDGE_VM_BUDGET=2400 bash tests/vm/run.sh 6.1 full || rc=$?; ran "6.1 full" $rc
+  if [ $rc = 0 ]; then
     echo "vm: full passed on this tree; commit this as tests/vm/full-proved:"
     cat tests/vm/full-proved
-  else
-    status=1
   fi
 fi
 echo "== the placements (kernel | placement | level | result | what the test saw | time)"
-cat target/vm/out-6.12-containers/placements.txt "target/vm/out-6.1-${suite//,/+}/placements.txt" \
+cat "$vm/out-6.12-containers/placements.txt" "$vm/out-6.1-${suite//,/+}/placements.txt" \
   2>/dev/null || true
+for f in "${failures[@]}"; do
+  echo "vm: FAILED: $f"
+done
+if ((${#failures[@]})); then
+  # Each failed run's last words: the guest's failing tests, or why it never ran.
+  for out in "$vm/out-6.12-containers" "$vm/out-6.1-${suite//,/+}"; do
+    [ "$(cat "$out/status" 2>/dev/null)" = 0 ] && continue
+    echo "== vm: ${out##*/out-}: status $(cat "$out/status" 2>/dev/null || echo none)"
+    grep -E "^(test .*FAILED|---- |failures:|.*panicked)|\| FAILED \|" "$out/guest.log" 2>/dev/null | head -20 \
+      || tail -15 "$out/console.log" 2>/dev/null || echo "(no log: the VM did not start)"
+  done
+fi
 echo "vm: build $((built - started)) s, runs $(($(date +%s) - built)) s, in all $(($(date +%s) - started)) s"
 exit $status
