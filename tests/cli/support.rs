@@ -424,8 +424,15 @@ pub(crate) fn isolation() -> &'static str {
     }
 }
 
-/// Processes whose name (comm) is exactly `name`.
+/// Processes whose name (comm) is exactly `name`, on the whole machine:
+/// only while this test holds [`named_processes`], so that it never counts
+/// another suite's (a test that forgets it fails here, even run alone).
 pub(crate) fn named(name: &str) -> Vec<String> {
+    assert!(
+        NAMED_HELD.with(std::cell::Cell::get) > 0,
+        "looking for processes named {name} on the whole machine without holding \
+         support::named_processes(): another run of the suite may have its own"
+    );
     let output = std::process::Command::new("pgrep")
         .args(["-x", name])
         .output()
@@ -436,13 +443,15 @@ pub(crate) fn named(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// Held by tests that start the hostile fixtures' named processes
-/// (`forkbomb4711`, `sleeper4711`, ...) and look for them on the whole
-/// machine: one such test at a time, in this suite and in any other run of
-/// it on the machine (a file lock), so that a test never counts another's
-/// processes (two suites at once: one found the other's fork bomb "left
-/// behind"). Take [`cpu_heavy`] first when holding both.
-pub(crate) fn named_processes() -> std::fs::File {
+/// Held by tests that use what is the machine's, not the suite's: the
+/// hostile fixtures' named processes (`forkbomb4711`, `sleeper4711`,
+/// `pkgdaemon4711`, ...) looked for on the whole machine, and the probes'
+/// listener on 127.0.0.1:47115. One such test at a time, in this suite and
+/// in any other run of it on the machine (a file lock): two suites at once
+/// found each other's fork bomb "left behind", and then each other's
+/// listener ("Address already in use"). Take [`cpu_heavy`] first when
+/// holding both.
+pub(crate) fn named_processes() -> NamedProcesses {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let path = std::env::temp_dir().join("judge-tests-named-processes.lock");
     // Read-only is enough for flock, so that every user running the tests
@@ -461,7 +470,22 @@ pub(crate) fn named_processes() -> std::fs::File {
         .unwrap_or_else(|e| panic!("open {}: {e}", path.display()));
     rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
         .unwrap_or_else(|e| panic!("lock {}: {e}", path.display()));
-    file
+    NAMED_HELD.with(|held| held.set(held.get() + 1));
+    NamedProcesses(file)
+}
+
+thread_local! {
+    /// How many [`NamedProcesses`] this test's thread holds.
+    static NAMED_HELD: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The lock of [`named_processes`], released when dropped.
+pub(crate) struct NamedProcesses(#[allow(dead_code)] std::fs::File);
+
+impl Drop for NamedProcesses {
+    fn drop(&mut self) {
+        NAMED_HELD.with(|held| held.set(held.get() - 1));
+    }
 }
 
 /// Waits up to two seconds for processes named `name` to be gone.

@@ -155,7 +155,8 @@ fn secrets(arena: &Arena) -> Vec<PathBuf> {
     ]
 }
 
-/// A listener the probes must not reach.
+/// A listener the probes must not reach (its port is in the fixture: hold
+/// `support::named_processes()` while it listens).
 fn listener() -> std::net::TcpListener {
     std::net::TcpListener::bind("127.0.0.1:47115").expect("bind 127.0.0.1:47115")
 }
@@ -168,6 +169,8 @@ fn listener() -> std::net::TcpListener {
 #[test]
 fn package_programs_are_contained() {
     let _net = crate::support::cpu_heavy();
+    // pkgdaemon4711 and the listener on 47115 are the machine's.
+    let _names = crate::support::named_processes();
     for who in everyone() {
         let arena = Arena::new(&who);
         let secrets = secrets(&arena);
@@ -191,6 +194,8 @@ fn the_package_probe_does_detect_a_breach() {
         crate::support::note("skipped: needs root (the probe looks for root's reach)");
         return;
     }
+    // Uncontained, its pkgdaemon4711 outlives it until the pkill below.
+    let _names = crate::support::named_processes();
     let arena = Arena::new(&Who::Root);
     let secrets = secrets(&arena);
     probe_package(&arena, "problems/hostile-package", &secrets);
@@ -216,6 +221,8 @@ fn the_package_probe_does_detect_a_breach() {
 #[test]
 fn a_package_inside_a_contest_folder_is_contained() {
     let _net = crate::support::cpu_heavy();
+    // pkgdaemon4711 and the listener on 47115 are the machine's.
+    let _names = crate::support::named_processes();
     for who in everyone() {
         let arena = Arena::new(&who);
         let secrets = secrets(&arena);
