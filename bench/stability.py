@@ -11,6 +11,8 @@ and CPU-time inflation per kind and load as same-run ratios of medians against
 the quiet runs.
 
     bench/stability.py           full run (about 10 minutes on 2 cores)
+    bench/stability.py --jobs    only what `-j` does: the same tests judged
+                                 with -j 1 and -j <CPUs> (in the full run too)
     bench/stability.py --quick   two kinds, two bands, two loads, once each
     STABILITY_REPS=1 bench/stability.py   the full grid, once each
 """
@@ -77,6 +79,64 @@ def package(dir: Path) -> Path:
     (pkg / "data" / "secret" / "a.in").write_text("\n")
     (pkg / "data" / "secret" / "a.ans").write_text("ok\n")
     return pkg
+
+
+def package_of(dir: Path, tests: int) -> Path:
+    """A package of `tests` identical tests (what `-j` spreads over the CPUs)."""
+    pkg = dir / f"stab{tests}"
+    (pkg / "data" / "secret").mkdir(parents=True, exist_ok=True)
+    (pkg / "problem.yaml").write_text("name: stability\nlimits:\n  time_limit: 1\n  memory: 512\n")
+    for i in range(tests):
+        (pkg / "data" / "secret" / f"t{i}.in").write_text("\n")
+        (pkg / "data" / "secret" / f"t{i}.ans").write_text("ok\n")
+    return pkg
+
+
+def judge_all(pkg: Path, prog: Path, limit_ms: int, jobs: int):
+    """Every test's verdict and CPU time, the judging's wall time and re-runs."""
+    started = time.monotonic()
+    out = subprocess.run(
+        [str(JUDGE), "--color", "never", "--no-cache", "-j", str(jobs), "run", str(pkg), str(prog),
+         "--time-limit", f"{limit_ms}ms", "--format", "json"],
+        capture_output=True, text=True)
+    wall = time.monotonic() - started
+    try:
+        report = json.loads(out.stdout.splitlines()[0])
+    except (IndexError, json.JSONDecodeError):
+        return [], wall, 0
+    tests = report.get("tests", [])
+    reruns = sum(max(0, len(t.get("runs", [])) - 1) for t in tests)
+    return [(t.get("verdict"), t.get("time_ms")) for t in tests], wall, reruns
+
+
+def jobs_campaign(tmp: Path, progs: dict, quiet_cpu: dict, reps: int):
+    """What `-j` does to timing (README's "Timing on a shared machine"): the
+    same tests judged one at a time and one per CPU, CPU-time ratios of
+    medians in the same run, and verdicts at 80-95% of the limit."""
+    cpus = os.cpu_count() or 2
+    n = 2 * cpus
+    pkg = package_of(tmp, n)
+    print(f"\n`-j` (quiet machine, {n} identical tests per judging, {reps} judgings each):")
+    print(f"| kind | CPU -j {cpus} / -j 1 | wall -j {cpus} / -j 1 | flips at 80-95% -j 1 | flips at 80-95% -j {cpus} | re-runs -j 1 / -j {cpus} |")
+    print("|---|---|---|---|---|---|")
+    for kind, prog in progs.items():
+        cpu = {1: [], cpus: []}
+        wall = {1: [], cpus: []}
+        flips = {1: 0, cpus: 0}
+        reruns = {1: 0, cpus: 0}
+        limit = max(1, round(quiet_cpu[kind] / BANDS["80-95%"]))
+        for _ in range(reps):
+            for jobs in (1, cpus):
+                tests, w, _ = judge_all(pkg, prog, 20000, jobs)
+                cpu[jobs] += [t for v, t in tests if t is not None and v == "AC"]
+                wall[jobs].append(w)
+                tests, _, r = judge_all(pkg, prog, limit, jobs)
+                flips[jobs] += sum(1 for v, _ in tests if v != "AC") + (n - len(tests))
+                reruns[jobs] += r
+        ratio = (statistics.median(cpu[cpus]) / statistics.median(cpu[1])) if cpu[1] and cpu[cpus] else float("nan")
+        wratio = statistics.median(wall[cpus]) / statistics.median(wall[1])
+        print(f"| {kind} | {ratio:.2f}x | {wratio:.2f}x | {flips[1]} / {n * reps} | {flips[cpus]} / {n * reps} |"
+              f" {reruns[1]} / {reruns[cpus]} |")
 
 
 def judge(pkg: Path, prog: Path, limit_ms: int, extra=()):
@@ -146,6 +206,9 @@ def main():
         for kind, prog in progs.items():
             times = [judge(pkg, prog, 20000)[1] for _ in range(3)]
             quiet_cpu[kind] = statistics.median(t for t in times if t is not None)
+        if "--jobs" in sys.argv:
+            jobs_campaign(tmp, progs, quiet_cpu, reps)
+            return
         flips = {(l, b): [0, 0, 0] for l in loads for b in bands}  # flips, overloaded, total
         cpu = {(l, k): [] for l in loads for k in kinds}
         reruns = 0
@@ -186,6 +249,8 @@ def main():
                 cells.append(f"{statistics.median(xs) / base:.2f}x" if xs and base else "-")
             print(f"| {kind} | " + " | ".join(cells) + " |")
         print(f"\nnear-limit re-runs (judged again alone): {reruns}")
+        if not QUICK:
+            jobs_campaign(tmp, progs, quiet_cpu, reps)
 
 
 if __name__ == "__main__":
