@@ -72,15 +72,6 @@ BANDS = {"40-60%": 0.5, "80-95%": 0.88, "105-125%": 1.15, "200%": 2.0}
 EXPECTED = {"40-60%": "AC", "80-95%": "AC", "105-125%": "TLE", "200%": "TLE"}
 
 
-def package(dir: Path) -> Path:
-    pkg = dir / "stab"
-    (pkg / "data" / "secret").mkdir(parents=True, exist_ok=True)
-    (pkg / "problem.yaml").write_text("name: stability\nlimits:\n  time_limit: 1\n  memory: 512\n")
-    (pkg / "data" / "secret" / "a.in").write_text("\n")
-    (pkg / "data" / "secret" / "a.ans").write_text("ok\n")
-    return pkg
-
-
 def package_of(dir: Path, tests: int) -> Path:
     """A package of `tests` identical tests (what `-j` spreads over the CPUs)."""
     pkg = dir / f"stab{tests}"
@@ -193,7 +184,7 @@ def main():
     reps = 1 if QUICK else int(os.environ.get("STABILITY_REPS", "3"))
     with tempfile.TemporaryDirectory(prefix="judge-stability-") as tmp:
         tmp = Path(tmp)
-        pkg = package(tmp)
+        pkg = package_of(tmp, 1)
         progs = {}
         for kind in kinds:
             work = 1 if QUICK else 2
