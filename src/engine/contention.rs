@@ -36,18 +36,7 @@ pub(super) fn measure(calibration: &Path) -> Slowdown {
 
 /// One pointer chase: 8 MiB of indices in one cycle, 400 000 steps.
 fn probe() -> Duration {
-    const LEN: usize = 2 << 20;
-    let mut next: Vec<u32> = (0..LEN as u32).collect();
-    // Sattolo's shuffle with a fixed generator: a single cycle, the same
-    // every time.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    for i in (1..LEN).rev() {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let j = (state % i as u64) as usize;
-        next.swap(i, j);
-    }
+    let next = cycle();
     let start = crate::sandbox::thread_cpu_time();
     let mut at = 0u32;
     for _ in 0..400_000 {
@@ -56,6 +45,27 @@ fn probe() -> Duration {
     let spent = crate::sandbox::thread_cpu_time().saturating_sub(start);
     std::hint::black_box(at);
     spent
+}
+
+/// The probe's cycle, made once per process (making it takes longer than
+/// the chase itself).
+fn cycle() -> &'static [u32] {
+    static CYCLE: std::sync::OnceLock<Vec<u32>> = std::sync::OnceLock::new();
+    CYCLE.get_or_init(|| {
+        const LEN: usize = 2 << 20;
+        let mut next: Vec<u32> = (0..LEN as u32).collect();
+        // Sattolo's shuffle with a fixed generator: a single cycle, the
+        // same every time.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for i in (1..LEN).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let j = (state % i as u64) as usize;
+            next.swap(i, j);
+        }
+        next
+    })
 }
 
 #[cfg(test)]

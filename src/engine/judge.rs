@@ -157,9 +157,21 @@ impl Judge {
         })
     }
 
-    /// Waits for a slot: a program may run while it is held.
-    pub(crate) async fn slot(&self) -> SemaphorePermit<'_> {
-        self.inner.slots.acquire().await.expect("never closed")
+    /// Waits for a slot: a program may run while it is held. The slot
+    /// shares the machine with other judges' runs ([`super::machine`]):
+    /// taken after the permit, so that this judge's own confirmation,
+    /// which holds every permit first, never waits for itself.
+    pub(crate) async fn slot(&self) -> Slot<'_> {
+        let permit = self.inner.slots.acquire().await.expect("never closed");
+        let share = super::machine::share(
+            std::path::Path::new(super::machine::LOCK_DIR),
+            super::machine::SHARE_WAIT,
+        )
+        .await;
+        Slot {
+            _permit: permit,
+            _share: share,
+        }
     }
 
     /// The sandbox (its isolation level and warning).
@@ -221,6 +233,13 @@ impl Judge {
         );
         build.await
     }
+}
+
+/// A slot of this judge ([`Judge::slot`]), and its share of the machine.
+#[derive(Debug)]
+pub(crate) struct Slot<'a> {
+    _permit: SemaphorePermit<'a>,
+    _share: super::machine::Share,
 }
 
 /// The sandbox's limits of one run of a package program: the package's

@@ -5,7 +5,9 @@
 //! how far over it went; a TLE within that margin, or an AC within [`UNDER`]
 //! of the limit, is judged again with no other run of this judge beside it,
 //! up to [`TRIES`] runs in all, and the run with the least CPU time decides
-//! (CPU time only grows under contention).
+//! (CPU time only grows under contention) — unless every run was TLE: then
+//! the one with the most, the tightest bound from below on the program's
+//! time (a run stopped at its CPU limit says only "at least that").
 
 use std::time::Duration;
 
@@ -18,12 +20,33 @@ pub(super) const OVER: f64 = 0.25;
 pub(super) const UNDER: f64 = 0.2;
 /// Runs of a test near the limit, the first included.
 pub(super) const TRIES: usize = 3;
+/// The most slowdown the margin of a confirming run grows by: a machine
+/// measured slower still is taken as this slow (so that a run ends).
+pub(super) const MOST_SLOWDOWN: f64 = 3.0;
 
 /// The CPU limit a test runs under: the problem's plus the margin (or up
 /// to `factor` of it, when larger), so that a TLE within the margin is told
 /// from one far over it.
 pub(super) fn run_cpu_limit(limit: Duration, factor: Option<f64>) -> Duration {
     limit.mul_f64(factor.unwrap_or(0.0).max(1.0 + OVER))
+}
+
+/// The CPU limit of a run that confirms a result alone on a machine
+/// measured `slowdown` x slower than its calibration: the margin past the
+/// limit grows with it, so that a program clearly over the limit is seen
+/// to be, slowed as it is.
+pub(super) fn confirming_cpu_limit(cap: Duration, limit: Duration, slowdown: f64) -> Duration {
+    cap.max(run_cpu_limit(limit, None).mul_f64(slowdown.clamp(1.0, MOST_SLOWDOWN)))
+}
+
+/// Whether a TLE is one the machine's slowdown (at most [`MOST_SLOWDOWN`])
+/// could explain: over the limit on CPU time (not a sleeper stopped by the
+/// wall limit), and within it once divided by the slowdown (a program
+/// within the limit, slowed that much, would take that long).
+pub(super) fn unclear_tle(report: &TestReport, limit: Duration, slowdown: f64) -> bool {
+    let cpu = Duration::from_millis(report.time_ms);
+    let slowdown = slowdown.clamp(1.0, MOST_SLOWDOWN);
+    report.verdict == Verdict::TLE && cpu >= limit && cpu.div_f64(slowdown) <= limit
 }
 
 /// Whether a test's result is near enough its time limit that the load
@@ -46,14 +69,22 @@ pub(super) fn over_limit(report: &TestReport, limit: Duration) -> bool {
         && Duration::from_millis(report.time_ms) >= run_cpu_limit(limit, None)
 }
 
-/// The result of a test judged `runs.len()` times: the run with the least
-/// CPU time, carrying every run's times.
-pub(super) fn least_cpu(runs: Vec<TestReport>) -> TestReport {
+/// Which of a test's runs decides: the one with the least CPU time, or,
+/// when every run was TLE, the one with the most.
+pub(super) fn deciding(runs: &[TestReport]) -> &TestReport {
+    let all_tle = runs.iter().all(|r| r.verdict == Verdict::TLE);
+    let run = match all_tle {
+        true => runs.iter().max_by_key(|r| r.time_ms),
+        false => runs.iter().min_by_key(|r| r.time_ms),
+    };
+    run.expect("at least one run")
+}
+
+/// The result of a test judged `runs.len()` times: the [`deciding`] run,
+/// carrying every run's times.
+pub(super) fn decide(runs: Vec<TestReport>) -> TestReport {
     let times: Vec<_> = runs.iter().flat_map(|r| r.runs.iter().copied()).collect();
-    let mut best = runs
-        .into_iter()
-        .min_by_key(|r| r.time_ms)
-        .expect("at least one run");
+    let mut best = deciding(&runs).clone();
     best.runs = times;
     best
 }
@@ -119,8 +150,54 @@ mod tests {
     }
 
     #[test]
+    fn a_tle_is_unclear_only_when_the_slowdown_could_explain_it() {
+        let limit = Duration::from_secs(1);
+        for (verdict, ms, slowdown, unclear) in [
+            // 1.2 s on a machine 1.3 x slower: 0.92 s quiet, perhaps.
+            (Verdict::TLE, 1200, 1.3, true),
+            (Verdict::TLE, 1300, 1.3, true),
+            (Verdict::TLE, 1400, 1.3, false),
+            // Taken as at most MOST_SLOWDOWN x slower.
+            (Verdict::TLE, 2900, 1e6, true),
+            (Verdict::TLE, 3100, 1e6, false),
+            // A quiet machine explains nothing.
+            (Verdict::TLE, 1100, 1.0, false),
+            (Verdict::TLE, 1100, 0.9, false),
+            // A sleeper, stopped by the wall limit.
+            (Verdict::TLE, 3, 2.0, false),
+            (Verdict::AC, 950, 2.0, false),
+        ] {
+            assert_eq!(
+                unclear_tle(&report(verdict, ms), limit, slowdown),
+                unclear,
+                "{verdict:?} {ms} {slowdown}"
+            );
+        }
+    }
+
+    #[test]
+    fn confirming_runs_go_past_the_margin_by_the_slowdown() {
+        let limit = Duration::from_secs(1);
+        let cap = run_cpu_limit(limit, None);
+        assert_eq!(confirming_cpu_limit(cap, limit, 1.0), cap);
+        assert_eq!(confirming_cpu_limit(cap, limit, 0.8), cap);
+        assert_eq!(
+            confirming_cpu_limit(cap, limit, 1.6),
+            Duration::from_millis(2000)
+        );
+        // A run measured up to a higher limit keeps it.
+        let high = Duration::from_secs(3);
+        assert_eq!(confirming_cpu_limit(high, limit, 1.6), high);
+        // A probe against an impossible calibration does not make it endless.
+        assert_eq!(
+            confirming_cpu_limit(cap, limit, 1e6),
+            Duration::from_millis(3750)
+        );
+    }
+
+    #[test]
     fn the_least_cpu_time_decides_and_every_run_is_kept() {
-        let best = least_cpu(vec![
+        let best = decide(vec![
             report(Verdict::TLE, 1100),
             report(Verdict::AC, 930),
             report(Verdict::TLE, 1020),
@@ -128,5 +205,18 @@ mod tests {
         assert_eq!((best.verdict, best.time_ms), (Verdict::AC, 930));
         let cpu: Vec<_> = best.runs.iter().map(|r| r.cpu_ms).collect();
         assert_eq!(cpu, [1100, 930, 1020]);
+    }
+
+    /// A run stopped at a lower CPU limit does not make a TLE look nearer
+    /// the limit than a run allowed to go further showed it to be.
+    #[test]
+    fn when_every_run_is_tle_the_most_cpu_time_decides() {
+        let best = decide(vec![
+            report(Verdict::TLE, 1250),
+            report(Verdict::TLE, 2400),
+            report(Verdict::TLE, 2300),
+        ]);
+        assert_eq!((best.verdict, best.time_ms), (Verdict::TLE, 2400));
+        assert_eq!(best.runs.len(), 3);
     }
 }

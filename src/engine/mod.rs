@@ -11,6 +11,7 @@ mod classify;
 mod contention;
 mod interactive;
 mod judge;
+mod machine;
 mod margin;
 mod materialise;
 mod named_files;

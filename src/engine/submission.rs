@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::SemaphorePermit;
 
 use super::classify::{classify, wall_limit};
+use super::machine;
 use super::margin;
 use super::named_files::output_to_check;
 use super::scratch::RemoveOnDrop;
@@ -162,7 +163,7 @@ impl Judge {
                 .judge_submission(problem, tests, checker, submission, options, &mut on_test)
                 .await
             {
-                Err(Error::Overloaded { .. }) => {
+                Err(e) if e.is_overloaded() => {
                     tokio::time::sleep(pause).await;
                     pause *= 2;
                 }
@@ -590,30 +591,119 @@ impl Judge {
         Ok(())
     }
 
-    /// A test whose result is near its limit, judged again with no other
-    /// run of this judge beside it (every slot held) until it is clear or
-    /// after [`margin::TRIES`] runs: the least CPU time decides.
+    /// A test whose result is near its limit (or a TLE on a machine
+    /// measured contended), judged again alone: no other run of this judge
+    /// (every slot held) nor of any judge on the machine ([`machine`])
+    /// beside it, until it is clear or after [`margin::TRIES`] runs, the
+    /// least CPU time deciding. The confirming runs may go past the
+    /// margin by the machine's slowdown, so that a clear TLE stays one. A
+    /// TLE that the slowdown could still explain waits for a calmer machine
+    /// (2 s, then 4 s) and is run again; if it stays unclear, the judging
+    /// is "could not judge" ([`Error::Contended`]), never a verdict.
     async fn judge_again_alone(&self, run: &TestRun<'_>, first: TestReport) -> Result<TestReport> {
+        let limit = run.limits.time;
+        // A TLE far over the limit on a contended machine is judged again
+        // while it stays TLE; one near the limit while it stays near.
+        let contended_tle = first.contended;
+        let mut runs = vec![first];
+        let mut pause = Duration::from_secs(2);
+        let mut calmer = 0;
+        loop {
+            // After a pause for a calmer machine: one more run, whatever
+            // the runs so far say.
+            let (most, fresh) = match calmer {
+                0 => (margin::TRIES, false),
+                _ => (runs.len() + 1, true),
+            };
+            let round = self
+                .confirm_alone(run, &mut runs, most, contended_tle || fresh, fresh)
+                .await?;
+            let mut report = margin::decide(runs.clone());
+            report.contended = false;
+            let decided_by_load =
+                margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
+            let contended =
+                round.slowdown > super::contention::CONTENDED || round.starved || !round.alone;
+            if contended && margin::unclear_tle(&report, limit, round.slowdown) {
+                if calmer < OVERLOADED_RERUNS {
+                    calmer += 1;
+                    tokio::time::sleep(pause).await;
+                    pause *= 2;
+                    continue;
+                }
+                return Err(Error::Contended {
+                    test: run.test.name.clone(),
+                    cpu_ms: report.time_ms,
+                    limit_ms: limit.as_millis(),
+                    slowdown: (round.slowdown * 100.0).round() / 100.0,
+                });
+            }
+            if contended && decided_by_load {
+                report.contended = true;
+                report.slowdown = Some((round.slowdown * 100.0).round() / 100.0);
+                let said = if round.starved {
+                    "contended: a run to confirm it could not get a CPU, so this result may be the load's".to_string()
+                } else if !round.alone {
+                    "contended: other judges' programs kept running beside the runs that confirm it, so this result may be the load's".to_string()
+                } else {
+                    format!(
+                        "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
+                        round.slowdown
+                    )
+                };
+                report.message = match report.message.is_empty() {
+                    true => said,
+                    false => format!("{} ({said})", report.message),
+                };
+            }
+            self.keep_result(run, &report)?;
+            report.input = match report.verdict.is_accepted() {
+                true => None,
+                false => shown_input(&run.test.input),
+            };
+            return Ok(report);
+        }
+    }
+
+    /// Runs of a test near its limit, alone (see [`Self::judge_again_alone`]),
+    /// added to `runs` until it holds `most` or the result is clear (with
+    /// `fresh`, at least one).
+    async fn confirm_alone(
+        &self,
+        run: &TestRun<'_>,
+        runs: &mut Vec<TestReport>,
+        most: usize,
+        contended_tle: bool,
+        mut fresh: bool,
+    ) -> Result<Round> {
+        let limit = run.limits.time;
         let slots = u32::try_from(self.config().jobs.get()).unwrap_or(u32::MAX);
-        let alone = self
+        let _own = self
             .inner
             .slots
             .acquire_many(slots)
             .await
             .expect("never closed");
-        // A TLE far over the limit on a contended machine is judged again
-        // while it stays TLE; one near the limit while it stays near.
-        let contended_tle = first.contended;
+        let dir = Path::new(machine::LOCK_DIR);
+        let machine = machine::alone(dir, machine::ALONE_WAIT).await;
+        let before = super::contention::measure(&self.cache().probe_calibration());
+        let cpu_cap = margin::confirming_cpu_limit(run.cpu_cap, limit, before.0);
+        let confirming = TestRun {
+            cpu_cap,
+            wall: run.wall.max(cpu_cap + Duration::from_millis(500)),
+            ..*run
+        };
         let mut starved = false;
-        let mut runs = vec![first];
-        while runs.len() < margin::TRIES {
-            let best = runs.iter().min_by_key(|r| r.time_ms).expect("a run");
-            let again = margin::near_limit(best, run.limits.time)
-                || contended_tle && best.verdict == Verdict::TLE;
+        while runs.len() < most {
+            let best = margin::deciding(runs);
+            let again = std::mem::take(&mut fresh)
+                || margin::near_limit(best, limit)
+                || contended_tle && best.verdict == Verdict::TLE
+                || margin::unclear_tle(best, limit, before.0);
             if !again {
                 break;
             }
-            match self.run_test(run, SlotUse::Held).await {
+            match self.run_test(&confirming, SlotUse::Held).await {
                 Ok(again) => runs.push(again),
                 // A run made only to confirm a result the machine could not
                 // give a CPU: the runs made so far decide, marked contended,
@@ -625,34 +715,12 @@ impl Judge {
                 Err(e) => return Err(e),
             }
         }
-        drop(alone);
-        let slowdown = super::contention::measure(&self.cache().probe_calibration());
-        let mut report = margin::least_cpu(runs);
-        report.contended = false;
-        let limit = run.limits.time;
-        let decided_by_load =
-            margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
-        if (slowdown.0 > super::contention::CONTENDED || starved) && decided_by_load {
-            report.contended = true;
-            report.slowdown = Some((slowdown.0 * 100.0).round() / 100.0);
-            let said = match starved {
-                true => "contended: a run to confirm it could not get a CPU, so this result may be the load's".to_string(),
-                false => format!(
-                    "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
-                    slowdown.0
-                ),
-            };
-            report.message = match report.message.is_empty() {
-                true => said,
-                false => format!("{} ({said})", report.message),
-            };
-        }
-        self.keep_result(run, &report)?;
-        report.input = match report.verdict.is_accepted() {
-            true => None,
-            false => shown_input(&run.test.input),
-        };
-        Ok(report)
+        let after = super::contention::measure(&self.cache().probe_calibration());
+        Ok(Round {
+            slowdown: before.0.max(after.0),
+            starved,
+            alone: machine.is_some(),
+        })
     }
 
     /// The key of a test's result: everything the verdict depends on,
@@ -914,6 +982,16 @@ pub(super) fn take_next_pass(feedback: &Path, to: &Path) -> Result<bool> {
         }
         _ => Ok(false),
     }
+}
+
+/// What a round of confirming runs saw of the machine.
+struct Round {
+    /// The machine's slowdown, the larger of before and after the runs.
+    slowdown: f64,
+    /// Whether a confirming run could not get a CPU.
+    starved: bool,
+    /// Whether no other judge's program ran beside them.
+    alone: bool,
 }
 
 /// One program on one test, and how.

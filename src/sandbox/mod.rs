@@ -72,6 +72,11 @@ pub(crate) fn longest_wall(wall_limit: std::time::Duration) -> std::time::Durati
 pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
     sys::try_lock_exclusive(file)
 }
+
+/// Takes a shared `flock` on `file` if no one holds it exclusively.
+pub(crate) fn try_lock_shared(file: &std::fs::File) -> bool {
+    sys::try_lock_shared(file)
+}
 pub use types::Captured;
 pub(crate) use types::{
     address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,

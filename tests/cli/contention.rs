@@ -66,3 +66,57 @@ fn a_tle_on_a_contended_machine_is_judged_again_alone_marked_and_never_cached() 
         assert!(message.contains("contended"), "{message}");
     }
 }
+
+/// A C program that spends `ms` of CPU time, judged on sample-1 at 300 ms.
+fn judged_burner(ws: &Workspace, ms: u32) -> crate::support::Judged {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("burn.c");
+    std::fs::write(
+        &source,
+        format!(
+            "#include <time.h>\nint main(void) {{ while (clock() < (clock_t)CLOCKS_PER_SEC / 1000 * {ms}) {{ }} return 0; }}\n"
+        ),
+    )
+    .unwrap();
+    ws.judge([
+        "--isolation".as_ref(),
+        isolation().as_ref(),
+        "run".as_ref(),
+        "acwing-891".as_ref(),
+        source.as_os_str(),
+        "--tests".as_ref(),
+        "sample-1".as_ref(),
+        "--time-limit".as_ref(),
+        "300ms".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ])
+}
+
+/// A TLE that the machine's slowdown could explain (500 ms against 300 ms
+/// on a machine measured at least 3 x slower) is no verdict: after runs
+/// alone and pauses for a calmer machine, "could not judge", exit 4,
+/// nothing cached. On a machine as fast as its calibration it is TLE.
+#[test]
+fn a_tle_the_slowdown_could_explain_is_could_not_judge_never_a_verdict() {
+    let busy = Workspace::new();
+    std::fs::create_dir_all(busy.path().join("cache")).unwrap();
+    std::fs::write(busy.path().join("cache/contention-probe"), "1").unwrap();
+    let judged = judged_burner(&busy, 500);
+    judged.expect_code(4);
+    assert!(
+        judged
+            .stderr
+            .contains("the machine is too contended to tell"),
+        "{}",
+        judged.stderr
+    );
+    assert!(judged.stderr.contains("sample-1"), "{}", judged.stderr);
+
+    let quiet = Workspace::new();
+    let judged = judged_burner(&quiet, 500);
+    judged.expect_code(1);
+    let test = &judged.report()["tests"][0];
+    assert_eq!(test["verdict"], "TLE", "{test:#}");
+    assert!(test.get("contended").is_none(), "{test:#}");
+}

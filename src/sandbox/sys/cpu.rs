@@ -121,3 +121,10 @@ pub(crate) fn try_lock_exclusive(file: &std::fs::File) -> bool {
     // SAFETY: flock on a descriptor the caller owns.
     unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
+
+/// Takes `flock(LOCK_SH | LOCK_NB)` on `file`: whether no one held it
+/// exclusively. As [`try_lock_exclusive`], it lasts as long as the open file.
+pub(crate) fn try_lock_shared(file: &std::fs::File) -> bool {
+    // SAFETY: flock on a descriptor the caller owns.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) == 0 }
+}
