@@ -142,7 +142,11 @@ def judge(pkg: Path, prog: Path, limit_ms: int, extra=()):
     except (IndexError, json.JSONDecodeError):
         return "error:" + out.stderr.strip()[-200:], None, 0
     test = report["tests"][0] if report["tests"] else {}
+    judge.last = test
     return report["verdict"], test.get("time_ms"), len(test.get("runs", [])) or 1
+
+
+judge.last = {}
 
 
 class Load:
@@ -203,6 +207,7 @@ def main():
         flips = {(l, b): [0, 0, 0] for l in loads for b in bands}  # flips, overloaded, total
         cpu = {(l, k): [] for l in loads for k in kinds}
         reruns = 0
+        flipped = []  # every flip, to say which kind and how
         for load in loads:
             with Load(load, pkg, list(progs.values())):
                 for _ in range(reps):
@@ -217,6 +222,11 @@ def main():
                                 f[1] += 1
                             elif verdict != EXPECTED[band]:
                                 f[0] += 1
+                                last = judge.last if verdict in ("AC", "TLE", "WA", "RE", "MLE") else {}
+                                cpus = [r.get("cpu_ms") for r in last.get("runs", [])]
+                                flipped.append(f"{load} {kind} {band} (limit {limit} ms): {verdict[:200]}, "
+                                               f"CPU {t} ms, runs {cpus}, contended {last.get('contended', False)}, "
+                                               f"slowdown {last.get('slowdown')}")
                             if t is not None and verdict == "AC":
                                 cpu[(load, kind)].append(t)
                         # The same program, unlimited: its CPU time under this load.
@@ -240,6 +250,9 @@ def main():
                 cells.append(f"{statistics.median(xs) / base:.2f}x" if xs and base else "-")
             print(f"| {kind} | " + " | ".join(cells) + " |")
         print(f"\nnear-limit re-runs (judged again alone): {reruns}")
+        print("\nflips, each:" if flipped else "\nno flips")
+        for line in flipped:
+            print(f"- {line}")
         if not QUICK:
             jobs_campaign(tmp, progs, quiet_cpu, reps)
 
