@@ -98,7 +98,7 @@ impl Sandbox {
         // else namespaces without cgroups, else the plain runner.
         let mut problems: Vec<Unavailable> = cgroup_problem.into_iter().collect();
         if shared.cgroups.is_some() {
-            match shared.start_keeper(&Profile::Submission) {
+            match probe(&shared) {
                 Ok(keeper) => {
                     let version = shared.cgroups.as_ref().map(|c| c.version);
                     let version = version.expect("checked above");
@@ -115,7 +115,7 @@ impl Sandbox {
             }
             shared.cgroups = None;
         }
-        let (level, shared) = match shared.start_keeper(&Profile::Submission) {
+        let (level, shared) = match probe(&shared) {
             Ok(keeper) => {
                 shared.idle.lock().expect("not poisoned").push(keeper);
                 (Isolation::Namespaces, Some(shared))
@@ -274,6 +274,17 @@ impl Sandbox {
                 }
             },
         }
+    }
+}
+
+/// Starts the keeper that probes a level of isolation. One that exited
+/// before it was ready (killed meanwhile: a passing failure, unlike one
+/// that says why it cannot) is started once more before the level is
+/// taken for unavailable.
+fn probe(shared: &Shared) -> Result<super::isolated::Keeper, super::StartError> {
+    match shared.start_keeper(&Profile::Submission) {
+        Err(super::StartError::Exited(_)) => shared.start_keeper(&Profile::Submission),
+        started => started,
     }
 }
 
