@@ -557,6 +557,7 @@ impl BruteContext {
             answer: &answer,
             work: Some(scratch.path()),
             args: checker_args,
+            carried_feedback: None,
         };
         let result = self.checker.check(judge.sandbox(), subject).await?;
         if result.verdict != Verdict::AC {

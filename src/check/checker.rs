@@ -117,6 +117,10 @@ pub(crate) struct Subject<'a> {
     pub(crate) work: Option<&'a Path>,
     /// The test's checker arguments.
     pub(crate) args: &'a [String],
+    /// On a pass of a multi-pass test, the files the output validator's
+    /// feedback directory held after the pass before (empty on the first):
+    /// they are there again, and all it leaves there is kept.
+    pub(crate) carried_feedback: Option<&'a Path>,
 }
 
 impl Checker {
@@ -184,6 +188,7 @@ impl Checker {
                     answer: subject.answer,
                     scratch: subject.work.expect("a work directory for checker programs"),
                     args: subject.args,
+                    carried: subject.carried_feedback,
                 };
                 Ok(external::check(sandbox, program, protocol, run).await?)
             }

@@ -42,6 +42,9 @@ pub(super) struct Run<'a> {
     pub(super) scratch: &'a Path,
     /// The test's checker arguments.
     pub(super) args: &'a [String],
+    /// On a pass of a multi-pass test, the feedback the passes before left
+    /// (see [`feedback_exchange`]).
+    pub(super) carried: Option<&'a Path>,
 }
 
 /// Runs `checker` on one output, as a package program in `sandbox` (its
@@ -96,11 +99,8 @@ pub(super) async fn check(
             let mut dir = feedback.clone().into_os_string();
             dir.push("/");
             argv.extend([run.input.into(), run.answer.into(), dir]);
-            let exchange = Exchange {
-                files: vec![run.input.to_path_buf(), run.answer.to_path_buf()],
-                dirs: vec![FEEDBACK.into()],
-                keep: feedback_files(),
-            };
+            let files = vec![run.input.to_path_buf(), run.answer.to_path_buf()];
+            let exchange = feedback_exchange(files, run.carried);
             (Stdin::File(output_path), Some(feedback), exchange)
         }
     };
@@ -129,11 +129,35 @@ pub(crate) const FEEDBACK: &str = "feedback";
 
 /// The files of the feedback directory the judge reads (`nextpass.in`: a
 /// multi-pass problem's next input).
-pub(crate) fn feedback_files() -> Vec<String> {
+fn feedback_files() -> Vec<String> {
     ["judgemessage.txt", "score.txt", "nextpass.in"]
         .iter()
         .map(|f| format!("{FEEDBACK}/{f}"))
         .collect()
+}
+
+/// What an ICPC program (an output validator, an interactor) reading
+/// `files` exchanges: its feedback directory, of which the judge takes the
+/// files it reads. On a pass of a multi-pass test (`carried`: the files the
+/// passes before left there), the directory persists between passes as the
+/// format says: it starts with copies of the carried files, and all its
+/// regular files come back (within the sandbox's bounds).
+pub(crate) fn feedback_exchange(files: Vec<PathBuf>, carried: Option<&Path>) -> Exchange {
+    match carried {
+        None => Exchange {
+            files,
+            dirs: vec![FEEDBACK.into()],
+            keep: feedback_files(),
+            ..Exchange::default()
+        },
+        Some(carried) => Exchange {
+            files,
+            dirs: vec![FEEDBACK.into()],
+            keep_dirs: vec![FEEDBACK.into()],
+            fill: vec![(carried.to_path_buf(), FEEDBACK.into())],
+            ..Exchange::default()
+        },
+    }
 }
 
 /// A fresh, empty feedback directory in `scratch`: nothing of an earlier

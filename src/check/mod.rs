@@ -12,4 +12,4 @@ mod kattis;
 pub use builtin::compare;
 pub(crate) use checker::CheckResult;
 pub(crate) use checker::{CheckError, Checker, Interactive, Subject};
-pub(crate) use external::{feedback_files, interactor_result, out_of_memory, FEEDBACK};
+pub(crate) use external::{feedback_exchange, interactor_result, out_of_memory, FEEDBACK};

@@ -100,6 +100,7 @@ impl Judge {
             answer,
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
+            carried_feedback: None,
         };
         let result = self.check(checker, subject).await?;
         report.verdict = result.verdict;

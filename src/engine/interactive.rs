@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::classify::classify;
-use super::submission::{SlotUse, TestRun};
+use super::submission::{Pass, SlotUse, TestRun};
 use super::Judge;
 use crate::check::{interactor_result, CheckResult, Interactive, Subject};
 use crate::error::{Error, Result};
@@ -49,7 +49,7 @@ impl Judge {
         run: &TestRun<'_>,
         interactive: &Interactive,
         slot: SlotUse<'_>,
-        next: Option<&Path>,
+        pass: Option<Pass<'_>>,
     ) -> Result<(TestReport, bool)> {
         let scratch = self.inner.scratch.take()?;
         // The submission's slot (the interactor, package code that mostly
@@ -62,11 +62,16 @@ impl Judge {
                 Some(slot)
             }
         };
-        let play = self.play(run, interactive, scratch.path(), false).await?;
-        // A multi-pass problem's next input, before a second play could
-        // wipe it.
-        let wrote_next = match next {
-            Some(to) => super::submission::take_next_pass(&play.feedback, to)?,
+        // A multi-pass test's pass: every play starts from the feedback
+        // the passes before left.
+        let carried = pass.map(|p| p.carried);
+        let play = self
+            .play(run, interactive, scratch.path(), false, carried)
+            .await?;
+        // A multi-pass problem's next input and feedback, before a second
+        // play could wipe them.
+        let wrote_next = match pass {
+            Some(pass) => pass.end(&play.feedback)?,
             None => false,
         };
         if let Some(error) = super::classify::overloaded(&play.submission, run.wall, &run.test.name)
@@ -101,7 +106,9 @@ impl Judge {
             .await?;
         if decided.verdict != Verdict::AC {
             // Played again through the judge, to see how it ended.
-            let mut again = self.play(run, interactive, scratch.path(), true).await?;
+            let mut again = self
+                .play(run, interactive, scratch.path(), true, carried)
+                .await?;
             let relayed = again.relayed.take().expect("a relayed play");
             // A crash against a rejection: who ended first, as the relay
             // saw it, when the replay went the same way.
@@ -192,6 +199,7 @@ impl Judge {
         interactive: &Interactive,
         work: &Path,
         relayed: bool,
+        carried: Option<&Path>,
     ) -> Result<Play> {
         let io = |path: &Path, e| Error::io(path, e);
         // The submission works in a directory of its own (its cwd where it
@@ -242,19 +250,15 @@ impl Judge {
                 args.extend([test.input.clone(), output.clone(), answer].map(Into::into));
                 Exchange {
                     files,
-                    dirs: Vec::new(),
                     keep: vec![OUTPUT.into()],
+                    ..Exchange::default()
                 }
             }
             InteractorProtocol::Kattis => {
                 let mut dir = feedback.clone().into_os_string();
                 dir.push("/");
                 args.extend([test.input.clone().into(), answer.into(), dir]);
-                Exchange {
-                    files,
-                    dirs: vec![crate::check::FEEDBACK.into()],
-                    keep: crate::check::feedback_files(),
-                }
+                crate::check::feedback_exchange(files, carried)
             }
         };
         args.extend(test.checker_args.iter().map(Into::into));
@@ -353,6 +357,7 @@ impl Judge {
             answer: &answer,
             work: Some(&dir),
             args: &run.test.checker_args,
+            carried_feedback: None,
         };
         self.check(checker, subject).await
     }

@@ -763,23 +763,37 @@ impl Judge {
             return Ok(self.run_pass(run, slot, None).await?.0);
         };
         let held = matches!(slot, SlotUse::Held);
-        // The inputs of the passes after the first.
+        // The inputs of the passes after the first, and the feedback
+        // directory's files carried from pass to pass: two folders, one
+        // read by a pass while it fills the other (empty at the start).
         let inputs = self.inner.scratch.take()?;
+        let carried = [
+            inputs.path().join("feedback-1"),
+            inputs.path().join("feedback-2"),
+        ];
+        for dir in &carried {
+            std::fs::create_dir(dir).map_err(|e| Error::io(dir, e))?;
+        }
         let mut slot = Some(slot);
         let mut current = run.test.clone();
         let mut slowest = (0, 0, 0, 0);
         for pass in 1..=passes {
             let next = inputs.path().join(format!("pass-{}.in", pass + 1));
+            let this_pass = Pass {
+                next_input: &next,
+                carried: &carried[(pass as usize + 1) % 2],
+                carry_to: &carried[pass as usize % 2],
+            };
             let this = TestRun {
                 test: &current,
                 ..*run
             };
             let (mut report, wrote_next) = match slot.take() {
-                Some(first) => self.run_pass(&this, first, Some(&next)).await?,
-                None if held => self.run_pass(&this, SlotUse::Held, Some(&next)).await?,
+                Some(first) => self.run_pass(&this, first, Some(this_pass)).await?,
+                None if held => self.run_pass(&this, SlotUse::Held, Some(this_pass)).await?,
                 None => {
                     let _slot = self.slot().await;
-                    self.run_pass(&this, SlotUse::Held, Some(&next)).await?
+                    self.run_pass(&this, SlotUse::Held, Some(this_pass)).await?
                 }
             };
             slowest = (
@@ -799,7 +813,9 @@ impl Judge {
             }
             report.name = run.test.name.clone();
             let failed = report.verdict != Verdict::AC;
-            if failed && wrote_next {
+            // (A validator that failed says why itself: what it left may
+            // hold a `nextpass.in` all the same.)
+            if failed && wrote_next && report.verdict != Verdict::IE {
                 report.verdict = Verdict::IE;
                 report.message = format!(
                     "pass {pass}: the output validator wrote {NEXT_PASS} but did not accept (the format makes that the validator's error)"
@@ -821,16 +837,16 @@ impl Judge {
     }
 
     /// One run of the program on the test (one pass), classified and
-    /// checked. With `next`, an output validator's `nextpass.in` is moved
-    /// there; whether there was one.
+    /// checked; on a multi-pass test's `pass`, whether the output validator
+    /// asked for another (see [`Pass::end`]).
     async fn run_pass(
         &self,
         run: &TestRun<'_>,
         slot: SlotUse<'_>,
-        next: Option<&Path>,
+        pass: Option<Pass<'_>>,
     ) -> Result<(TestReport, bool)> {
         if let Checker::Interactive(interactive) = run.checker {
-            return self.run_interactive(run, interactive, slot, next).await;
+            return self.run_interactive(run, interactive, slot, pass).await;
         }
         let (exe, test, limits) = (run.exe, run.test, run.limits);
         // A scratch directory: the working directory of unsandboxed runs (a
@@ -951,18 +967,63 @@ impl Judge {
             answer,
             work: scratch.as_ref().map(|s| s.path()),
             args: &test.checker_args,
+            carried_feedback: pass.map(|p| p.carried),
         };
         let result = self.check(run.checker, subject).await?;
         report.verdict = result.verdict;
         report.message = result.message;
         report.diff = result.diff;
         report.score = result.score;
-        let wrote_next = match (next, &scratch) {
-            (Some(to), Some(dir)) => take_next_pass(&dir.path().join(crate::check::FEEDBACK), to)?,
+        let wrote_next = match (pass, &scratch) {
+            (Some(pass), Some(dir)) => pass.end(&dir.path().join(crate::check::FEEDBACK))?,
             _ => false,
         };
         Ok((report, wrote_next))
     }
+}
+
+/// One pass of a multi-pass test: where its output validator's feedback
+/// directory comes from and goes, and its next input.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Pass<'a> {
+    /// Where the output validator's `nextpass.in` goes: the next pass's input.
+    pub(super) next_input: &'a Path,
+    /// The files its feedback directory held after the pass before (none
+    /// before the first): the output validator finds them there again.
+    pub(super) carried: &'a Path,
+    /// Where this pass's are kept for the next (emptied first).
+    pub(super) carry_to: &'a Path,
+}
+
+impl Pass<'_> {
+    /// Ends the pass whose output validator left `feedback` (files the
+    /// sandbox copied out, within its bounds): its `nextpass.in` becomes the
+    /// next pass's input, and the other files are carried to the next pass
+    /// (the format's "all other files ... persist between passes"). Whether
+    /// there was a `nextpass.in`.
+    pub(super) fn end(&self, feedback: &Path) -> Result<bool> {
+        if !take_next_pass(feedback, self.next_input)? {
+            return Ok(false);
+        }
+        carry_feedback(feedback, self.carry_to)?;
+        Ok(true)
+    }
+}
+
+/// Replaces the files of `to` with copies of the regular files of
+/// `feedback` (links, pipes and folders are not followed nor copied).
+fn carry_feedback(feedback: &Path, to: &Path) -> Result<()> {
+    use crate::sandbox::untrusted::{copy_files, Dir, TreeLimits};
+    sandbox::empty_dir(to).map_err(|e| Error::io(to, e))?;
+    let limits = TreeLimits {
+        bytes: u64::MAX,
+        files: sandbox::KEPT_DIR_FILES,
+        depth: 0,
+    };
+    let from = Dir::open(feedback).map_err(|e| Error::io(feedback, e))?;
+    let into = Dir::open(to).map_err(|e| Error::io(to, e))?;
+    copy_files(&from, &into, limits, None)
+        .map_err(|e| Error::io(feedback, std::io::Error::other(e.to_string())))
 }
 
 /// The file a multi-pass problem's output validator writes in its

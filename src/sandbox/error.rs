@@ -198,6 +198,9 @@ pub(crate) enum StartError {
          limits.keeper_start sets the wait)", .0
     )]
     NoAnswer(std::time::Duration),
+    /// It exited (or closed its socket) before it was ready: how.
+    #[error("the sandbox keeper exited before it was ready ({0})")]
+    Exited(String),
     /// Its answer is not one.
     #[error("sandbox keeper: bad answer: {0}")]
     BadAnswer(serde_json::Error),

@@ -192,7 +192,7 @@ impl Keeper {
         drop(theirs);
         let ready = sys::send_with_fds(ours.as_raw_fd(), &json, &[])
             .map_err(StartError::Configure)
-            .and_then(|()| Self::wait_ready(&ours, wait));
+            .and_then(|()| wait_ready(&ours, &mut process, wait));
         match ready {
             Ok(()) => Ok(Keeper {
                 process,
@@ -219,26 +219,6 @@ impl Keeper {
     /// supervisor's root): to copy a compilation's files in and out.
     pub(crate) fn root(&self) -> PathBuf {
         PathBuf::from(format!("/proc/{}/root", self.process.id()))
-    }
-
-    /// Waits for a new keeper's first message, at most `wait`: ready, or why not.
-    fn wait_ready(ours: &OwnedFd, wait: Duration) -> Result<(), StartError> {
-        let ready =
-            sys::poll_readable(&[ours.as_raw_fd()], Some(wait)).map_err(StartError::Wait)?;
-        let mut buf = vec![0u8; 64 << 10];
-        let message = if ready[0] {
-            sys::recv_with_fds(ours.as_raw_fd(), &mut buf, true).map_err(StartError::Read)?
-        } else {
-            None
-        };
-        let Some((n, _)) = message else {
-            return Err(StartError::NoAnswer(wait));
-        };
-        let ready: Ready = serde_json::from_slice(&buf[..n]).map_err(StartError::BadAnswer)?;
-        if let Some(error) = ready.error {
-            return Err(StartError::Refused(error));
-        }
-        sys::set_nonblocking(ours.as_raw_fd(), true).map_err(StartError::Nonblocking)
     }
 
     /// The socket, registered with the current tokio runtime.
@@ -451,4 +431,88 @@ pub(super) fn root_dir(runtime: &std::path::Path, index: usize) -> std::io::Resu
     let dir = runtime.join(format!("root-{index}"));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+/// Waits for a new keeper's (`process`'s) first message on `ours`, at most
+/// `wait`: ready, or why not. A keeper that exits (or closes its socket)
+/// first is seen at once, by a pidfd, even while a process it started
+/// still holds the socket's other end: never taken for one that is slow.
+fn wait_ready(
+    ours: &OwnedFd,
+    process: &mut std::process::Child,
+    wait: Duration,
+) -> Result<(), StartError> {
+    let exit = i32::try_from(process.id())
+        .ok()
+        .and_then(|pid| sys::pidfd_open(pid).ok());
+    let mut fds = vec![ours.as_raw_fd()];
+    fds.extend(exit.as_ref().map(AsRawFd::as_raw_fd));
+    let deadline = std::time::Instant::now() + wait;
+    let ready = loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        let ready = sys::poll_readable(&fds, Some(left)).map_err(StartError::Wait)?;
+        // (A signal ends a poll early: it is polled again.)
+        if ready.contains(&true) || left.is_zero() {
+            break ready;
+        }
+    };
+    let mut buf = vec![0u8; 64 << 10];
+    let message = if ready[0] {
+        sys::recv_with_fds(ours.as_raw_fd(), &mut buf, true).map_err(StartError::Read)?
+    } else {
+        None
+    };
+    let Some((n, _)) = message else {
+        if !ready.contains(&true) {
+            return Err(StartError::NoAnswer(wait));
+        }
+        return Err(StartError::Exited(match process.try_wait() {
+            Ok(Some(status)) => status.to_string(),
+            _ => "it closed its socket".into(),
+        }));
+    };
+    let ready: Ready = serde_json::from_slice(&buf[..n]).map_err(StartError::BadAnswer)?;
+    if let Some(error) = ready.error {
+        return Err(StartError::Refused(error));
+    }
+    sys::set_nonblocking(ours.as_raw_fd(), true).map_err(StartError::Nonblocking)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A keeper that exits before it is ready is seen at once, with how it
+    /// ended, although another process (here: this test) still holds its
+    /// socket's other end; one that closes its socket, likewise. Neither is
+    /// waited for as if it were slow (the old wait ended only at `wait`, as
+    /// "no answer").
+    #[test]
+    fn a_keeper_that_exits_before_it_is_ready_is_seen_at_once() {
+        let wait = Duration::from_secs(120);
+        let (ours, theirs) = sys::seqpacket_pair().unwrap();
+        let mut process = std::process::Command::new("sh")
+            .args(["-c", "exit 3"])
+            .spawn()
+            .unwrap();
+        let error = wait_ready(&ours, &mut process, wait).unwrap_err();
+        assert!(
+            matches!(&error, StartError::Exited(how) if how.contains('3')),
+            "{error}"
+        );
+        drop(theirs);
+        let (ours, theirs) = sys::seqpacket_pair().unwrap();
+        drop(theirs);
+        let mut process = std::process::Command::new("sleep")
+            .arg("600")
+            .spawn()
+            .unwrap();
+        let error = wait_ready(&ours, &mut process, wait).unwrap_err();
+        let _ = process.kill();
+        let _ = process.wait();
+        assert!(
+            matches!(&error, StartError::Exited(how) if how.contains("closed its socket")),
+            "{error}"
+        );
+    }
 }

@@ -287,10 +287,9 @@ impl Shared {
         .collect();
         let cgroup_memory = keeper.slot.is_some();
         let package = matches!(profile, Profile::Package(_));
-        let keep = if package {
-            request.exchange.keep.clone()
-        } else {
-            Vec::new()
+        let exchange = match package {
+            true => request.exchange.clone(),
+            false => super::Exchange::default(),
         };
         let job = keeper::Job {
             argv,
@@ -319,13 +318,11 @@ impl Shared {
             memory,
             // Init lives in the slot too: one more than the run's share.
             pids: processes + 1,
-            make_dirs: if package {
-                request.exchange.dirs.clone()
-            } else {
-                Vec::new()
-            },
+            make_dirs: exchange.dirs,
             keep_max: limits.file_size,
-            keep,
+            keep: exchange.keep,
+            keep_dirs: exchange.keep_dirs,
+            fill: exchange.fill.iter().map(|(_, dir)| dir.clone()).collect(),
             input_file: files.input.as_ref().map(|(name, _)| name.clone()),
             output_file: files.output.as_ref().map(|(name, _)| name.clone()),
         };
@@ -350,10 +347,14 @@ impl Shared {
         let (err_read, err_write) = output_pipe().map_err(final_err)?;
         let mut fds = vec![stdin.into(), out_write, err_write];
         fds.extend(named);
-        if !job.keep.is_empty() {
+        if job.keeps() {
             let into =
                 untrusted::Dir::open(&request.cwd).map_err(|e| cannot_show(&request.cwd, e))?;
             fds.push(into.into_fd());
+        }
+        for (host, _) in &exchange.fill {
+            let from = untrusted::Dir::open(host).map_err(|e| cannot_show(host, e))?;
+            fds.push(from.into_fd());
         }
         let (mut drains, mut exceeded) =
             Drains::start(out_read, err_read, &limits, request.stdout_spill.clone());

@@ -81,6 +81,6 @@ pub use types::Captured;
 pub(crate) use types::{
     address_space_backstop, Environment, Exchange, Exit, Isolation, IsolationMode, Keep, LimitHit,
     Limits, MemoryEvidence, PackageRun, PackageView, Profile, RunError, RunOutcome, RunRequest,
-    SandboxPaths, Stdin, RUN_PROCESSES,
+    SandboxPaths, Stdin, KEPT_DIR_FILES, RUN_PROCESSES,
 };
 pub(crate) use wire::{relay, wire, Handoff, Relay, Relayed, Side};

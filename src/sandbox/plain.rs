@@ -193,6 +193,8 @@ async fn run_plain_once<T>(
                 make_dirs: Vec::new(),
                 keep: Vec::new(),
                 keep_max: 0,
+                keep_dirs: Vec::new(),
+                fill: Vec::new(),
                 // Named files are put and taken by the judge (see pool.rs).
                 input_file: None,
                 output_file: None,

@@ -15,8 +15,8 @@ use super::plain::run_plain;
 use super::program::resolve_program;
 use super::shared::{FirstSpawner, Shared};
 use super::{
-    cgroup, keeper, sys, CpuChoice, Isolation, IsolationMode, Profile, RunError, RunOutcome,
-    RunRequest, SandboxPaths, Turn,
+    cgroup, keeper, sys, untrusted, CpuChoice, Isolation, IsolationMode, Profile, RunError,
+    RunOutcome, RunRequest, SandboxPaths, Turn,
 };
 
 /// How long a keeper looks for its next job before it sleeps, when at most
@@ -98,7 +98,7 @@ impl Sandbox {
         // else namespaces without cgroups, else the plain runner.
         let mut problems: Vec<Unavailable> = cgroup_problem.into_iter().collect();
         if shared.cgroups.is_some() {
-            match shared.start_keeper(&Profile::Submission) {
+            match probe(&shared) {
                 Ok(keeper) => {
                     let version = shared.cgroups.as_ref().map(|c| c.version);
                     let version = version.expect("checked above");
@@ -115,7 +115,7 @@ impl Sandbox {
             }
             shared.cgroups = None;
         }
-        let (level, shared) = match shared.start_keeper(&Profile::Submission) {
+        let (level, shared) = match probe(&shared) {
             Ok(keeper) => {
                 shared.idle.lock().expect("not poisoned").push(keeper);
                 (Isolation::Namespaces, Some(shared))
@@ -264,10 +264,27 @@ impl Sandbox {
                             source,
                         })?;
                     }
-                    run_plain_with_files(request, None, turn, files).await
+                    fill_plain(request)?;
+                    let (mut outcome, output) =
+                        run_plain_with_files(request, None, turn, files).await?;
+                    if let Err(e) = keep_dirs_plain(request) {
+                        outcome.keep_error.get_or_insert(e);
+                    }
+                    Ok((outcome, output))
                 }
             },
         }
+    }
+}
+
+/// Starts the keeper that probes a level of isolation. One that exited
+/// before it was ready (killed meanwhile: a passing failure, unlike one
+/// that says why it cannot) is started once more before the level is
+/// taken for unavailable.
+fn probe(shared: &Shared) -> Result<super::isolated::Keeper, super::StartError> {
+    match shared.start_keeper(&Profile::Submission) {
+        Err(super::StartError::Exited(_)) => shared.start_keeper(&Profile::Submission),
+        started => started,
     }
 }
 
@@ -309,6 +326,69 @@ async fn compile_plain<T>(
         super::keepers::copy_out(&left.path().join("work"), &request.cwd, keep).map_err(failed)?;
     let _ = super::empty_dir(left.path());
     Ok(outcome)
+}
+
+/// What a folder of [`super::Exchange::keep_dirs`] or
+/// [`super::Exchange::fill`] may hold, for a run of `request`.
+fn dir_limits(request: &RunRequest) -> untrusted::TreeLimits {
+    untrusted::TreeLimits {
+        bytes: request.limits.file_size,
+        files: super::KEPT_DIR_FILES,
+        depth: 0,
+    }
+}
+
+/// Copies the regular files of each host folder of the request's
+/// [`super::Exchange::fill`] into its folder in `cwd`, as a keeper does.
+fn fill_plain(request: &RunRequest) -> Result<(), RunError> {
+    for (host, dir) in &request.exchange.fill {
+        let to = request.cwd.join(dir);
+        let copied = untrusted::Dir::open(host)
+            .and_then(|from| Ok((from, untrusted::Dir::open(&to)?)))
+            .map_err(|e| e.to_string())
+            .and_then(|(from, to)| {
+                untrusted::copy_files(&from, &to, dir_limits(request), None)
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = copied {
+            return Err(RunError::Spawn {
+                program: format!("{} (filling {})", program_of(request), to.display()),
+                source: io::Error::other(e),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Leaves in each folder of the request's [`super::Exchange::keep_dirs`]
+/// only what a keeper would copy back: its regular files, within the
+/// bounds (links, pipes and folders go; more is the error returned).
+fn keep_dirs_plain(request: &RunRequest) -> Result<(), String> {
+    for dir in &request.exchange.keep_dirs {
+        let kept = request.cwd.join(dir);
+        let failed = |e: &dyn std::fmt::Display| format!("`{dir}`: {e}");
+        let left = tempfile::Builder::new()
+            .prefix(&format!("left-{}-", std::process::id()))
+            .tempdir_in(&request.cwd)
+            .map_err(|e| failed(&e))?;
+        match std::fs::rename(&kept, left.path().join("dir")) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(failed(&e)),
+        }
+        std::fs::create_dir(&kept).map_err(|e| failed(&e))?;
+        // (What it left under the name may be a link: not followed.)
+        let copied = untrusted::Dir::open(left.path())
+            .and_then(|left| left.dir(std::ffi::OsStr::new("dir")))
+            .and_then(|from| Ok((from, untrusted::Dir::open(&kept)?)))
+            .map_err(|e| failed(&e))
+            .and_then(|(from, to)| {
+                untrusted::copy_files(&from, &to, dir_limits(request), None).map_err(|e| failed(&e))
+            });
+        let _ = super::empty_dir(left.path());
+        copied?;
+    }
+    Ok(())
 }
 
 /// A run started by the judge or a spawner, in its working directory

@@ -154,7 +154,21 @@ pub(crate) struct Exchange {
     /// once it ended, each cut at its file-size limit; a link, a pipe or a
     /// folder of that name is not copied.
     pub(crate) keep: Vec<String>,
+    /// Folders of its working directory (plain names, each one of `dirs`)
+    /// whose regular files, all of them, are copied back below `cwd` once
+    /// it ended: at most [`KEPT_DIR_FILES`] files, together at most its
+    /// file-size limit (more is an error of the run, its `keep_error`).
+    /// Links, pipes and folders in them are neither followed nor copied.
+    pub(crate) keep_dirs: Vec<String>,
+    /// Host folders, each with a folder of its working directory (a plain
+    /// name, one of `dirs`): copies of the host folder's regular files (no
+    /// link, pipe or folder; within the bounds of `keep_dirs`) are there
+    /// when it starts, its own to change.
+    pub(crate) fill: Vec<(PathBuf, String)>,
 }
+
+/// The most files a folder of [`Exchange::keep_dirs`] may hold.
+pub(crate) const KEPT_DIR_FILES: u64 = 100;
 
 /// How the process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

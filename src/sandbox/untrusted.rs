@@ -284,6 +284,12 @@ pub(crate) enum TreeError {
         /// The limit.
         limit: u64,
     },
+    /// More entries in one folder than the files allowed could explain.
+    #[error("it holds more than {limit} entries")]
+    TooManyEntries {
+        /// The limit.
+        limit: usize,
+    },
     /// Folders nested too deep.
     #[error("its folders are nested more than {limit} deep")]
     TooDeep {
@@ -316,8 +322,47 @@ pub(crate) fn copy_tree(
         bytes: 0,
         files: 0,
         buffer: vec![0u8; 64 << 10],
+        owner: None,
     };
     copier.copy(from, to, Some(select), Path::new(""), 0)
+}
+
+/// Copies the regular files of `from`'s top level into `to`, replacing
+/// files of the same name, within `limits` (`depth` is not used): folders,
+/// links, pipes, sockets and devices are left out, and nothing is followed.
+/// Modes as [`copy_tree`]'s; the copies are `owner`'s (uid, gid) when given.
+pub(crate) fn copy_files(
+    from: &Dir,
+    to: &Dir,
+    limits: TreeLimits,
+    owner: Option<(u32, u32)>,
+) -> Result<(), TreeError> {
+    let mut copier = Copier {
+        limits,
+        bytes: 0,
+        files: 0,
+        buffer: vec![0u8; 64 << 10],
+        owner,
+    };
+    let max = usize::try_from(limits.files.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .saturating_mul(4);
+    let entries = from
+        .entries(max)
+        .map_err(|source| match source.raw_os_error() {
+            // The listing's own bound, not the system's error.
+            None => TreeError::TooManyEntries { limit: max },
+            Some(_) => TreeError::Entry {
+                path: PathBuf::from("."),
+                source,
+            },
+        })?;
+    for (name, kind) in entries {
+        if kind == EntryKind::File {
+            copier.copy_counted(from, to, &name, Path::new(""))?;
+        }
+    }
+    Ok(())
 }
 
 struct Copier {
@@ -325,6 +370,8 @@ struct Copier {
     bytes: u64,
     files: u64,
     buffer: Vec<u8>,
+    /// Who the copies belong to (uid, gid), when not the copier.
+    owner: Option<(u32, u32)>,
 }
 
 impl Copier {
@@ -365,24 +412,36 @@ impl Copier {
                         .map_err(|e| entry_err(&name, e))?;
                     self.copy(&source, &target, None, &at.join(&name), depth + 1)?;
                 }
-                EntryKind::File => {
-                    self.files += 1;
-                    if self.files > self.limits.files {
-                        return Err(TreeError::TooManyFiles {
-                            limit: self.limits.files,
-                        });
-                    }
-                    self.copy_file(from, to, &name).map_err(|e| match e {
-                        Copied::Over => TreeError::TooLarge {
-                            limit: self.limits.bytes,
-                        },
-                        Copied::Failed(source) => entry_err(&name, source),
-                    })?;
-                }
+                EntryKind::File => self.copy_counted(from, to, &name, at)?,
                 EntryKind::Link | EntryKind::Other => {}
             }
         }
         Ok(())
+    }
+
+    /// Copies the file `name` (at `at` in the tree), counted against the limits.
+    fn copy_counted(
+        &mut self,
+        from: &Dir,
+        to: &Dir,
+        name: &OsStr,
+        at: &Path,
+    ) -> Result<(), TreeError> {
+        self.files += 1;
+        if self.files > self.limits.files {
+            return Err(TreeError::TooManyFiles {
+                limit: self.limits.files,
+            });
+        }
+        self.copy_file(from, to, name).map_err(|e| match e {
+            Copied::Over => TreeError::TooLarge {
+                limit: self.limits.bytes,
+            },
+            Copied::Failed(source) => TreeError::Entry {
+                path: at.join(name),
+                source,
+            },
+        })
     }
 
     fn copy_file(&mut self, from: &Dir, to: &Dir, name: &OsStr) -> Result<(), Copied> {
@@ -396,6 +455,9 @@ impl Copier {
             != 0;
         let mode = if executable { 0o755 } else { 0o644 };
         let mut output = to.create_file(name, mode).map_err(Copied::Failed)?;
+        if let Some((uid, gid)) = self.owner {
+            std::os::unix::fs::fchown(&output, Some(uid), Some(gid)).map_err(Copied::Failed)?;
+        }
         loop {
             let n = match input.read(&mut self.buffer) {
                 Ok(0) => return Ok(()),
@@ -525,5 +587,72 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![OsString::from("prog")]);
+    }
+
+    /// A folder's top level as a package program left it (a multi-pass
+    /// validator's feedback directory): only its regular files are copied;
+    /// a link to a secret, a pipe, a socket and a folder are neither
+    /// followed nor copied, and too many files or entries, or too many
+    /// bytes together, are refused by name, without blocking.
+    #[test]
+    fn only_a_folders_regular_files_are_copied_within_limits() {
+        let from = tempfile::tempdir().unwrap();
+        let path = from.path();
+        std::fs::write(path.join("state.txt"), "42").unwrap();
+        std::fs::write(path.join("judgemessage.txt"), "pass 1\n").unwrap();
+        let secret = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(secret.path(), "secret").unwrap();
+        std::os::unix::fs::symlink(secret.path(), path.join("link")).unwrap();
+        std::os::unix::fs::symlink("/etc", path.join("etc")).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(path.join("fifo"))
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let _socket = std::os::unix::net::UnixListener::bind(path.join("socket")).unwrap();
+        std::fs::create_dir(path.join("sub")).unwrap();
+        std::fs::write(path.join("sub/inner"), "x").unwrap();
+        let to = tempfile::tempdir().unwrap();
+        let (a, b) = (Dir::open(path).unwrap(), Dir::open(to.path()).unwrap());
+        copy_files(&a, &b, limits(), None).unwrap();
+        let mut names: Vec<_> = std::fs::read_dir(to.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["judgemessage.txt", "state.txt"]);
+        for name in &names {
+            let meta = std::fs::symlink_metadata(to.path().join(name)).unwrap();
+            assert!(meta.is_file(), "{name}");
+        }
+        assert_eq!(std::fs::read(to.path().join("state.txt")).unwrap(), b"42");
+        // Together over the bytes allowed.
+        let small = TreeLimits {
+            bytes: 5,
+            ..limits()
+        };
+        assert!(matches!(
+            copy_files(&a, &b, small, None),
+            Err(TreeError::TooLarge { limit: 5 })
+        ));
+        // More files than allowed; a flood of links (never files) is
+        // refused by the listing's bound, before anything is read.
+        for i in 0..120 {
+            std::fs::write(path.join(format!("f{i}")), "").unwrap();
+        }
+        assert!(matches!(
+            copy_files(&a, &b, limits(), None),
+            Err(TreeError::TooManyFiles { limit: 100 })
+        ));
+        let links = tempfile::tempdir().unwrap();
+        for i in 0..500 {
+            std::os::unix::fs::symlink("/etc/shadow", links.path().join(format!("l{i}"))).unwrap();
+        }
+        let error = copy_files(&Dir::open(links.path()).unwrap(), &b, limits(), None).unwrap_err();
+        assert!(
+            matches!(error, TreeError::TooManyEntries { limit: 404 }),
+            "{error}"
+        );
+        assert_eq!(error.to_string(), "it holds more than 404 entries");
     }
 }

@@ -879,6 +879,208 @@ fn a_multi_pass_package_runs_each_pass_on_the_validators_next_input() {
     );
 }
 
+/// A multi-pass package whose output validator keeps state in its
+/// feedback directory: pass 1 writes `state.txt` (the submission's
+/// number) and appends to `judgemessage.txt`; pass 2 accepts only if
+/// `state.txt` is there (and `nextpass.in` is not: the format removes it)
+/// and the answer is one more. A state found in pass 1 is a leak from
+/// another test or submission. `interactive`: the same as an interactor
+/// that tells the submission its pass. The submission's answer in pass 1
+/// may also ask the validator to leave something hostile in the feedback
+/// directory (`links`, `many`, `large`).
+fn stateful_multi_pass_package(dir: &Path, interactive: bool) {
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let kind = if interactive {
+        "[interactive, multi-pass]"
+    } else {
+        "multi-pass"
+    };
+    write(
+        "problem.yaml",
+        &format!(
+            "problem_format_version: 2025-09\ntype: {kind}\nname: Remember\n\
+             uuid: 5b0e2f7c-7d4e-4c1e-9a55-3f1f0c2d9e61\n\
+             limits:\n  time_limit: 2\n  validation_passes: 2\n  validation_output: 1\n"
+        ),
+    );
+    for test in ["sample/1", "secret/1", "secret/2"] {
+        write(&format!("data/{test}.in"), "1\n");
+        write(&format!("data/{test}.ans"), "1\n");
+    }
+    write(
+        "input_validators/validate.py",
+        "import sys\nsys.exit(42 if sys.stdin.read() == \"1\\n\" else 43)\n",
+    );
+    let talk = if interactive {
+        // The interactor tells the submission its pass, and reads its answer.
+        "print(words[0], flush=True)\nsaid = sys.stdin.readline().split()\n"
+    } else {
+        "said = sys.stdin.read().split()\n"
+    };
+    write(
+        "output_validator/validate.py",
+        &format!(
+            r#"import os, sys
+from pathlib import Path
+
+words = Path(sys.argv[1]).read_text().split()
+feedback = Path(sys.argv[3])
+state = feedback / "state.txt"
+{talk}
+
+def log(text):
+    with open(feedback / "judgemessage.txt", "a") as f:
+        f.write(text + "\n")
+
+
+def wrong(why):
+    log(why)
+    sys.exit(43)
+
+
+if len(said) != 1:
+    wrong(f"expected one word, got {{said}}")
+if words[0] == "1":
+    if state.exists() or os.listdir(feedback):
+        wrong(f"pass 1 found {{sorted(os.listdir(feedback))}}: feedback leaked")
+    if said[0] == "links":
+        os.symlink("/etc/shadow", feedback / "shadow")
+        os.symlink("/", feedback / "root")
+        os.mkfifo(feedback / "pipe")
+        os.mkdir(feedback / "folder")
+        (feedback / "folder" / "inside").write_text("x")
+        said[0] = "7"
+    elif said[0] == "many":
+        for i in range(1000):
+            (feedback / f"f{{i}}").write_text("")
+        said[0] = "7"
+    elif said[0] == "large":
+        for i in range(3):
+            (feedback / f"big{{i}}").write_text("x" * 600_000)
+        said[0] = "7"
+    state.write_text(said[0])
+    log(f"pass 1: remembered {{said[0]}}")
+    (feedback / "nextpass.in").write_text("2\n")
+    sys.exit(42)
+if (feedback / "nextpass.in").exists():
+    wrong("pass 2: nextpass.in was not removed")
+if not state.exists():
+    wrong("pass 2: state.txt is gone")
+left = sorted(os.listdir(feedback))
+if left != ["judgemessage.txt", "state.txt"]:
+    wrong(f"pass 2: the feedback directory holds {{left}}")
+if said[0] != str(int(state.read_text()) + 1):
+    wrong(f"pass 2: expected {{int(state.read_text()) + 1}}, got {{said[0]}}")
+log(f"pass 2: got {{said[0]}}")
+sys.exit(42)
+"#
+        ),
+    );
+    let submission = |answer: &str| {
+        format!("import sys\nprint({answer} if input().split()[0] == '1' else 8, flush=True)\n")
+    };
+    write("submissions/accepted/remember.py", &submission("7"));
+    write("submissions/wrong_answer/off.py", &submission("6"));
+    for hostile in ["links", "many", "large"] {
+        write(
+            &format!("hostile/{hostile}.py"),
+            &submission(&format!("'{hostile}'")),
+        );
+    }
+}
+
+/// The feedback directory of a multi-pass problem persists between the
+/// passes of a test (the format's "all other files inside the feedback
+/// directory are guaranteed to persist between passes"), `nextpass.in`
+/// aside, and starts empty on every test and submission; the final
+/// `judgemessage.txt`, appended pass after pass, is the test's message.
+/// Interactive multi-pass (the interactor keeps the state) likewise, and
+/// so at the rlimit-only level, where no keeper copies the folder.
+#[test]
+fn a_multi_pass_validator_finds_its_feedback_directory_again_on_the_next_pass() {
+    let scratch = tempfile::tempdir().unwrap();
+    let ws = Workspace::new();
+    for interactive in [false, true] {
+        let package = scratch.path().join(format!("remember-{interactive}"));
+        stateful_multi_pass_package(&package, interactive);
+        let report = verify_json(&ws, &package);
+        assert_eq!(report["ok"], true, "{report:#}");
+        let got = verdicts(&report);
+        assert_eq!(got["remember.py"], "AC", "{report:#}");
+        assert_eq!(got["off.py"], "WA", "{report:#}");
+        for isolation in [crate::support::isolation(), "none"] {
+            let judged = ws.judge([
+                "--isolation".as_ref(),
+                isolation.as_ref(),
+                "run".as_ref(),
+                package.as_os_str(),
+                package.join("submissions/accepted/remember.py").as_os_str(),
+                "--format".as_ref(),
+                "json".as_ref(),
+            ]);
+            judged.expect_code(0);
+            let report = judged.report();
+            for test in report["tests"].as_array().unwrap() {
+                assert_eq!(test["verdict"], "AC", "{isolation}: {report:#}");
+                let message = test["message"].as_str().unwrap();
+                assert!(
+                    message.contains("pass 1: remembered 7") && message.contains("pass 2: got 8"),
+                    "{isolation}: {report:#}"
+                );
+            }
+        }
+    }
+}
+
+/// What a hostile multi-pass validator leaves in its feedback directory
+/// for the next pass is not followed: a link (to /etc/shadow, to /), a
+/// pipe and a folder are not carried (the judging neither reads through
+/// them nor blocks), and a flood of files or too many bytes together end
+/// the test as the validator's error, named.
+#[test]
+fn a_multi_pass_validators_links_pipes_and_floods_are_not_carried() {
+    let scratch = tempfile::tempdir().unwrap();
+    let ws = Workspace::new();
+    let package = scratch.path().join("remember");
+    stateful_multi_pass_package(&package, false);
+    for isolation in [crate::support::isolation(), "none"] {
+        let run = |hostile: &str| {
+            let judged = ws.judge([
+                "--isolation".as_ref(),
+                isolation.as_ref(),
+                "run".as_ref(),
+                package.as_os_str(),
+                package.join(format!("hostile/{hostile}.py")).as_os_str(),
+                "--format".as_ref(),
+                "json".as_ref(),
+            ]);
+            let report = judged.report();
+            let test = report["tests"][0].clone();
+            (judged, test)
+        };
+        let (judged, test) = run("links");
+        judged.expect_code(0);
+        assert_eq!(test["verdict"], "AC", "{isolation}: {test:#}");
+        for (hostile, says) in [
+            ("many", "more than 404 entries"),
+            ("large", "more than 1048576 bytes"),
+        ] {
+            let (judged, test) = run(hostile);
+            judged.expect_code(3);
+            assert_eq!(test["verdict"], "IE", "{isolation} {hostile}: {test:#}");
+            let message = test["message"].as_str().unwrap();
+            assert!(
+                message.contains("output validator failed") && message.contains(says),
+                "{isolation} {hostile}: {test:#}"
+            );
+        }
+    }
+}
+
 /// A submit-answer package (2025-09 `type: submit-answer`): a submission is
 /// its answers, a folder of one file per test or one file for every test,
 /// checked as they are; a test without an answer is WA.

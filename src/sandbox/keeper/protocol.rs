@@ -117,9 +117,21 @@ pub(crate) struct Job {
     /// paths; each at most `keep_max` bytes.
     #[serde(default)]
     pub(crate) keep: Vec<String>,
-    /// See `keep`.
+    /// See `keep`; for `keep_dirs`, what each folder's files come to together.
     #[serde(default)]
     pub(crate) keep_max: u64,
+    /// Folders of `cwd` (plain names) whose regular files, all of them
+    /// (at most [`KEPT_DIR_FILES`](crate::sandbox::KEPT_DIR_FILES), together
+    /// at most `keep_max` bytes), are copied like `keep`'s once the program
+    /// ended; nothing else in them is.
+    #[serde(default)]
+    pub(crate) keep_dirs: Vec<String>,
+    /// Folders of `cwd` (plain names, made by `make_dirs`) that get, before
+    /// the program starts, copies of the regular files of a directory sent
+    /// as a descriptor, one each, after all others (within the bounds of
+    /// `keep_dirs`), the run's own.
+    #[serde(default)]
+    pub(crate) fill: Vec<String>,
     /// A file the run finds in its working directory under this name: the
     /// keeper copies it there from the descriptor after stdio.
     #[serde(default)]
@@ -133,11 +145,18 @@ pub(crate) struct Job {
 
 impl Job {
     /// How many descriptors come with the job: stdio, one per named file,
-    /// and the directory kept files go to when it keeps any.
+    /// the directory kept files go to when it keeps any, and one per
+    /// folder filled.
     pub(crate) fn descriptors(&self) -> usize {
         3 + usize::from(self.input_file.is_some())
             + usize::from(self.output_file.is_some())
-            + usize::from(!self.keep.is_empty())
+            + usize::from(self.keeps())
+            + self.fill.len()
+    }
+
+    /// Whether files of its working directory are copied out.
+    pub(crate) fn keeps(&self) -> bool {
+        !self.keep.is_empty() || !self.keep_dirs.is_empty()
     }
 }
 

@@ -288,7 +288,15 @@ fn run_job(
         .as_ref()
         .and_then(|_| fds.next())
         .map(std::fs::File::from);
-    let keep_into = (!job.keep.is_empty()).then(|| fds.next()).flatten();
+    let keep_into = job.keeps().then(|| fds.next()).flatten();
+    for dir in &job.fill {
+        let from = fds.next().expect("counted");
+        if let Err(e) = fill_dir(job, config, dir, from) {
+            return Ok(Some(not_started(format!(
+                "cannot give the run its `{dir}` folder: {e}"
+            ))));
+        }
+    }
     let mut raw: Vec<_> = stdio.iter().map(|f| f.as_raw_fd()).collect();
     // A run with a cgroup of its own joins it (see cgroup::Counters).
     raw.extend(
@@ -415,14 +423,47 @@ fn make_dirs(job: &Job, config: &KeeperConfig) -> io::Result<()> {
     Ok(())
 }
 
+/// What a folder of `keep_dirs` or `fill` may hold.
+fn dir_limits(job: &Job) -> crate::sandbox::untrusted::TreeLimits {
+    crate::sandbox::untrusted::TreeLimits {
+        bytes: job.keep_max,
+        files: crate::sandbox::KEPT_DIR_FILES,
+        depth: 0,
+    }
+}
+
+/// Copies the regular files of the directory open at `from` (the judge's)
+/// into the folder `name` of the job's working directory, as the run's.
+fn fill_dir(job: &Job, config: &KeeperConfig, name: &str, from: OwnedFd) -> Result<(), String> {
+    use crate::sandbox::untrusted::{copy_files, Dir};
+    let from = Dir::from_fd(from);
+    let to = Dir::open(&job.cwd)
+        .and_then(|work| work.dir(std::ffi::OsStr::new(name)))
+        .map_err(|e| e.to_string())?;
+    copy_files(&from, &to, dir_limits(job), config.run_as).map_err(|e| e.to_string())
+}
+
 /// Copies the files the job keeps from its working directory into `into`
 /// (the judge's directory), never through a link, each at most
 /// `job.keep_max` bytes; a file the program did not leave is no error.
+/// Then the regular files of its `keep_dirs` (within [`dir_limits`]).
 fn keep_files(job: &Job, into: OwnedFd) -> Result<(), String> {
-    use crate::sandbox::untrusted::{read_capped, Dir};
+    use crate::sandbox::untrusted::{copy_files, read_capped, Dir};
     let into = Dir::from_fd(into);
     let work =
         Dir::open(&job.cwd).map_err(|e| format!("cannot open the working directory: {e}"))?;
+    for name in &job.keep_dirs {
+        let name_os = std::ffi::OsStr::new(name);
+        let from = match work.dir(name_os) {
+            Ok(dir) => dir,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("`{name}`: {e}")),
+        };
+        let to = into
+            .create_dir(name_os, 0o755)
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        copy_files(&from, &to, dir_limits(job), None).map_err(|e| format!("`{name}`: {e}"))?;
+    }
     for name in &job.keep {
         let relative = Path::new(name);
         let file = match work.file_at(relative) {
