@@ -1190,3 +1190,33 @@ fn a_generator_is_run_by_a_name_that_says_it_generates_as_bapctools_runs_it() {
         "{report:#}"
     );
 }
+
+/// A `__pycache__/` committed among the submissions (GAPC's `clubwinking`)
+/// is no program: skipped with a note, as problemtools skips it, not a
+/// folder submission that fails the whole package.
+#[test]
+fn a_folder_without_a_known_source_among_the_submissions_is_skipped() {
+    let ws = Workspace::new();
+    let package = ws.path().join("pycache");
+    // `cp -a`: the fixture's generator is a link to its validator.
+    let copied = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(repo().join("tests/fixtures/kattis/linkedvalidator"))
+        .arg(&package)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let cache = package.join("submissions/accepted/__pycache__");
+    std::fs::create_dir_all(&cache).unwrap();
+    std::fs::write(
+        cache.join("sum.cpython-39.pyc"),
+        b"\x61\x0d\x0d\x0a\0\0\0\0",
+    )
+    .unwrap();
+    let report = verify_json(&ws, &package);
+    assert_eq!(report["ok"], true, "{report:#}");
+    let got = verdicts(&report);
+    assert_eq!(got.len(), 2, "{report:#}");
+    assert_eq!(got["sum.py"], "AC", "{report:#}");
+    assert_eq!(got["difference.py"], "WA", "{report:#}");
+}

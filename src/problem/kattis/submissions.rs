@@ -123,6 +123,14 @@ pub(super) fn read(
                 ));
                 continue;
             }
+            // A folder with no such file (a `__pycache__/` of `.pyc`) is no
+            // program either: problemtools skips it too.
+            if !submit_answer && program.is_dir() && !holds_a_program(&program, config) {
+                notes.push(format!(
+                    "submissions/{relative}/: ignored (no file in a language judge knows, nor a `build` script)"
+                ));
+                continue;
+            }
             let (mut expect, mut permitted) = (expect.clone(), permitted.clone());
             // A key naming the directory itself replaces its defaults; any
             // other glob matching the submission or its directory adds to
@@ -283,6 +291,17 @@ fn overrides(
         });
     }
     out
+}
+
+/// Whether a folder submission holds a `build` script or a file whose
+/// name says its language (at any depth).
+fn holds_a_program(dir: &Path, config: &crate::config::Config) -> bool {
+    dir.join("build").is_file()
+        || walkdir::WalkDir::new(dir)
+            .follow_links(false)
+            .into_iter()
+            .filter_map(Result::ok)
+            .any(|e| e.file_type().is_file() && config.detect_language(e.path()).is_ok())
 }
 
 /// The entries of a folder of the package, in byte order of names (links
