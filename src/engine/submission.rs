@@ -624,7 +624,10 @@ impl Judge {
                 margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
             let contended =
                 round.slowdown > super::contention::CONTENDED || round.starved || !round.alone;
-            if contended && margin::unclear_tle(&report, limit, round.slowdown) {
+            // Against the slowdown the runs' CPU limit was set by: a run
+            // stopped there is then never unclear, however the machine
+            // measured afterwards.
+            if contended && margin::unclear_tle(&report, limit, round.before) {
                 if calmer < OVERLOADED_RERUNS {
                     calmer += 1;
                     tokio::time::sleep(pause).await;
@@ -635,7 +638,7 @@ impl Judge {
                     test: run.test.name.clone(),
                     cpu_ms: report.time_ms,
                     limit_ms: limit.as_millis(),
-                    slowdown: (round.slowdown * 100.0).round() / 100.0,
+                    slowdown: (round.before * 100.0).round() / 100.0,
                 });
             }
             if contended && decided_by_load {
@@ -717,6 +720,7 @@ impl Judge {
         }
         let after = super::contention::measure(&self.cache().probe_calibration());
         Ok(Round {
+            before: before.0,
             slowdown: before.0.max(after.0),
             starved,
             alone: machine.is_some(),
@@ -1047,6 +1051,8 @@ pub(super) fn take_next_pass(feedback: &Path, to: &Path) -> Result<bool> {
 
 /// What a round of confirming runs saw of the machine.
 struct Round {
+    /// The machine's slowdown before the runs (their CPU limit grew by it).
+    before: f64,
     /// The machine's slowdown, the larger of before and after the runs.
     slowdown: f64,
     /// Whether a confirming run could not get a CPU.
