@@ -69,6 +69,47 @@ pub(super) fn over_limit(report: &TestReport, limit: Duration) -> bool {
         && Duration::from_millis(report.time_ms) >= run_cpu_limit(limit, None)
 }
 
+/// What a round of runs confirming a result saw of the machine.
+pub(super) struct Round {
+    /// The machine's slowdown before the runs (their CPU limit grew by it).
+    pub(super) before: f64,
+    /// The machine's slowdown, the larger of before and after the runs.
+    pub(super) slowdown: f64,
+    /// Whether a confirming run could not get a CPU.
+    pub(super) starved: bool,
+    /// Whether no other judge's program ran beside them.
+    pub(super) alone: bool,
+}
+
+/// What the decided result of a round of confirming runs comes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Settled {
+    /// The machine was as fast as its calibration, or the result was not
+    /// one the load could decide: final.
+    Clear,
+    /// A result the load could have decided, on a contended machine:
+    /// marked so, never cached.
+    Contended,
+    /// A TLE the slowdown could explain: no verdict.
+    Unclear,
+}
+
+/// Settles the decided result of runs confirming it: a TLE is unclear only
+/// against the slowdown its runs' CPU limit was set by (a run stopped there
+/// is never unclear, however the machine measured afterwards).
+pub(super) fn settle(report: &TestReport, limit: Duration, round: &Round) -> Settled {
+    let contended = round.slowdown > super::contention::CONTENDED || round.starved || !round.alone;
+    if !contended {
+        Settled::Clear
+    } else if unclear_tle(report, limit, round.before) {
+        Settled::Unclear
+    } else if near_limit(report, limit) || over_limit(report, limit) {
+        Settled::Contended
+    } else {
+        Settled::Clear
+    }
+}
+
 /// Which of a test's runs decides: the one with the least CPU time, or,
 /// when every run was TLE, the one with the most.
 pub(super) fn deciding(runs: &[TestReport]) -> &TestReport {
@@ -171,6 +212,89 @@ mod tests {
                 unclear_tle(&report(verdict, ms), limit, slowdown),
                 unclear,
                 "{verdict:?} {ms} {slowdown}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_confirmed_result_settles_by_the_slowdown_that_set_its_runs_limit() {
+        let limit = Duration::from_secs(1);
+        let round = |before: f64, after: f64, starved: bool, alone: bool| Round {
+            before,
+            slowdown: before.max(after),
+            starved,
+            alone,
+        };
+        for (verdict, ms, r, settled) in [
+            // Quiet: whatever it is, it is final.
+            (
+                Verdict::TLE,
+                1100,
+                round(1.0, 1.05, false, true),
+                Settled::Clear,
+            ),
+            (
+                Verdict::AC,
+                950,
+                round(1.0, 1.0, false, true),
+                Settled::Clear,
+            ),
+            // 1.1 s on a machine 1.3 x slower: perhaps 0.85 s quiet.
+            (
+                Verdict::TLE,
+                1100,
+                round(1.3, 1.3, false, true),
+                Settled::Unclear,
+            ),
+            // Stopped at 1.25 x 1.2: clear against 1.2, though the machine
+            // measured 3 x slower afterwards (seen in the VM).
+            (
+                Verdict::TLE,
+                1500,
+                round(1.2, 3.0, false, true),
+                Settled::Contended,
+            ),
+            // Near the limit and contended: marked.
+            (
+                Verdict::AC,
+                950,
+                round(1.3, 1.3, false, true),
+                Settled::Contended,
+            ),
+            (
+                Verdict::AC,
+                950,
+                round(1.0, 1.0, true, true),
+                Settled::Contended,
+            ),
+            (
+                Verdict::AC,
+                950,
+                round(1.0, 1.0, false, false),
+                Settled::Contended,
+            ),
+            // Far under the limit: the load decided nothing.
+            (
+                Verdict::AC,
+                300,
+                round(2.0, 2.0, false, true),
+                Settled::Clear,
+            ),
+            // Not alone, a machine as fast as its calibration: a TLE over
+            // the limit is not explained by a slowdown of 1.
+            (
+                Verdict::TLE,
+                1100,
+                round(1.0, 1.0, false, false),
+                Settled::Contended,
+            ),
+        ] {
+            assert_eq!(
+                settle(&report(verdict, ms), limit, &r),
+                settled,
+                "{verdict:?} {ms} {}/{}",
+                r.before,
+                r.slowdown
             );
         }
     }

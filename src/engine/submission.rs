@@ -620,14 +620,8 @@ impl Judge {
                 .await?;
             let mut report = margin::decide(runs.clone());
             report.contended = false;
-            let decided_by_load =
-                margin::near_limit(&report, limit) || margin::over_limit(&report, limit);
-            let contended =
-                round.slowdown > super::contention::CONTENDED || round.starved || !round.alone;
-            // Against the slowdown the runs' CPU limit was set by: a run
-            // stopped there is then never unclear, however the machine
-            // measured afterwards.
-            if contended && margin::unclear_tle(&report, limit, round.before) {
+            let settled = margin::settle(&report, limit, &round);
+            if settled == margin::Settled::Unclear {
                 if calmer < OVERLOADED_RERUNS {
                     calmer += 1;
                     tokio::time::sleep(pause).await;
@@ -641,7 +635,7 @@ impl Judge {
                     slowdown: (round.before * 100.0).round() / 100.0,
                 });
             }
-            if contended && decided_by_load {
+            if settled == margin::Settled::Contended {
                 report.contended = true;
                 report.slowdown = Some((round.slowdown * 100.0).round() / 100.0);
                 let said = if round.starved {
@@ -678,7 +672,7 @@ impl Judge {
         most: usize,
         contended_tle: bool,
         mut fresh: bool,
-    ) -> Result<Round> {
+    ) -> Result<margin::Round> {
         let limit = run.limits.time;
         let slots = u32::try_from(self.config().jobs.get()).unwrap_or(u32::MAX);
         let _own = self
@@ -719,7 +713,7 @@ impl Judge {
             }
         }
         let after = super::contention::measure(&self.cache().probe_calibration());
-        Ok(Round {
+        Ok(margin::Round {
             before: before.0,
             slowdown: before.0.max(after.0),
             starved,
@@ -1047,18 +1041,6 @@ pub(super) fn take_next_pass(feedback: &Path, to: &Path) -> Result<bool> {
         }
         _ => Ok(false),
     }
-}
-
-/// What a round of confirming runs saw of the machine.
-struct Round {
-    /// The machine's slowdown before the runs (their CPU limit grew by it).
-    before: f64,
-    /// The machine's slowdown, the larger of before and after the runs.
-    slowdown: f64,
-    /// Whether a confirming run could not get a CPU.
-    starved: bool,
-    /// Whether no other judge's program ran beside them.
-    alone: bool,
 }
 
 /// One program on one test, and how.
