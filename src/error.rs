@@ -192,21 +192,6 @@ pub(crate) enum Error {
         /// The CPU time it got.
         cpu_ms: u128,
     },
-    /// A TLE near the limit, judged again alone and after pauses, on a
-    /// machine measured slower than its calibration all along: a program
-    /// within the limit could have taken that long here, so no verdict is
-    /// given (`batch` and `serve` judge it again).
-    #[error("could not judge {test}: the machine is too contended to tell (its least CPU time was {cpu_ms} ms against a limit of {limit_ms} ms, with the machine measured {slowdown:.2} x slower than its calibration, so a program within the limit could take that long here); judge it again on a less busy machine")]
-    Contended {
-        /// The test.
-        test: String,
-        /// The least CPU time of its runs.
-        cpu_ms: u64,
-        /// Its time limit.
-        limit_ms: u128,
-        /// The machine's slowdown against its calibration.
-        slowdown: f64,
-    },
     /// The run was interrupted by a signal.
     #[error("interrupted")]
     Interrupted,
@@ -217,7 +202,7 @@ impl Error {
     pub(crate) fn exit_code(&self) -> i32 {
         match self {
             Error::Interrupted => exit_code::INTERRUPTED,
-            Error::Overloaded { .. } | Error::Contended { .. } => exit_code::OVERLOADED,
+            Error::Overloaded { .. } => exit_code::OVERLOADED,
             _ => exit_code::COULD_NOT_JUDGE,
         }
     }
@@ -225,7 +210,7 @@ impl Error {
     /// Whether the machine's load, not the submission or the judge, kept
     /// the judging from a verdict (a queue judges it again later).
     pub(crate) fn is_overloaded(&self) -> bool {
-        matches!(self, Error::Overloaded { .. } | Error::Contended { .. })
+        matches!(self, Error::Overloaded { .. })
     }
 
     /// A run that could not be done: a missing tool when the program that

@@ -90,19 +90,21 @@ pub(super) enum Settled {
     /// A result the load could have decided, on a contended machine:
     /// marked so, never cached.
     Contended,
-    /// A TLE the slowdown could explain: no verdict.
-    Unclear,
+    /// A TLE that the slowdown could explain (a program within the limit,
+    /// slowed that much, would take that long), on a contended machine:
+    /// marked contended and said so, never cached.
+    Explained,
 }
 
-/// Settles the decided result of runs confirming it: a TLE is unclear only
-/// against the slowdown its runs' CPU limit was set by (a run stopped there
-/// is never unclear, however the machine measured afterwards).
+/// Settles the decided result of runs confirming it: a TLE is explained
+/// by the load only against the slowdown its runs' CPU limit was set by (a
+/// run stopped there never is, however the machine measured afterwards).
 pub(super) fn settle(report: &TestReport, limit: Duration, round: &Round) -> Settled {
     let contended = round.slowdown > super::contention::CONTENDED || round.starved || !round.alone;
     if !contended {
         Settled::Clear
     } else if unclear_tle(report, limit, round.before) {
-        Settled::Unclear
+        Settled::Explained
     } else if near_limit(report, limit) || over_limit(report, limit) {
         Settled::Contended
     } else {
@@ -244,7 +246,7 @@ mod tests {
                 Verdict::TLE,
                 1100,
                 round(1.3, 1.3, false, true),
-                Settled::Unclear,
+                Settled::Explained,
             ),
             // Stopped at 1.25 x 1.2: clear against 1.2, though the machine
             // measured 3 x slower afterwards (seen in the VM).

@@ -596,82 +596,59 @@ impl Judge {
     /// (every slot held) nor of any judge on the machine ([`machine`])
     /// beside it, until it is clear or after [`margin::TRIES`] runs, the
     /// least CPU time deciding. The confirming runs may go past the
-    /// margin by the machine's slowdown, so that a clear TLE stays one. A
-    /// TLE that the slowdown could still explain waits for a calmer machine
-    /// (2 s, then 4 s) and is run again; if it stays unclear, the judging
-    /// is "could not judge" ([`Error::Contended`]), never a verdict.
+    /// margin by the machine's slowdown, so that a clear TLE stays one; a
+    /// result the load could still have decided is marked contended.
     async fn judge_again_alone(&self, run: &TestRun<'_>, first: TestReport) -> Result<TestReport> {
         let limit = run.limits.time;
         // A TLE far over the limit on a contended machine is judged again
         // while it stays TLE; one near the limit while it stays near.
         let contended_tle = first.contended;
         let mut runs = vec![first];
-        let mut pause = Duration::from_secs(2);
-        let mut calmer = 0;
-        loop {
-            // After a pause for a calmer machine: one more run, whatever
-            // the runs so far say.
-            let (most, fresh) = match calmer {
-                0 => (margin::TRIES, false),
-                _ => (runs.len() + 1, true),
-            };
-            let round = self
-                .confirm_alone(run, &mut runs, most, contended_tle || fresh, fresh)
-                .await?;
-            let mut report = margin::decide(runs.clone());
-            report.contended = false;
-            let settled = margin::settle(&report, limit, &round);
-            if settled == margin::Settled::Unclear {
-                if calmer < OVERLOADED_RERUNS {
-                    calmer += 1;
-                    tokio::time::sleep(pause).await;
-                    pause *= 2;
-                    continue;
-                }
-                return Err(Error::Contended {
-                    test: run.test.name.clone(),
-                    cpu_ms: report.time_ms,
-                    limit_ms: limit.as_millis(),
-                    slowdown: (round.before * 100.0).round() / 100.0,
-                });
-            }
-            if settled == margin::Settled::Contended {
-                report.contended = true;
-                report.slowdown = Some((round.slowdown * 100.0).round() / 100.0);
-                let said = if round.starved {
-                    "contended: a run to confirm it could not get a CPU, so this result may be the load's".to_string()
-                } else if !round.alone {
-                    "contended: other judges' programs kept running beside the runs that confirm it, so this result may be the load's".to_string()
-                } else {
-                    format!(
+        let round = self
+            .confirm_alone(run, &mut runs, margin::TRIES, contended_tle)
+            .await?;
+        let mut report = margin::decide(runs);
+        report.contended = false;
+        let settled = margin::settle(&report, limit, &round);
+        if settled != margin::Settled::Clear {
+            report.contended = true;
+            report.slowdown = Some((round.slowdown * 100.0).round() / 100.0);
+            let said = if settled == margin::Settled::Explained {
+                format!(
+                    "contended: the machine measured {:.2} x slower than its calibration, enough to explain this TLE (a program within the limit, slowed that much, would take this long): judge it again on a calmer machine",
+                    round.before
+                )
+            } else if round.starved {
+                "contended: a run to confirm it could not get a CPU, so this result may be the load's".to_string()
+            } else if !round.alone {
+                "contended: other judges' programs kept running beside the runs that confirm it, so this result may be the load's".to_string()
+            } else {
+                format!(
                         "contended: the machine measured {:.2} x slower than its calibration, so this result near the limit may be the load's",
                         round.slowdown
                     )
-                };
-                report.message = match report.message.is_empty() {
-                    true => said,
-                    false => format!("{} ({said})", report.message),
-                };
-            }
-            self.keep_result(run, &report)?;
-            report.input = match report.verdict.is_accepted() {
-                true => None,
-                false => shown_input(&run.test.input),
             };
-            return Ok(report);
+            report.message = match report.message.is_empty() {
+                true => said,
+                false => format!("{} ({said})", report.message),
+            };
         }
+        self.keep_result(run, &report)?;
+        report.input = match report.verdict.is_accepted() {
+            true => None,
+            false => shown_input(&run.test.input),
+        };
+        return Ok(report);
     }
 
     /// Runs of a test near its limit, alone (see [`Self::judge_again_alone`]),
-    /// added to `runs` until it holds `most` or the result is clear (with
-    /// `fresh`, at least one).
+    /// added to `runs` until it holds `most` or the result is clear.
     async fn confirm_alone(
         &self,
         run: &TestRun<'_>,
         runs: &mut Vec<TestReport>,
         most: usize,
         contended_tle: bool,
-        mut fresh: bool,
     ) -> Result<margin::Round> {
         let limit = run.limits.time;
         let slots = u32::try_from(self.config().jobs.get()).unwrap_or(u32::MAX);
@@ -693,8 +670,7 @@ impl Judge {
         let mut starved = false;
         while runs.len() < most {
             let best = margin::deciding(runs);
-            let again = std::mem::take(&mut fresh)
-                || margin::near_limit(best, limit)
+            let again = margin::near_limit(best, limit)
                 || contended_tle && best.verdict == Verdict::TLE
                 || margin::unclear_tle(best, limit, before.0);
             if !again {
