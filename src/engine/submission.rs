@@ -638,7 +638,7 @@ impl Judge {
             true => None,
             false => shown_input(&run.test.input),
         };
-        return Ok(report);
+        Ok(report)
     }
 
     /// Runs of a test near its limit, alone (see [`Self::judge_again_alone`]),
