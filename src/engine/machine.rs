@@ -19,10 +19,13 @@ pub(super) const LOCK_DIR: &str = "/tmp";
 const RUNS: &str = "judge-runs.lock";
 const TURNSTILE: &str = "judge-runs-turnstile.lock";
 const POLL: Duration = Duration::from_millis(20);
-/// The longest a run waits for a confirmation elsewhere to end.
-pub(super) const SHARE_WAIT: Duration = Duration::from_secs(60);
-/// The longest a confirmation waits for the machine's other runs to end.
-pub(super) const ALONE_WAIT: Duration = Duration::from_secs(60);
+/// The longest a run waits for a confirmation elsewhere to end. Short:
+/// judges that share a machine (a test suite's, a contest's judgehosts)
+/// must not queue for long behind each other's confirmations.
+pub(super) const SHARE_WAIT: Duration = Duration::from_secs(3);
+/// The longest a confirmation waits for the machine's other runs to end
+/// (then it runs beside them, marked contended).
+pub(super) const ALONE_WAIT: Duration = Duration::from_secs(3);
 
 /// Held while one of this judge's programs runs (with its slot).
 #[derive(Debug)]

@@ -22,7 +22,7 @@ pub(super) const UNDER: f64 = 0.2;
 pub(super) const TRIES: usize = 3;
 /// The most slowdown the margin of a confirming run grows by: a machine
 /// measured slower still is taken as this slow (so that a run ends).
-pub(super) const MOST_SLOWDOWN: f64 = 3.0;
+pub(super) const MOST_SLOWDOWN: f64 = 2.0;
 
 /// The CPU limit a test runs under: the problem's plus the margin (or up
 /// to `factor` of it, when larger), so that a TLE within the margin is told
@@ -201,8 +201,8 @@ mod tests {
             (Verdict::TLE, 1300, 1.3, true),
             (Verdict::TLE, 1400, 1.3, false),
             // Taken as at most MOST_SLOWDOWN x slower.
-            (Verdict::TLE, 2900, 1e6, true),
-            (Verdict::TLE, 3100, 1e6, false),
+            (Verdict::TLE, 1900, 1e6, true),
+            (Verdict::TLE, 2100, 1e6, false),
             // A quiet machine explains nothing.
             (Verdict::TLE, 1100, 1.0, false),
             (Verdict::TLE, 1100, 0.9, false),
@@ -317,7 +317,7 @@ mod tests {
         // A probe against an impossible calibration does not make it endless.
         assert_eq!(
             confirming_cpu_limit(cap, limit, 1e6),
-            Duration::from_millis(3750)
+            Duration::from_millis(2500)
         );
     }
 
