@@ -8,24 +8,29 @@ use serde_json::Value;
 
 use crate::support::{isolation, Workspace};
 
-/// A C program that never ends, judged on sample-1 at 300 ms: the report.
-fn judged_spinner(ws: &Workspace) -> Value {
+/// The C program `source`, judged on sample-1 at 300 ms.
+fn judged_c(ws: &Workspace, source: &str) -> crate::support::Judged {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("spin.c");
-    std::fs::write(&source, "int main(void) { for (;;) { } }\n").unwrap();
-    let judged = ws.judge([
+    let path = dir.path().join("prog.c");
+    std::fs::write(&path, source).unwrap();
+    ws.judge([
         "--isolation".as_ref(),
         isolation().as_ref(),
         "run".as_ref(),
         "acwing-891".as_ref(),
-        source.as_os_str(),
+        path.as_os_str(),
         "--tests".as_ref(),
         "sample-1".as_ref(),
         "--time-limit".as_ref(),
         "300ms".as_ref(),
         "--format".as_ref(),
         "json".as_ref(),
-    ]);
+    ])
+}
+
+/// A C program that never ends, judged on sample-1 at 300 ms: the report.
+fn judged_spinner(ws: &Workspace) -> Value {
+    let judged = judged_c(ws, "int main(void) { for (;;) { } }\n");
     judged.expect_code(1);
     let report = judged.report();
     report["tests"][0].clone()
@@ -69,28 +74,12 @@ fn a_tle_on_a_contended_machine_is_judged_again_alone_marked_and_never_cached() 
 
 /// A C program that spends `ms` of CPU time, judged on sample-1 at 300 ms.
 fn judged_burner(ws: &Workspace, ms: u32) -> crate::support::Judged {
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("burn.c");
-    std::fs::write(
-        &source,
-        format!(
+    judged_c(
+        ws,
+        &format!(
             "#include <time.h>\nint main(void) {{ while (clock() < (clock_t)CLOCKS_PER_SEC / 1000 * {ms}) {{ }} return 0; }}\n"
         ),
     )
-    .unwrap();
-    ws.judge([
-        "--isolation".as_ref(),
-        isolation().as_ref(),
-        "run".as_ref(),
-        "acwing-891".as_ref(),
-        source.as_os_str(),
-        "--tests".as_ref(),
-        "sample-1".as_ref(),
-        "--time-limit".as_ref(),
-        "300ms".as_ref(),
-        "--format".as_ref(),
-        "json".as_ref(),
-    ])
 }
 
 /// A TLE that the machine's slowdown could explain (500 ms against 300 ms
