@@ -127,11 +127,7 @@ fn run(
         config.cgroup.is_some() && !config.user_namespace,
     )?;
     let plan = match job.raise_priority {
-        // Init stops the run when the supervisor asks: it is raised too.
-        true => {
-            sys::raise_own_priority();
-            plan.raise_priority()
-        }
+        true => plan.raise_priority(),
         false => plan,
     };
     let plan = match fds.get(3) {

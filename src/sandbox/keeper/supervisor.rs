@@ -257,10 +257,6 @@ fn run_job(
     mut counters: Option<&mut cgroup::Counters>,
     pids: Pids,
 ) -> io::Result<Option<JobResult>> {
-    if job.raise_priority {
-        // It watches the run's limits: never behind the run's processes.
-        sys::raise_own_priority();
-    }
     if let Some(counters) = counters.as_deref_mut() {
         if let Err(e) = counters.set_limits(job.memory, job.pids) {
             return Ok(Some(JobResult {

@@ -60,34 +60,6 @@ pub(crate) struct SpawnPlan {
 /// The niceness of a run timed for a verdict, where the judge may raise it.
 pub(crate) const RUN_NICENESS: libc::c_int = -10;
 
-/// The niceness a timed run, or the keeper that watches it, is raised to:
-/// [`RUN_NICENESS`], unless this process runs niced (whoever started the
-/// judge asked it to yield) or higher already (`None`: keep this one's).
-fn timed_niceness() -> Option<libc::c_int> {
-    // SAFETY: reads this thread's niceness; errno is cleared first, as -1
-    // is also a niceness.
-    let now = unsafe {
-        *libc::__errno_location() = 0;
-        let n = libc::getpriority(libc::PRIO_PROCESS, 0);
-        (*libc::__errno_location() == 0).then_some(n)
-    };
-    now.filter(|&n| n <= 0 && n > RUN_NICENESS)
-        .map(|_| RUN_NICENESS)
-}
-
-/// Raises this (single-threaded) process to a timed run's niceness, best
-/// effort: a keeper that watches timed runs must not wait behind them to
-/// stop one at its limit.
-pub(crate) fn raise_own_priority() {
-    if let Some(nice) = timed_niceness() {
-        // SAFETY: a plain system call on this thread; a failure (no right
-        // to raise it) leaves it as it was.
-        unsafe {
-            libc::setpriority(libc::PRIO_PROCESS, 0, nice);
-        }
-    }
-}
-
 impl SpawnPlan {
     /// A plan to exec `argv` (its first element the program) with `env`, in
     /// `cwd`, with `stdio` as descriptors 0, 1 and 2.
@@ -165,7 +137,16 @@ impl SpawnPlan {
     /// process that may raise priorities (root) can; for others nothing
     /// changes.
     pub(crate) fn raise_priority(mut self) -> Self {
-        self.nice = timed_niceness();
+        // SAFETY: reads this process's niceness; errno is cleared first, as
+        // -1 is also a niceness.
+        let now = unsafe {
+            *libc::__errno_location() = 0;
+            let n = libc::getpriority(libc::PRIO_PROCESS, 0);
+            (*libc::__errno_location() == 0).then_some(n)
+        };
+        if now.is_some_and(|n| n <= 0 && n > RUN_NICENESS) {
+            self.nice = Some(RUN_NICENESS);
+        }
         self
     }
 
