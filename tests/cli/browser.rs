@@ -412,8 +412,10 @@ fn press(browser: &Driver, css: &str) {
 }
 
 /// Waits until the text of `css` in `browser` satisfies `ok`: the text.
+/// Generous: what it waits for may be a judging, which on a busy machine
+/// waits behind other judges' confirmations (up to 3 s a run).
 fn wait_text(browser: &Driver, css: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    wait_for(Duration::from_secs(120), what, || {
+    wait_for(Duration::from_secs(300), what, || {
         let text = browser.text(css);
         ok(&text).then_some(text)
     })
@@ -539,7 +541,7 @@ fn a_team_and_a_judge_walk_through_clarification_balloon_rejudging_and_awards() 
     assert_eq!(summary, "0 of 1 would change");
     judge.screenshot("serve-walk-rejudging.png");
     press(&judge, "form[action='/jury/rejudgings/1/apply'] button");
-    wait_for(Duration::from_secs(60), "the rejudging applied", || {
+    wait_for(Duration::from_secs(300), "the rejudging applied", || {
         let applied = judge.script("return !!document.querySelector('[data-state=applied]');");
         (applied == json!(true)).then_some(())
     });
