@@ -325,6 +325,7 @@ impl Shared {
             fill: exchange.fill.iter().map(|(_, dir)| dir.clone()).collect(),
             input_file: files.input.as_ref().map(|(name, _)| name.clone()),
             output_file: files.output.as_ref().map(|(name, _)| name.clone()),
+            raise_priority: matches!(profile, Profile::Submission),
         };
         // The named files travel as descriptors after stdio: the input's,
         // then the output's sink; the keeper copies inside.

@@ -19,7 +19,7 @@ use super::{
 
 /// Runs one process to completion under `request.limits`.
 pub(crate) async fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
-    run_plain(request, None, &mut Turn::now()).await
+    run_plain(request, None, false, &mut Turn::now()).await
 }
 
 /// When a run may start, for runs prepared ahead of their turn (see
@@ -99,15 +99,18 @@ enum Attempt {
 /// starts at the spawner's small footprint; and it is started before its
 /// `turn`, waiting ready to exec until then, so that a turn's start costs
 /// one write. Without, the judge starts it itself when its turn comes, with
-/// a copy of its memory when the run's memory is measured.
+/// a copy of its memory when the run's memory is measured. A `timed` run (a
+/// submission's, timed for a verdict) runs at a raised priority where the
+/// judge may raise it ([`sys::SpawnPlan::raise_priority`]).
 pub(crate) async fn run_plain<T>(
     request: &RunRequest,
     spawners: Option<&Shared>,
+    timed: bool,
     turn: &mut Turn<'_, T>,
 ) -> Result<RunOutcome, RunError> {
     let mut tries = 0;
     loop {
-        match run_plain_once(request, spawners, turn).await? {
+        match run_plain_once(request, spawners, timed, turn).await? {
             Attempt::Ran(outcome) => return Ok(outcome),
             Attempt::Again if tries < PREPARED_RETRIES => tries += 1,
             Attempt::Again => return Err(RunError::Watch {
@@ -126,6 +129,7 @@ pub(crate) async fn run_plain<T>(
 async fn run_plain_once<T>(
     request: &RunRequest,
     spawners: Option<&Shared>,
+    timed: bool,
     turn: &mut Turn<'_, T>,
 ) -> Result<Attempt, RunError> {
     let program = request
@@ -198,6 +202,7 @@ async fn run_plain_once<T>(
                 // Named files are put and taken by the judge (see pool.rs).
                 input_file: None,
                 output_file: None,
+                raise_priority: timed,
             };
             let spawned = shared
                 .spawn(
@@ -227,6 +232,7 @@ async fn run_plain_once<T>(
                 &program_path,
                 &env,
                 &rlimits,
+                timed,
                 [&stdin, &out_write, &err_write],
             )
             .map_err(spawn_err)?;
@@ -382,6 +388,7 @@ fn spawn_here(
     program_path: &std::ffi::OsStr,
     env: &[(OsString, OsString)],
     rlimits: &sys::Rlimits,
+    timed: bool,
     stdio: [&dyn std::os::fd::AsRawFd; 3],
 ) -> io::Result<Spawned> {
     // The plan holds raw pointers for the child: gone before any await.
@@ -402,6 +409,10 @@ fn spawn_here(
     )?
     .new_process_group()
     .reset_signals();
+    let plan = match timed {
+        true => plan.raise_priority(),
+        false => plan,
+    };
     // ru_maxrss is the only memory measure here: a run with a memory limit
     // gets its own copy of the judge's memory, or its peak would start at
     // the judge's. Sharing memory (no page tables copied, no copy-on-write

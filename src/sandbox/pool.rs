@@ -251,7 +251,7 @@ impl Sandbox {
             shared => match &profile {
                 Profile::Submission => {
                     let spawners = shared.as_ref().and_then(|s| s.ready_spawners());
-                    run_plain_with_files(request, spawners, turn, files).await
+                    run_plain_with_files(request, spawners, true, turn, files).await
                 }
                 Profile::Compile { keep, .. } => {
                     Ok((compile_plain(request, keep, turn).await?, None))
@@ -266,7 +266,7 @@ impl Sandbox {
                     }
                     fill_plain(request)?;
                     let (mut outcome, output) =
-                        run_plain_with_files(request, None, turn, files).await?;
+                        run_plain_with_files(request, None, false, turn, files).await?;
                     if let Err(e) = keep_dirs_plain(request) {
                         outcome.keep_error.get_or_insert(e);
                     }
@@ -317,7 +317,7 @@ async fn compile_plain<T>(
     };
     let sources = aside("sources")?;
     super::keepers::copy_in(&request.cwd, sources.path()).map_err(failed)?;
-    let mut outcome = run_plain(request, None, turn).await?;
+    let mut outcome = run_plain(request, None, false, turn).await?;
     // What it left goes aside; the sources come back, and what it keeps.
     let left = aside("left")?;
     std::fs::rename(&request.cwd, left.path().join("work")).map_err(failed)?;
@@ -396,6 +396,7 @@ fn keep_dirs_plain(request: &RunRequest) -> Result<(), String> {
 async fn run_plain_with_files<T>(
     request: &RunRequest,
     spawners: Option<&Shared>,
+    timed: bool,
     turn: &mut Turn<'_, T>,
     files: &RunFiles,
 ) -> Result<(RunOutcome, Option<OutputFile>), RunError> {
@@ -411,7 +412,7 @@ async fn run_plain_with_files<T>(
                 ),
             })?;
     }
-    let outcome = run_plain(request, spawners, turn).await?;
+    let outcome = run_plain(request, spawners, timed, turn).await?;
     let output = match &files.output {
         None => None,
         Some((name, sink)) => Some(

@@ -112,3 +112,66 @@ fn a_tle_the_slowdown_could_explain_is_marked_so_and_never_cached() {
     assert_eq!(test["verdict"], "TLE", "{test:#}");
     assert!(test.get("contended").is_none(), "{test:#}");
 }
+
+/// The niceness a process started by this one starts with (`nice` prints
+/// its own), plus `added`.
+fn niceness_of_a_child(added: i32) -> i32 {
+    let out = std::process::Command::new("nice")
+        .args(["-n", &added.to_string(), "nice"])
+        .output()
+        .expect("run coreutils' nice");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .expect("nice prints a number")
+}
+
+/// A submission's run, timed for a verdict, runs at niceness -10 where the
+/// judge may raise it (root), so that the machine's other processes preempt
+/// it less; at the judge's own where it may not, or where whoever started
+/// the judge niced it (it was asked to yield). At the strongest level and
+/// at `none` (where spawners start runs, and the judge itself the first).
+#[test]
+fn a_timed_run_is_raised_in_priority_unless_the_judge_was_niced() {
+    let program = |expect: i32| {
+        format!(
+            "#include <stdio.h>\n#include <sys/resource.h>\nint main(void) {{ int n = getpriority(PRIO_PROCESS, 0); if (n == {expect}) puts(\"Yes\"); else printf(\"niceness %d\\n\", n); return 0; }}\n"
+        )
+    };
+    let own = niceness_of_a_child(0);
+    let raised = match crate::support::is_root() && own <= 0 {
+        true => own.min(-10),
+        false => own,
+    };
+    let niced = niceness_of_a_child(5);
+    let ws = Workspace::new();
+    let dir = tempfile::tempdir().unwrap();
+    for level in [isolation(), "none"] {
+        for (nice, expect) in [(None, raised), (Some(5), niced)] {
+            let path = dir.path().join(format!("nice{expect}.c"));
+            std::fs::write(&path, program(expect)).unwrap();
+            let mut command = std::process::Command::new("nice");
+            command
+                .args(["-n", &nice.unwrap_or(0).to_string()])
+                .arg(env!("CARGO_BIN_EXE_judge"))
+                .arg("--config")
+                .arg(ws.config_path())
+                .args(["--color", "never", "--no-cache", "--isolation", level])
+                .args(["run", "acwing-891"])
+                .arg(&path)
+                .args(["--tests", "sample-1", "--format", "json"])
+                .current_dir(crate::support::repo());
+            // Twice: the first run of a level may be started before its
+            // spawners or keepers are ready, by another path.
+            for _ in 0..2 {
+                let output = command.output().expect("run the judge");
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                assert!(
+                    stdout.contains("\"verdict\":\"AC\""),
+                    "{level}, judge niced by {nice:?}: expected niceness {expect}\n{stdout}\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+            }
+        }
+    }
+}

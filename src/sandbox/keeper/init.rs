@@ -126,6 +126,10 @@ fn run(
         // and with a fresh cgroup per run the run's are the only ones.
         config.cgroup.is_some() && !config.user_namespace,
     )?;
+    let plan = match job.raise_priority {
+        true => plan.raise_priority(),
+        false => plan,
+    };
     let plan = match fds.get(3) {
         Some(procs) => plan.join(procs.as_raw_fd()),
         None => plan,

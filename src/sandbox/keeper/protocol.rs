@@ -141,6 +141,11 @@ pub(crate) struct Job {
     /// file-size limit) to the last descriptor.
     #[serde(default)]
     pub(crate) output_file: Option<String>,
+    /// Whether the program is timed for a verdict (a submission's run): it
+    /// then runs at a raised priority where the keeper may raise it (see
+    /// [`SpawnPlan::raise_priority`](crate::sandbox::sys::SpawnPlan::raise_priority)).
+    #[serde(default)]
+    pub(crate) raise_priority: bool,
 }
 
 impl Job {

@@ -66,6 +66,9 @@ fn spawn_for_judge(
     )?
     .new_process_group()
     .child_of_parent(report);
+    if job.raise_priority {
+        plan = plan.raise_priority();
+    }
     if let Some(gate) = gate {
         // Suspended here until the judge opens the gate (or closes it).
         plan = plan.wait_for_gate(gate);
