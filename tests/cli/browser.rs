@@ -570,3 +570,111 @@ fn a_team_and_a_judge_walk_through_clarification_balloon_rejudging_and_awards() 
     );
     team.screenshot("serve-walk-awards.png");
 }
+
+/// A page refused its stream of updates (every stream its address may
+/// hold is taken) misses nothing: it asks again later, and once a stream
+/// opens it fetches its live parts, so what changed while it had none (or
+/// between the page's making and its stream) shows without a reload.
+#[test]
+fn a_page_refused_its_stream_catches_up_without_a_reload_once_one_opens() {
+    let workspace = Workspace::new();
+    let Some(judge) = Driver::start(&workspace.path().join("judge-profile")) else {
+        return;
+    };
+    if !Path::new("/usr/bin/prlimit").exists() {
+        crate::support::skip_missing("prlimit (apt-get install util-linux)");
+        return;
+    }
+    let contest = contest_of(
+        &workspace,
+        "live-refused",
+        "Refused",
+        &repo().join(problem("mini-nim")),
+        &format!("start = {}\nlanguages = [\"python\"]", toml_time(-60)),
+    );
+    // Few descriptors: one address may hold 16 streams.
+    let mut command = Command::new("/usr/bin/prlimit");
+    command
+        .args(["--nofile=1024:1024", "--"])
+        .arg(env!("CARGO_BIN_EXE_judge"))
+        .current_dir(repo())
+        .arg("--config")
+        .arg(workspace.path().join("judge.toml"));
+    let server = Server::start_with(serve_command_of(command, &contest.dir, &[]), "live-refused");
+    let base = &server.base;
+    log_in(&judge, base, "jury", "jury-pw", "Contest");
+    let desk = Browser::login(&server, "jury", "jury-pw");
+    let held = hold_every_stream(base, &desk.cookie);
+    judge.open(&format!("{base}/jury/clarifications"));
+    wait_for(Duration::from_secs(60), "the clarifications page", || {
+        judge.text("h1").contains("Clarifications").then_some(())
+    });
+    judge.script("window.judgeMarker = 'no reload';");
+    let ask = |text: &str| {
+        let asked = post_json(
+            &server.api("/clarifications"),
+            Some(("t1", "pw-1")),
+            &json!({ "text": text }),
+        );
+        assert_eq!(asked.status, 201, "{}", asked.text());
+    };
+    ask("Question one?");
+    // No stream: the page does not know yet.
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!judge.text("main").contains("Question one?"));
+    // The streams let go; the server finds them gone on writing to them.
+    drop(held);
+    ask("Question two?");
+    std::thread::sleep(Duration::from_millis(400));
+    ask("Question three?");
+    wait_for(
+        Duration::from_secs(180),
+        "the questions on the page",
+        || {
+            let main = judge.text("main");
+            ["Question one?", "Question two?", "Question three?"]
+                .iter()
+                .all(|q| main.contains(q))
+                .then_some(())
+        },
+    );
+    assert_eq!(
+        judge.script("return window.judgeMarker;"),
+        json!("no reload")
+    );
+}
+
+/// Opens streams of the jury's updates from this address until the
+/// server refuses one: the open ones, held until dropped.
+fn hold_every_stream(base: &str, cookie: &str) -> Vec<std::net::TcpStream> {
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://");
+    let mut held = Vec::new();
+    for _ in 0..200 {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(60)))
+            .unwrap();
+        write!(
+            stream,
+            "GET /jury/updates HTTP/1.1\r\nHost: {address}\r\nCookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") {
+            if stream.read(&mut byte).unwrap() == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+        let head = String::from_utf8_lossy(&head).to_string();
+        if head.starts_with("HTTP/1.1 503") {
+            assert!(!held.is_empty(), "no stream at all was open");
+            return held;
+        }
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        held.push(stream);
+    }
+    panic!("the server held 200 streams from one address");
+}

@@ -1,7 +1,8 @@
 //! The pages' only assets, served by the server itself: a stylesheet and
 //! a script that keeps the parts of a page marked `data-live` current (it
-//! listens to server-sent events and fetches the part again; the pages
-//! work without it, a reload shows the same) and shows the notice of a new
+//! listens to server-sent events and fetches the part again, also each
+//! time its stream opens, and opens a refused stream again later; the
+//! pages work without it, a reload shows the same) and shows the notice of a new
 //! clarification (the event `clarification`).
 
 /// `/static/style.css`.
@@ -57,14 +58,29 @@ pub(crate) const SCRIPT: &str = r#"
     });
     var notice = document.querySelector('[data-notice]');
     Object.keys(sources).forEach(function (url) {
-      var es = new EventSource(url);
-      es.onmessage = function () { sources[url].forEach(refresh); };
-      es.addEventListener('clarification', function () {
-        sources[url].forEach(refresh);
-        if (notice && location.pathname !== notice.getAttribute('data-notice')) {
-          notice.hidden = false;
-        }
-      });
+      var wait = 5000;
+      function connect() {
+        var es = new EventSource(url);
+        // A stream tells of changes after it opened: what changed before
+        // (since the page was made, or while it had no stream) is fetched.
+        es.onopen = function () { wait = 5000; sources[url].forEach(refresh); };
+        es.onmessage = function () { sources[url].forEach(refresh); };
+        es.addEventListener('clarification', function () {
+          sources[url].forEach(refresh);
+          if (notice && location.pathname !== notice.getAttribute('data-notice')) {
+            notice.hidden = false;
+          }
+        });
+        // Refused (the server's streams are taken): the browser gives up
+        // on it, so try again later, less often each time.
+        es.onerror = function () {
+          if (es.readyState === EventSource.CLOSED) {
+            setTimeout(connect, wait);
+            wait = Math.min(wait * 2, 60000);
+          }
+        };
+      }
+      connect();
     });
     var clock = document.querySelector('[data-live-text]');
     if (clock) {
