@@ -599,7 +599,7 @@ fn a_page_refused_its_stream_catches_up_without_a_reload_once_one_opens() {
         .arg(env!("CARGO_BIN_EXE_judge"))
         .current_dir(repo())
         .arg("--config")
-        .arg(workspace.path().join("judge.toml"));
+        .arg(workspace.config_path());
     let server = Server::start_with(serve_command_of(command, &contest.dir, &[]), "live-refused");
     let base = &server.base;
     log_in(&judge, base, "jury", "jury-pw", "Contest");
