@@ -226,7 +226,8 @@ impl Client {
         Ok(value)
     }
 
-    fn get(&self, path: &str) -> Result<Value> {
+    /// `path`'s answer, whatever its status, with the URL it came from.
+    fn fetch(&self, path: &str) -> Result<(String, ureq::http::Response<ureq::Body>)> {
         let url = format!("{}{path}", self.api);
         let response = self
             .agent
@@ -234,18 +235,17 @@ impl Client {
             .header("Authorization", &self.auth)
             .call()
             .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
+        Ok((url, response))
+    }
+
+    fn get(&self, path: &str) -> Result<Value> {
+        let (url, response) = self.fetch(path)?;
         self.answer(&url, response)
     }
 
     /// The bytes of `path` (a zip), or the server's error.
     fn get_bytes(&self, path: &str) -> Result<Vec<u8>> {
-        let url = format!("{}{path}", self.api);
-        let response = self
-            .agent
-            .get(&url)
-            .header("Authorization", &self.auth)
-            .call()
-            .map_err(|e| Error::server(format!("cannot reach {url}"), e))?;
+        let (url, response) = self.fetch(path)?;
         if response.status().as_u16() >= 300 {
             return self.answer(&url, response).map(|_| Vec::new());
         }
