@@ -148,3 +148,86 @@ fn the_committed_proof_has_a_fingerprint() {
     );
     assert!(text.contains("\npassed "), "{text}");
 }
+
+/// Runs the real `tests/vm/ci.sh` in a copy of the tree whose VM scripts are
+/// stubs: `run.sh` "panics" the guest of `panic_on` (a console with an oops,
+/// no status) its first `panics` boots, else passes. Returns the exit status
+/// and the log.
+fn ci_with_stub_vm(panic_on: &str, panics: u32, proved: bool) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let vm = root.join("vm");
+    std::fs::create_dir_all(root.join("tests/vm")).unwrap();
+    std::fs::create_dir_all(&vm).unwrap();
+    std::fs::copy(repo().join("tests/vm/ci.sh"), root.join("tests/vm/ci.sh")).unwrap();
+    for kernel in ["vmlinuz-6.1.0-1-amd64", "vmlinuz-6.12.1+deb12-amd64"] {
+        std::fs::write(vm.join(kernel), "").unwrap();
+    }
+    let write =
+        |name: &str, text: &str| std::fs::write(root.join("tests/vm").join(name), text).unwrap();
+    write("build.sh", "true\n");
+    write("fingerprint.sh", "echo this-tree\n");
+    let proof = if proved { "this-tree" } else { "another-tree" };
+    write("full-proved", &format!("fingerprint {proof}\n"));
+    write(
+        "run.sh",
+        r#"out="$JUDGE_VM_DIR/out-$1-${2//,/+}"; rm -rf "$out"; mkdir -p "$out"
+count="$JUDGE_VM_DIR/boots-$1"; n=$(cat "$count" 2>/dev/null || echo 0); echo $((n + 1)) >"$count"
+if [ "$1" = "$PANIC_ON" ] && [ "$n" -lt "$PANICS" ]; then
+  printf '[ 97.9] BUG: unable to handle page fault\n[ 98.0] RIP: 0010:__alloc_pages_noprof+0xe2/0x310\n[ 98.1] Kernel panic - not syncing: Fatal exception in interrupt\n' >"$out/console.log"
+  exit 1
+fi
+echo "$1 | a placement | cgroup-v2 | ok" >"$out/placements.txt"; echo 0 >"$out/status"
+"#,
+    );
+    let output = Command::new("bash")
+        .arg(root.join("tests/vm/ci.sh"))
+        .env("JUDGE_VM_DIR", &vm)
+        .env("PANIC_ON", panic_on)
+        .env("PANICS", panics.to_string())
+        .output()
+        .expect("run bash");
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), log)
+}
+
+#[test]
+fn a_guest_whose_kernel_panicked_is_booted_once_more_and_named() {
+    // Once: booted again, CI passes, and the end of the log names the panic.
+    let (ok, log) = ci_with_stub_vm("6.12", 1, true);
+    assert!(ok, "{log}");
+    assert!(
+        log.contains("BUG: unable to handle page fault"),
+        "the oops's first line: {log}"
+    );
+    let tail: String = log.lines().rev().take(4).collect::<Vec<_>>().join("\n");
+    assert!(
+        tail.contains("panicked and was booted again: 6.12 containers"),
+        "named at the end: {log}"
+    );
+    assert!(log.contains("6.12 | a placement | cgroup-v2 | ok"), "{log}");
+    // Twice: CI fails, with the oops at the end.
+    let (ok, log) = ci_with_stub_vm("6.12", 2, true);
+    assert!(!ok, "{log}");
+    assert!(
+        log.contains("vm: FAILED: 6.12 containers (exit 1)"),
+        "{log}"
+    );
+    let end = &log[log.find("vm: FAILED").unwrap()..];
+    assert!(
+        end.contains("Kernel panic"),
+        "the oops after the failure: {log}"
+    );
+    // No panic: nothing said of one.
+    let (ok, log) = ci_with_stub_vm("none", 0, true);
+    assert!(ok && !log.contains("panicked"), "{log}");
+    // `full` (the sandbox changed) is not booted again: it would not fit CI.
+    let (ok, log) = ci_with_stub_vm("6.1", 1, false);
+    assert!(!ok, "{log}");
+    assert!(log.contains("vm: FAILED: 6.1 full (exit 1)"), "{log}");
+    assert!(!log.contains("booting it again"), "{log}");
+}
