@@ -5,7 +5,8 @@
 # reported, and every ratio is against a baseline measured alongside.
 #
 #   bench/run.sh           full run (a few minutes)
-#   bench/run.sh --quick   fewer rounds, smaller files (under two minutes)
+#   bench/run.sh --quick   fewer rounds, smaller files (about 15 minutes on 2 cores
+#                          with every part; the spawn comparison about 3)
 #
 # Contenders and baselines:
 #   floor      bench/floor.rs: spawn the A+B binary with pipes, read, wait
