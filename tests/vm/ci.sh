@@ -40,20 +40,21 @@ ran() { # NAME STATUS
 # "Fatal exception in interrupt" in __alloc_pages, in a run that passed on
 # every other boot). A guest that panicked leaves no status and no verdict: its
 # oops is printed (CI keeps only the log's tail, so again at the end) and it is
-# booted once more (not `full`: a second one would pass CI's 90 minutes); a
+# booted once more (not `full`: a second would exceed CI's 90 minutes); a
 # second panic fails.
 panics=()
 oops() { # CONSOLE: the oops, from its first line
   awk '/BUG:|Oops|general protection|cut here|Kernel panic/ { on = 1 } on && n++ < 40' "$1"
 }
 boot() { # KERNEL SUITE [FILTER]: run.sh's status, the guest booted again once after a panic
-  local out="$vm/out-$1-${2//,/+}" rc=0
+  local run="$1-${2//,/+}" rc=0 # run.sh's name for this run
+  local out="$vm/out-$run" kept="$vm/panic-$run.log"
   bash tests/vm/run.sh "$@" || rc=$?
   if [ $rc != 0 ] && [ "$2" != full ] && [ ! -f "$out/status" ] \
     && grep -q "Kernel panic" "$out/console.log" 2>/dev/null; then
-    cp "$out/console.log" "$vm/panic-$1-${2//,/+}.log"
+    cp "$out/console.log" "$kept"
     echo "vm: the guest's kernel $1 panicked (no verdict; its oops below, the console in" \
-      "$vm/panic-$1-${2//,/+}.log); booting it again once"
+      "$kept); booting it again once"
     oops "$out/console.log"
     panics+=("$1 ${2}: $(grep -m1 -E 'RIP:' "$out/console.log" || echo 'no RIP line')")
     rc=0
